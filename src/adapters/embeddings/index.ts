@@ -1,0 +1,25 @@
+import type { Embeddings } from '@langchain/core/embeddings';
+import { OpenAIEmbeddings } from '@langchain/openai';
+import type { Config } from '../../config.js';
+import { HashedEmbedder } from './hashed-embedder.js';
+
+/** An embedder plus the identity recorded with a build (query time must use the same one). */
+export interface NamedEmbedder {
+  id: string;
+  embeddings: Embeddings;
+}
+
+export function createEmbedder(config: Config): NamedEmbedder {
+  if (config.embedder.kind === 'openai') {
+    const embeddings = new OpenAIEmbeddings({
+      model: config.embedder.model,
+      apiKey: config.llm.apiKey,
+      configuration: config.llm.baseUrl ? { baseURL: config.llm.baseUrl } : {},
+    });
+    return { id: `openai:${config.embedder.model}`, embeddings };
+  }
+  const hashed = new HashedEmbedder();
+  return { id: hashed.id, embeddings: hashed };
+}
+
+export { HashedEmbedder };

@@ -1,0 +1,107 @@
+import neo4j, { type Driver, type Session } from 'neo4j-driver';
+import { ServiceUnavailableError, ConfigError } from '../../errors.js';
+import { cypher, loadStatements } from './cypher.js';
+
+export interface GraphStoreOptions {
+  uri: string;
+  user: string;
+  password: string;
+  database: string;
+}
+
+export type Row = Record<string, unknown>;
+
+/**
+ * Thin Neo4j adapter: owns the driver, runs named Cypher with parameters, converts
+ * Neo4j integers to JS numbers. Nothing connects in the constructor; call `connect()`.
+ */
+export class GraphStore {
+  private driver: Driver | null = null;
+  constructor(private readonly opts: GraphStoreOptions) {}
+
+  get uri(): string {
+    return this.opts.uri;
+  }
+
+  /** Open the driver and check Bolt answers; throws a one-line ServiceUnavailableError. */
+  async connect(opts: { timeoutMs?: number } = {}): Promise<void> {
+    if (!this.driver) {
+      const auth = this.opts.password ? neo4j.auth.basic(this.opts.user, this.opts.password) : undefined;
+      try {
+        this.driver = neo4j.driver(this.opts.uri, auth, {
+          disableLosslessIntegers: true,
+          connectionAcquisitionTimeout: opts.timeoutMs ?? 10000,
+          connectionTimeout: opts.timeoutMs ?? 10000,
+          maxConnectionPoolSize: 50,
+        });
+      } catch (e) {
+        throw new ConfigError(`NEO4J_URI: cannot use ${this.opts.uri}: ${(e as Error).message}`);
+      }
+    }
+    try {
+      await this.driver.getServerInfo({ database: this.opts.database });
+    } catch (e) {
+      throw new ServiceUnavailableError('neo4j', `Neo4j is not reachable at NEO4J_URI=${this.opts.uri}: ${firstLine(e)}`, { cause: e });
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    if (!this.driver) return false;
+    try {
+      await this.driver.getServerInfo({ database: this.opts.database });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private session(mode: 'READ' | 'WRITE'): Session {
+    if (!this.driver) throw new ServiceUnavailableError('neo4j', 'GraphStore used before connect()');
+    return this.driver.session({ database: this.opts.database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
+  }
+
+  /** Run a named read query (cypher/<name>.cypher) and return plain rows. */
+  async read(name: string, params: Row = {}): Promise<Row[]> {
+    return this.runText(cypher(name), params, 'READ');
+  }
+
+  /** Run a named write query in its own transaction. */
+  async write(name: string, params: Row = {}): Promise<Row[]> {
+    return this.runText(cypher(name), params, 'WRITE');
+  }
+
+  /** Run every statement of a multi-statement file (schema), each in its own transaction. */
+  async writeAll(name: string, params: Row = {}): Promise<void> {
+    for (const stmt of loadStatements(name)) await this.runText(stmt, params, 'WRITE');
+  }
+
+  /** Raw Cypher: only for tests and the explore-query runner; product code uses named queries. */
+  async runText(text: string, params: Row, mode: 'READ' | 'WRITE'): Promise<Row[]> {
+    const session = this.session(mode);
+    try {
+      const exec = mode === 'READ' ? session.executeRead.bind(session) : session.executeWrite.bind(session);
+      const res = await exec((tx) => tx.run(text, params));
+      return res.records.map((r) => r.toObject() as Row);
+    } catch (e) {
+      if (isUnavailable(e)) throw new ServiceUnavailableError('neo4j', `Neo4j is not reachable at ${this.opts.uri}: ${firstLine(e)}`, { cause: e });
+      throw e;
+    } finally {
+      await session.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    const d = this.driver;
+    this.driver = null;
+    if (d) await d.close();
+  }
+}
+
+function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e).split('\n')[0] ?? '';
+}
+
+function isUnavailable(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? '';
+  return code === 'ServiceUnavailable' || code === 'SessionExpired' || /ECONNREFUSED|ServiceUnavailable/.test(String((e as Error)?.message));
+}

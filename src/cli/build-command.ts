@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+
+// Placeholder: filled in by its issue.
+export function registerBuildCommand(_program: Command): void {}

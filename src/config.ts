@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+/**
+ * Typed configuration, read from the environment once at start-up and validated.
+ * A bad value fails fast with a message naming the variable (practica style).
+ */
+const boolish = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const EnvSchema = z.object({
+  NEO4J_URI: z
+    .string()
+    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/[^\s/]+(:\d+)?\/?$/, 'must look like bolt://host:7687 or neo4j://host:7687')
+    .default('bolt://127.0.0.1:7687'),
+  NEO4J_USER: z.string().min(1).default('neo4j'),
+  NEO4J_PASSWORD: z.string().default(''),
+  NEO4J_DATABASE: z.string().min(1).default('neo4j'),
+  DXGRAPH_DATA_DIR: z.string().min(1).default('.dxgraph'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DXGRAPH_API_KEYS: z.string().default(''),
+  DXGRAPH_API_KEY_FILE: z.string().default(''),
+  DXGRAPH_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DXGRAPH_EMBEDDER: z.enum(['hashed', 'openai']).default('hashed'),
+  DXGRAPH_EMBED_MODEL: z.string().default('text-embedding-3-small'),
+  DXGRAPH_CHAT_MODEL: z.string().default('gpt-4o-mini'),
+  DXGRAPH_LLM: z.enum(['auto', 'none', 'openai']).default('auto'),
+  DXGRAPH_LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30000),
+  DXGRAPH_MAX_TEXT_CHARS: z.coerce.number().int().positive().default(20000),
+  DXGRAPH_DROP_DEMOGRAPHICS: boolish.default(false),
+  OPENAI_API_KEY: z.string().default(''),
+  OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  neo4j: { uri: string; user: string; password: string; database: string };
+  dataDir: string;
+  http: { host: string; port: number; apiKeys: string[]; apiKeyFile: string | null; maxTextChars: number };
+  logLevel: Env['DXGRAPH_LOG_LEVEL'];
+  embedder: { kind: 'hashed' | 'openai'; model: string };
+  llm: { enabled: boolean; model: string; apiKey: string; baseUrl: string | null; timeoutMs: number };
+  privacy: { dropDemographics: boolean };
+}
+
+/** Parse and validate `env` (defaults to process.env). Throws ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.keys(EnvSchema.shape).flatMap((k) => (env[k] !== undefined && env[k] !== '' ? [[k, env[k]]] : [])),
+  );
+  const parsed = EnvSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`${name}: ${issue.message} (got ${JSON.stringify(env[name] ?? '')})`);
+  }
+  const e = parsed.data;
+  const llmEnabled = e.DXGRAPH_LLM === 'openai' || (e.DXGRAPH_LLM === 'auto' && (e.OPENAI_API_KEY !== '' || e.OPENAI_BASE_URL !== ''));
+  if (e.DXGRAPH_EMBEDDER === 'openai' && e.OPENAI_API_KEY === '' && e.OPENAI_BASE_URL === '') {
+    throw new ConfigError('DXGRAPH_EMBEDDER: "openai" needs OPENAI_API_KEY or OPENAI_BASE_URL');
+  }
+  return {
+    neo4j: { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE },
+    dataDir: e.DXGRAPH_DATA_DIR,
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      apiKeys: e.DXGRAPH_API_KEYS.split(',').map((s) => s.trim()).filter(Boolean),
+      apiKeyFile: e.DXGRAPH_API_KEY_FILE || null,
+      maxTextChars: e.DXGRAPH_MAX_TEXT_CHARS,
+    },
+    logLevel: e.DXGRAPH_LOG_LEVEL,
+    embedder: { kind: e.DXGRAPH_EMBEDDER, model: e.DXGRAPH_EMBED_MODEL },
+    llm: {
+      enabled: llmEnabled,
+      model: e.DXGRAPH_CHAT_MODEL,
+      apiKey: e.OPENAI_API_KEY || 'not-needed',
+      baseUrl: e.OPENAI_BASE_URL || null,
+      timeoutMs: e.DXGRAPH_LLM_TIMEOUT_MS,
+    },
+    privacy: { dropDemographics: e.DXGRAPH_DROP_DEMOGRAPHICS },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The four-tier diagnostic KG (MedRAG Definition 3.1) as plain data.
+ * kg-build produces a `DiagnosticKg`; the Neo4j loader writes it; the query side reads
+ * it back (`KgSnapshot`) once at start-up. Property names here are the Neo4j property
+ * names (see cypher/MODEL.md), so the two sides cannot drift.
+ */
+export interface CategoryNode {
+  id: string; // "cat:<slug>"
+  name: string;
+}
+
+export interface SubcategoryNode {
+  id: string; // "sub:<slug>"
+  name: string;
+  categoryId: string;
+}
+
+export interface DiseaseNode {
+  id: string; // "dis:<slug>"
+  name: string;
+  subcategoryId: string;
+  icd10: string | null;
+  /** Number of training records with this diagnosis. */
+  recordCount: number;
+  /** Raw diagnosis strings clustered into this disease (MedRAG eq. 3). */
+  aliases: string[];
+}
+
+export type FeatureKind = 'ehr' | 'augmented';
+
+export interface FeatureNode {
+  id: string; // "feat:<hash>"
+  text: string;
+  kind: FeatureKind;
+  /** Provenance: source question code / value code (DDXPlus E_54 / V_179), else null. */
+  code: string | null;
+  valueCode: string | null;
+  question: string | null;
+  valueText: string | null;
+  antecedent: boolean | null;
+}
+
+/** (:Disease)-[:HAS_MANIFESTATION {prevalence, count, source}]->(:Feature) */
+export interface ManifestationEdge {
+  diseaseId: string;
+  featureId: string;
+  /** P(feature | disease) over the disease's training records (or the LLM's estimate for L4a). */
+  prevalence: number;
+  count: number;
+  source: 'ehr' | 'llm' | 'triples';
+}
+
+/** (:Disease)-[:HAS_KEY_DIFFERENCE]->(:KeyDifference)-[:CONTRASTS_WITH]->(:Disease) */
+export interface KeyDifferenceNode {
+  id: string; // "kd:<hash>"
+  diseaseId: string;
+  contrastsWith: string[]; // sibling disease ids
+  text: string;
+  featureId: string | null;
+  prevalenceIn: number | null;
+  prevalenceSiblings: number | null;
+  source: 'statistical' | 'llm';
+}
+
+export interface DiagnosticKg {
+  categories: CategoryNode[];
+  subcategories: SubcategoryNode[];
+  diseases: DiseaseNode[];
+  features: FeatureNode[];
+  manifestations: ManifestationEdge[];
+  keyDifferences: KeyDifferenceNode[];
+}
+
+/** What the (:KgBuild) node records. */
+export interface KgBuildInfo {
+  id: string;
+  source: string;
+  embedder: string;
+  embeddingDim: number;
+  params: Record<string, unknown>;
+  counts: Record<string, number>;
+  startedAt: string;
+  finishedAt: string | null;
+  status: 'loading' | 'complete';
+}

@@ -1,0 +1,40 @@
+/**
+ * The one normalized EHR record every source produces and every build stage consumes.
+ * Unknown values are `null`, never empty strings, so "missing" is explicit.
+ */
+export type Polarity = 'present' | 'absent';
+
+export interface Finding {
+  /** Human-readable finding, e.g. "Where is the pain located? lower chest". */
+  text: string;
+  /** "absent" for negated findings ("no fever"): evidence against, never dropped. */
+  polarity: Polarity;
+  /** Source code of the question/field, e.g. DDXPlus evidence code "E_55"; null for free text. */
+  code: string | null;
+  /** Source code of the answer value, e.g. "V_89"; for numeric answers the number as a string. */
+  valueCode: string | null;
+  /** The source's question text, e.g. "Where is the pain located?". */
+  question: string | null;
+  /** The answer's text, e.g. "lower chest". */
+  valueText: string | null;
+  /** True when the finding is an antecedent / risk factor rather than a symptom; null if unknown. */
+  antecedent: boolean | null;
+}
+
+export interface NormalizedRecord {
+  /** Stable, source-qualified id: `<source-kind>:<source-name>:<local id>`; never a patient identifier. */
+  id: string;
+  /** Raw diagnosis string as the source spells it (clustered into a Disease at build time). */
+  diagnosis: string;
+  /** ICD-10 code of the diagnosis when the source has one. */
+  icd10: string | null;
+  age: number | null;
+  sex: 'M' | 'F' | null;
+  findings: Finding[];
+  /** The chief complaint's code (DDXPlus INITIAL_EVIDENCE), when known. */
+  initialFindingCode: string | null;
+  /** Text rendering of the whole record, used for retrieval and as a query in evaluation. */
+  text: string;
+  /** Where the row came from, e.g. "patients-dev.csv:17". */
+  location: string;
+}

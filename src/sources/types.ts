@@ -1,0 +1,42 @@
+import type { NormalizedRecord } from '../domain/record.js';
+
+/**
+ * Contract of every EHR source (DDXPlus files, CSV/JSONL + mapping, PostgreSQL).
+ * Sources stream: records are yielded one at a time, never collected in memory.
+ */
+export type SourceSpec =
+  | { kind: 'ddxplus'; dir: string }
+  | { kind: 'csv'; path: string; mappingPath: string }
+  | { kind: 'jsonl'; path: string; mappingPath: string }
+  | { kind: 'postgres'; url: string; queryFile: string | null; mappingPath: string | null };
+
+export interface SourceOptions {
+  /** Stop at the first malformed row instead of skipping and counting it. */
+  strict: boolean;
+}
+
+/** A malformed row that was skipped: where and why (never the row's patient text). */
+export interface SkippedRow {
+  location: string;
+  reason: string;
+}
+
+export interface ImportSummary {
+  rowsRead: number;
+  recordsEmitted: number;
+  skipped: number;
+  /** reason category -> count; sums to `skipped`. */
+  skippedByReason: Record<string, number>;
+  /** First few skipped rows, for the report. */
+  examples: SkippedRow[];
+}
+
+export interface RecordSource {
+  /** Human-readable description, e.g. "ddxplus:datasets/ddxplus". Recorded with the build. */
+  readonly description: string;
+  /** Stream the records. The summary is complete once the iterator is exhausted. */
+  records(): AsyncIterable<NormalizedRecord>;
+  summary(): ImportSummary;
+  /** Release connections (PostgreSQL); safe to call twice. */
+  close(): Promise<void>;
+}
