@@ -1,0 +1,116 @@
+/**
+ * The query side's public contract: what `diagnose()` takes and returns. The HTTP
+ * layer, the CLI (`dxgraph ask`), sessions and the evaluation harness all speak it,
+ * so the trace a client sees is exactly what the pipeline computed (DESIGN.md §3).
+ */
+import type { Polarity } from '../domain/record.js';
+
+/** A structured finding in a request (free text is decomposed into these). */
+export interface InputFinding {
+  text: string;
+  polarity: Polarity;
+  /** Source code for coded input (DDXPlus evidence "E_55" / value "V_89"), else null. */
+  code: string | null;
+  valueCode: string | null;
+}
+
+export interface DiagnoseOptions {
+  /** Feature matches kept per finding (MedRAG top-m, eq. 9-11). */
+  topM: number;
+  /** Minimum cosine similarity for a feature match (t_matching). */
+  matchThreshold: number;
+  /** Similar records retrieved (top-k). */
+  topK: number;
+  /** Subcategories kept as candidates after voting. */
+  candidateSubcategories: number;
+  /** Follow-up questions returned. */
+  followUps: number;
+  reasoner: 'auto' | 'evidence' | 'llm';
+}
+
+export interface DiagnoseInput {
+  text: string | null;
+  findings: InputFinding[];
+  age: number | null;
+  sex: 'M' | 'F' | null;
+  options: DiagnoseOptions;
+}
+
+export interface FeatureMatch {
+  findingIndex: number;
+  featureId: string;
+  featureText: string;
+  similarity: number;
+  polarity: Polarity;
+}
+
+export interface SubcategoryVote {
+  subcategoryId: string;
+  name: string;
+  votes: number;
+}
+
+export interface Triple {
+  subject: string;
+  relation: string;
+  object: string;
+  /** Prevalence on HAS_MANIFESTATION edges / key differences, when known. */
+  weight: number | null;
+}
+
+export interface RetrievedRecord {
+  id: string;
+  similarity: number;
+  diagnosis: string;
+  diseaseId: string | null;
+  text: string;
+}
+
+export interface FollowUpQuestion {
+  id: string;
+  featureId: string;
+  text: string;
+  /** Ranker score (sigma = (n-1)/deg for MedRAG eq. 15-16, or information gain). */
+  score: number;
+  ranker: string;
+}
+
+export interface RankedDisease {
+  diseaseId: string;
+  disease: string;
+  subcategory: string;
+  category: string;
+  /** Normalised so the differential sums to 1 (a probability-like score). */
+  score: number;
+  /** Short, patient-text-free evidence lines ("lower chest pain: P=0.82 in disease"). */
+  evidence: string[];
+}
+
+export interface DiagnoseResult {
+  differential: RankedDisease[];
+  followUps: FollowUpQuestion[];
+  /** LLM narrative (report, treatments, medication guidance) when an LLM reasoner answered. */
+  report: { narrative: string; treatments: string[]; medications: string[] } | null;
+  /** True when the LLM path failed or timed out and the evidence reasoner answered instead. */
+  degraded: boolean;
+  reasoner: string;
+  trace: {
+    gate: { score: number; decision: 'direct' | 'retrieve' | 'retrieve-warn'; sentences: { text: string; label: 'A' | 'B' | 'C' }[]; warning: string | null } | null;
+    findings: InputFinding[];
+    matches: FeatureMatch[];
+    votes: SubcategoryVote[];
+    chosenSubcategory: SubcategoryVote | null;
+    differencesKg: Triple[];
+    retrieved: RetrievedRecord[];
+    timingsMs: Record<string, number>;
+  };
+}
+
+export const DEFAULT_OPTIONS: DiagnoseOptions = {
+  topM: 3,
+  matchThreshold: 0.55,
+  topK: 10,
+  candidateSubcategories: 3,
+  followUps: 5,
+  reasoner: 'auto',
+};
