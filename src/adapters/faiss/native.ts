@@ -1,0 +1,41 @@
+import { createRequire } from 'node:module';
+import { SetupError } from '../../errors.js';
+import type { Index as NativeIndexClass, MetricType as NativeMetricType } from 'faiss-node';
+
+/**
+ * The faiss-node binding, loaded lazily. faiss-node is CommonJS and sets its exports
+ * at run time, so ESM named imports cannot see them; `createRequire` is the reliable way.
+ * Lazy so that importing the adapter costs nothing (and fails with a clear message)
+ * when the native binary is not built yet.
+ */
+export type NativeIndex = InstanceType<typeof NativeIndexClass>;
+
+interface FaissModule {
+  Index: typeof NativeIndexClass;
+  IndexFlatIP: new (d: number) => NativeIndex;
+  MetricType: typeof NativeMetricType;
+}
+
+let cached: FaissModule | null = null;
+
+export function faiss(): FaissModule {
+  if (cached === null) {
+    const require = createRequire(import.meta.url);
+    try {
+      cached = require('faiss-node') as FaissModule;
+    } catch (cause) {
+      throw new SetupError(
+        'faiss-node native binding is not available: run `bash scripts/build-faiss-node.sh` (or `npm run setup`)',
+        { cause },
+      );
+    }
+  }
+  return cached;
+}
+
+/** Copy a Float32Array slice into the plain number[] the 0.5.x binding accepts. */
+export function toNumberArray(v: Float32Array): number[] {
+  const out = new Array<number>(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i]!;
+  return out;
+}

@@ -1,0 +1,168 @@
+import { InputError } from '../../errors.js';
+import { defaultIdsPath, readIndexFiles, writeIndexFiles } from './index-files.js';
+import { faiss, toNumberArray, type NativeIndex } from './native.js';
+import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
+
+/**
+ * VectorIndexLike over faiss-node: inner-product indexes on L2-normalised vectors, so
+ * scores are cosine similarities. Rows carry caller string ids (record id, feature id)
+ * through an id map kept beside the native index and saved as a JSON sidecar.
+ *
+ * faiss-node 0.5.x takes plain number[]; vectors are copied chunk by chunk, never all at
+ * once. It exposes no run-time search parameters, so IVF searches with nprobe = 1 and
+ * HNSW with efSearch = max(16, k): HNSW is the better approximate default.
+ */
+export interface CreateIndexOptions {
+  kind: IndexKind;
+  dim: number;
+  /** IVF only: number of inverted lists (build() derives it from the data size). */
+  nlist?: number;
+  /** HNSW only: graph degree M. */
+  hnswM?: number;
+}
+
+/** Rows as one flat Float32Array (n * dim, row-major) or one Float32Array per row. */
+export type Vectors = Float32Array | readonly Float32Array[];
+
+export interface ChooseIndexKindOptions {
+  /** Exact (flat) search below this many vectors. */
+  flatBelow: number;
+  approximate?: 'hnsw' | 'ivf';
+}
+
+export function chooseIndexKind(n: number, opts: ChooseIndexKindOptions): IndexKind {
+  return n < opts.flatBelow ? 'flat' : (opts.approximate ?? 'hnsw');
+}
+
+/** ~sqrt(n) lists, but at least 39 training points per list (FAISS's own minimum). */
+export const defaultNlist = (n: number) => Math.max(1, Math.min(Math.round(Math.sqrt(n)), Math.floor(n / 39)));
+
+const ADD_CHUNK = 4096; // rows per native call: bounds the temporary number[] copy
+const MAX_TRAIN_PER_LIST = 256; // FAISS samples at most this many points per centroid anyway
+
+export class FaissVectorIndex implements VectorIndexLike {
+  private readonly idSet: Set<string>;
+
+  private constructor(
+    private readonly native: NativeIndex,
+    readonly kind: IndexKind,
+    readonly dim: number,
+    private readonly ids: string[],
+    /** IVF: at most this many rows are used to train the coarse quantizer. */
+    private readonly trainLimit = Number.POSITIVE_INFINITY,
+  ) {
+    this.idSet = new Set(ids);
+  }
+
+  static create(opts: CreateIndexOptions): FaissVectorIndex {
+    const f = faiss();
+    const ip = f.MetricType.METRIC_INNER_PRODUCT;
+    const native =
+      opts.kind === 'flat'
+        ? new f.IndexFlatIP(opts.dim)
+        : opts.kind === 'hnsw'
+          ? f.Index.fromFactory(opts.dim, `HNSW${opts.hnswM ?? 32},Flat`, ip)
+          : f.Index.fromFactory(opts.dim, `IVF${opts.nlist ?? 64},Flat`, ip);
+    return new FaissVectorIndex(native, opts.kind, opts.dim, [], MAX_TRAIN_PER_LIST * (opts.nlist ?? 64));
+  }
+
+  /** Create and fill in one go; IVF is trained on (a sample of) these vectors. */
+  static build(opts: CreateIndexOptions & { ids: readonly string[]; vectors: Vectors }): FaissVectorIndex {
+    const nlist = opts.nlist ?? defaultNlist(opts.ids.length);
+    const index = FaissVectorIndex.create({ ...opts, nlist });
+    index.add(opts.ids, opts.vectors);
+    return index;
+  }
+
+  static async load(indexPath: string, idsPath: string = defaultIdsPath(indexPath)): Promise<FaissVectorIndex> {
+    const { native, idMap } = await readIndexFiles({ indexPath, idsPath });
+    return new FaissVectorIndex(native, idMap.kind, idMap.dim, idMap.ids);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  add(ids: readonly string[], vectors: Vectors): void {
+    const n = rowCount(vectors, this.dim);
+    if (n !== ids.length) throw new InputError(`${ids.length} ids for ${n} vectors`, { field: 'ids' });
+    const fresh = new Set<string>();
+    for (const id of ids) {
+      if (this.idSet.has(id) || fresh.has(id)) throw new InputError(`duplicate vector id ${JSON.stringify(id)}`, { field: 'ids' });
+      fresh.add(id);
+    }
+    if (n === 0) return;
+    if (!this.native.isTrained()) {
+      const sample = Math.min(n, this.trainLimit);
+      this.native.train(toNumberArray(normalizedRowsAt(vectors, this.dim, stridedRows(n, sample))));
+    }
+    for (let start = 0; start < n; start += ADD_CHUNK) {
+      this.native.add(toNumberArray(normalizedRows(vectors, this.dim, start, Math.min(n, start + ADD_CHUNK))));
+    }
+    for (const id of ids) this.ids.push(id);
+    for (const id of fresh) this.idSet.add(id);
+  }
+
+  search(query: Float32Array, k: number): VectorHit[] {
+    return this.searchMany([query], k)[0] ?? [];
+  }
+
+  /** All queries go to FAISS in one native call. */
+  searchMany(queries: readonly Float32Array[], k: number): VectorHit[][] {
+    const kk = Math.min(Math.floor(k), this.size);
+    if (queries.length === 0) return [];
+    rowCount(queries, this.dim);
+    if (kk <= 0) return queries.map(() => []);
+    const { distances, labels } = this.native.search(toNumberArray(normalizedRows(queries, this.dim, 0, queries.length)), kk);
+    return queries.map((_, q) => {
+      const hits: VectorHit[] = [];
+      for (let j = q * kk; j < (q + 1) * kk; j++) {
+        const label = labels[j]!;
+        if (label >= 0) hits.push({ id: this.ids[label]!, score: distances[j]! }); // -1 = fewer than k found
+      }
+      return hits;
+    });
+  }
+
+  /** Id of a row, in insertion order. */
+  idAt(row: number): string | undefined {
+    return this.ids[row];
+  }
+
+  async save(indexPath: string, idsPath: string = defaultIdsPath(indexPath)): Promise<void> {
+    await writeIndexFiles(this.native, { kind: this.kind, dim: this.dim, ids: this.ids }, { indexPath, idsPath });
+  }
+}
+
+function rowCount(vectors: Vectors, dim: number): number {
+  if (vectors instanceof Float32Array) {
+    if (vectors.length % dim !== 0) throw new InputError(`vector data length ${vectors.length} is not a multiple of dim ${dim}`, { field: 'vectors' });
+    return vectors.length / dim;
+  }
+  for (const v of vectors) if (v.length !== dim) throw new InputError(`vector of length ${v.length}, index dim is ${dim}`, { field: 'vectors' });
+  return vectors.length;
+}
+
+const range = (start: number, end: number) => Array.from({ length: end - start }, (_, i) => start + i);
+
+/** Rows [start, end) copied into one buffer and L2-normalised (zero rows stay zero). */
+function normalizedRows(vectors: Vectors, dim: number, start: number, end: number): Float32Array {
+  return normalizedRowsAt(vectors, dim, range(start, end));
+}
+
+/** Evenly strided rows: input order often follows the diagnosis, so a prefix would be biased. */
+function stridedRows(n: number, sample: number): number[] {
+  return Array.from({ length: sample }, (_, i) => Math.floor((i * n) / sample));
+}
+
+function normalizedRowsAt(vectors: Vectors, dim: number, rows: readonly number[]): Float32Array {
+  const out = new Float32Array(rows.length * dim);
+  rows.forEach((r, k) => {
+    const row = vectors instanceof Float32Array ? vectors.subarray(r * dim, (r + 1) * dim) : vectors[r]!;
+    let norm = 0;
+    for (let i = 0; i < dim; i++) norm += row[i]! * row[i]!;
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let i = 0; i < dim; i++) out[k * dim + i] = row[i]! * scale;
+  });
+  return out;
+}
