@@ -37,4 +37,14 @@ export interface NormalizedRecord {
   text: string;
   /** Where the row came from, e.g. "patients-dev.csv:17". */
   location: string;
+  /**
+   * The source's own differential, most likely first (DDXPlus DIFFERENTIAL_DIAGNOSIS);
+   * null when the source has none. Optional so records built elsewhere stay valid.
+   */
+  differential?: DifferentialEntry[] | null;
+}
+
+export interface DifferentialEntry {
+  diagnosis: string;
+  probability: number;
 }

@@ -1,0 +1,76 @@
+import { InputError } from '../errors.js';
+import { DdxplusSource } from './ddxplus/ddxplus-source.js';
+import type { RecordSource, SourceOptions, SourceSpec } from './types.js';
+
+export interface SourceSpecFlags {
+  /** --mapping m.json */
+  mapping?: string | null;
+  /** --query-file q.sql */
+  queryFile?: string | null;
+}
+
+const USAGE =
+  'expected --source ddxplus:DIR | csv:PATH --mapping M.json | jsonl:PATH --mapping M.json | postgres:URL --query-file Q.sql [--mapping M.json]';
+
+/** Parses the CLI's `--source` value plus its companion flags into a SourceSpec. */
+export function parseSourceSpec(source: string, flags: SourceSpecFlags = {}): SourceSpec {
+  const mapping = flags.mapping ?? null;
+  const queryFile = flags.queryFile ?? null;
+  // A bare connection URL is accepted as a postgres source too.
+  const bareUrl = /^postgres(ql)?:\/\//i.test(source);
+  const colon = source.indexOf(':');
+  if (colon <= 0 && !bareUrl) throw new InputError(`bad --source '${source}': ${USAGE}`, { field: 'source' });
+  const kind = bareUrl ? 'postgres' : source.slice(0, colon).toLowerCase();
+  const rest = bareUrl ? source : source.slice(colon + 1);
+  if (rest.trim() === '') throw new InputError(`bad --source '${source}': nothing after '${kind}:'`, { field: 'source' });
+  const noFlag = (flag: string, value: string | null): void => {
+    if (value !== null) throw new InputError(`--${flag} does not apply to a ${kind} source`, { field: flag });
+  };
+  switch (kind) {
+    case 'ddxplus':
+      noFlag('mapping', mapping);
+      noFlag('query-file', queryFile);
+      return { kind: 'ddxplus', dir: rest };
+    case 'csv':
+    case 'jsonl':
+      noFlag('query-file', queryFile);
+      if (mapping === null) throw new InputError(`a ${kind} source needs --mapping M.json`, { field: 'mapping' });
+      return { kind, path: rest, mappingPath: mapping };
+    case 'postgres':
+    case 'postgresql': {
+      const url = /^postgres(ql)?:\/\//i.test(rest) ? rest : null;
+      if (url === null) throw new InputError(`bad --source: '${kind}:' must be followed by a postgres:// or postgresql:// URL`, { field: 'source' });
+      if (queryFile === null && mapping === null) throw new InputError('a postgres source needs --query-file Q.sql or --mapping M.json (with a table)', { field: 'query-file' });
+      return { kind: 'postgres', url, queryFile, mappingPath: mapping };
+    }
+    default:
+      throw new InputError(`unknown source kind '${kind}': ${USAGE}`, { field: 'source' });
+  }
+}
+
+/** A human description of a spec that never shows a password. */
+export function describeSourceSpec(spec: SourceSpec): string {
+  switch (spec.kind) {
+    case 'ddxplus':
+      return `ddxplus:${spec.dir}`;
+    case 'csv':
+    case 'jsonl':
+      return `${spec.kind}:${spec.path} (mapping ${spec.mappingPath})`;
+    case 'postgres':
+      return `postgres:${redactUrl(spec.url)}${spec.queryFile ? ` (query ${spec.queryFile})` : ''}`;
+  }
+}
+
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/[^:/@]+):[^@/]*@/, '$1:***@');
+}
+
+/** Opens the RecordSource a spec names. Reads nothing until records() is iterated. */
+export async function openSource(spec: SourceSpec, opts: SourceOptions): Promise<RecordSource> {
+  switch (spec.kind) {
+    case 'ddxplus':
+      return new DdxplusSource(spec.dir, opts);
+    default:
+      throw new InputError(`source kind ${spec.kind} is not available yet`);
+  }
+}
