@@ -1,0 +1,83 @@
+import type { Embeddings } from '@langchain/core/embeddings';
+import type { FeatureNode, ManifestationEdge } from '../src/domain/kg.js';
+import type { DiseaseClusters } from './cluster-diseases.js';
+import { featureIdOf, isFreeTextKey } from './feature-key.js';
+import { readSpool, type FeatureProto, type RecordScan } from './scan-records.js';
+import { dot, embedAll } from './vectors.js';
+
+// MedRAG 4.1.1: decompose each disease's manifestations into discrete features E_L4d.
+
+export interface DecomposeOptions {
+  /** Free-text features at least this cosine-similar are merged into the more frequent one. */
+  mergeSimilarity: number;
+  /** Edges with fewer records than this are dropped (noise in large EHR sets). */
+  minCount: number;
+}
+
+export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1 };
+
+export interface DecomposedFeatures {
+  features: FeatureNode[];
+  manifestations: ManifestationEdge[];
+  /** Free-text features folded into a near-duplicate. */
+  merged: number;
+}
+
+export async function decomposeFeatures(
+  input: { scan: RecordScan; clusters: DiseaseClusters; embeddings: Embeddings },
+  options: Partial<DecomposeOptions> = {},
+): Promise<DecomposedFeatures> {
+  const opts = { ...DEFAULT_DECOMPOSE_OPTIONS, ...options };
+  const { scan, clusters } = input;
+  const canonical = await mergeFreeText(scan, input.embeddings, opts.mergeSimilarity);
+
+  // disease id -> feature key -> records (each record counted once per feature)
+  const counts = new Map<string, Map<string, number>>();
+  for await (const row of readSpool(scan.spoolPath)) {
+    const diseaseId = clusters.diseaseOf.get(row.diagnosis);
+    if (diseaseId === undefined) continue;
+    const perDisease = counts.get(diseaseId) ?? new Map<string, number>();
+    counts.set(diseaseId, perDisease);
+    for (const key of new Set(row.features.map((k) => canonical.get(k) ?? k))) perDisease.set(key, (perDisease.get(key) ?? 0) + 1);
+  }
+
+  const recordsOf = new Map(clusters.diseases.map((d) => [d.id, d.recordCount]));
+  const used = new Set<string>();
+  const manifestations: ManifestationEdge[] = [];
+  for (const [diseaseId, perDisease] of [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const n = recordsOf.get(diseaseId) ?? 0;
+    for (const [key, count] of [...perDisease.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+      if (count < opts.minCount || n === 0) continue;
+      used.add(key);
+      manifestations.push({ diseaseId, featureId: featureIdOf(key), prevalence: count / n, count, source: 'ehr' });
+    }
+  }
+  const features = [...used].sort().map((key) => toNode(scan.features.get(key)!));
+  const merged = [...canonical.entries()].filter(([k, v]) => k !== v).length;
+  return { features, manifestations, merged };
+}
+
+function toNode(p: FeatureProto): FeatureNode {
+  return { id: featureIdOf(p.key), text: p.text, kind: 'ehr', code: p.code, valueCode: p.valueCode, question: p.question, valueText: p.valueText, antecedent: p.antecedent };
+}
+
+/**
+ * Greedy near-duplicate merge of free-text features: coded findings are distinct by
+ * definition and never merged. Representatives are visited in key order so the result
+ * does not depend on stream order.
+ */
+async function mergeFreeText(scan: RecordScan, embeddings: Embeddings, minSim: number): Promise<Map<string, string>> {
+  const keys = [...scan.features.keys()].filter(isFreeTextKey).sort();
+  const canonical = new Map<string, string>();
+  if (keys.length < 2 || minSim > 1) return canonical;
+  const vecs = await embedAll(embeddings, keys.map((k) => scan.features.get(k)!.text));
+  const reps: number[] = [];
+  keys.forEach((key, i) => {
+    const rep = reps.find((r) => dot(vecs[r]!, vecs[i]!) >= minSim);
+    if (rep === undefined) {
+      reps.push(i);
+      canonical.set(key, key);
+    } else canonical.set(key, keys[rep]!);
+  });
+  return canonical;
+}

@@ -1,0 +1,17 @@
+import type { Finding } from '../src/domain/record.js';
+import { normalizeName, stableHash } from './text.js';
+
+/**
+ * Identity of an EHR feature (E_L4d node). Coded findings are identified by their source
+ * code and value (DDXPlus E_54 / V_179; numeric answers keep one feature per (code, value));
+ * free-text findings by their normalised text. The node id is a hash of that key, so it is
+ * stable across builds.
+ */
+export function featureKey(f: Finding): string {
+  if (f.code !== null) return `c:${f.code}=${f.valueCode ?? ''}`;
+  return `t:${normalizeName(f.text)}`;
+}
+
+export const featureIdOf = (key: string): string => `feat:${stableHash(key)}`;
+
+export const isFreeTextKey = (key: string): boolean => key.startsWith('t:');

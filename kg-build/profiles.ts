@@ -1,0 +1,67 @@
+import type { FeatureNode, ManifestationEdge } from '../src/domain/kg.js';
+
+/** Sparse manifestation profile of a disease: feature id -> P(feature | disease). */
+export type Profile = Map<string, number>;
+
+export function diseaseProfiles(manifestations: readonly ManifestationEdge[]): Map<string, Profile> {
+  const out = new Map<string, Profile>();
+  for (const m of manifestations) {
+    const p = out.get(m.diseaseId) ?? new Map<string, number>();
+    p.set(m.featureId, m.prevalence);
+    out.set(m.diseaseId, p);
+  }
+  return out;
+}
+
+export function meanProfile(profiles: readonly Profile[]): Profile {
+  const out: Profile = new Map();
+  for (const p of profiles) for (const [k, v] of p) out.set(k, (out.get(k) ?? 0) + v / profiles.length);
+  return out;
+}
+
+export function cosineDistance(a: Profile, b: Profile): number {
+  let d = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [k, v] of a) {
+    na += v * v;
+    const w = b.get(k);
+    if (w !== undefined) d += v * w;
+  }
+  for (const v of b.values()) nb += v * v;
+  return na === 0 || nb === 0 ? 1 : Math.max(0, 1 - d / Math.sqrt(na * nb));
+}
+
+export function distanceMatrix(profiles: readonly Profile[]): number[][] {
+  const n = profiles.length;
+  const m = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      const d = cosineDistance(profiles[i]!, profiles[j]!);
+      m[i]![j] = d;
+      m[j]![i] = d;
+    }
+  return m;
+}
+
+/** Short label of a feature for group names: the answer when it is informative, else the question. */
+export function featureLabel(f: FeatureNode): string {
+  const value = f.valueText?.trim() ?? '';
+  const generic = value === '' || /^(yes|no|-?\d+(\.\d+)?)$/i.test(value);
+  const raw = generic ? f.text.replace(/\s+(yes|no)$/i, '') : value;
+  return raw.length > 48 ? `${raw.slice(0, 45)}...` : raw;
+}
+
+/**
+ * Names a group after its most distinctive features: mean prevalence inside minus mean
+ * prevalence outside, highest first (ties by id, so names are stable).
+ */
+export function distinctiveFeatures(inside: readonly Profile[], outside: readonly Profile[], k: number): string[] {
+  const mi = meanProfile(inside);
+  const mo = meanProfile(outside);
+  return [...mi.entries()]
+    .map(([id, p]) => [id, p - (mo.get(id) ?? 0)] as const)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, k)
+    .map(([id]) => id);
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { once } from 'node:events';
+import type { NormalizedRecord } from '../src/domain/record.js';
+import type { RawDiagnosis } from './cluster-diseases.js';
+import { featureKey } from './feature-key.js';
+
+/**
+ * Stage 0: the one pass over the source. Sources stream, so everything later stages need
+ * is gathered here: raw diagnosis counts (for clustering), feature provenance, and a local
+ * spool of the kept records (id, diagnosis, text, feature keys) that decomposition and the
+ * index stage re-read instead of querying the source again.
+ */
+export interface FeatureProto {
+  key: string;
+  text: string;
+  code: string | null;
+  valueCode: string | null;
+  question: string | null;
+  valueText: string | null;
+  antecedent: boolean | null;
+}
+
+export interface SpoolRow {
+  id: string;
+  diagnosis: string;
+  text: string;
+  features: string[];
+}
+
+export interface RecordScan {
+  recordCount: number;
+  /** Records the `include` predicate dropped (held-out test patients). */
+  excluded: number;
+  /** Findings with polarity "absent": evidence against, not a manifestation edge. */
+  absentFindings: number;
+  diagnoses: RawDiagnosis[];
+  features: Map<string, FeatureProto>;
+  spoolPath: string;
+  /** Hash of the kept records' ids, diagnoses and feature keys: part of the build id. */
+  fingerprint: string;
+}
+
+export interface ScanInput {
+  records: AsyncIterable<NormalizedRecord>;
+  spoolPath: string;
+  include?: (r: NormalizedRecord) => boolean;
+  onRecord?: (kept: number) => void;
+}
+
+export async function scanRecords(input: ScanInput): Promise<RecordScan> {
+  const out = createWriteStream(input.spoolPath, { encoding: 'utf8' });
+  const hash = createHash('sha256');
+  const diag = new Map<string, { count: number; icd: Map<string, number> }>();
+  const features = new Map<string, FeatureProto>();
+  let recordCount = 0;
+  let excluded = 0;
+  let absentFindings = 0;
+  try {
+    for await (const r of input.records) {
+      if (input.include && !input.include(r)) {
+        excluded++;
+        continue;
+      }
+      const keys = new Set<string>();
+      for (const f of r.findings) {
+        if (f.polarity === 'absent') {
+          absentFindings++;
+          continue;
+        }
+        const key = featureKey(f);
+        keys.add(key);
+        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent });
+      }
+      const d = diag.get(r.diagnosis) ?? { count: 0, icd: new Map<string, number>() };
+      d.count++;
+      if (r.icd10) d.icd.set(r.icd10, (d.icd.get(r.icd10) ?? 0) + 1);
+      diag.set(r.diagnosis, d);
+      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort() };
+      hash.update(`${r.id}\u0000${r.diagnosis}\u0000${row.features.join(',')}\n`);
+      if (!out.write(JSON.stringify(row) + '\n')) await once(out, 'drain');
+      recordCount++;
+      input.onRecord?.(recordCount);
+    }
+  } finally {
+    out.end();
+    await once(out, 'close');
+  }
+  const diagnoses = [...diag.entries()].map(([raw, d]) => ({
+    raw,
+    count: d.count,
+    icd10: [...d.icd.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null,
+  }));
+  return { recordCount, excluded, absentFindings, diagnoses, features, spoolPath: input.spoolPath, fingerprint: hash.digest('hex').slice(0, 16) };
+}
+
+/** Re-reads the spool written by `scanRecords`, one row at a time. */
+export async function* readSpool(path: string): AsyncIterable<SpoolRow> {
+  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of rl) if (line.length > 0) yield JSON.parse(line) as SpoolRow;
+}

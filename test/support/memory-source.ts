@@ -1,0 +1,77 @@
+import type { Finding, NormalizedRecord } from '../../src/domain/record.js';
+import type { ImportSummary, RecordSource } from '../../src/sources/types.js';
+
+/** An in-memory RecordSource for build tests: streams the given records, counts them. */
+export class MemorySource implements RecordSource {
+  private emitted = 0;
+  closed = 0;
+  constructor(
+    private readonly rows: readonly NormalizedRecord[],
+    readonly description = 'memory:test',
+  ) {}
+
+  async *records(): AsyncIterable<NormalizedRecord> {
+    this.emitted = 0;
+    for (const r of this.rows) {
+      this.emitted++;
+      yield r;
+    }
+  }
+
+  summary(): ImportSummary {
+    return { rowsRead: this.emitted, recordsEmitted: this.emitted, skipped: 0, skippedByReason: {}, examples: [] };
+  }
+
+  async close(): Promise<void> {
+    this.closed++;
+  }
+}
+
+/** A seeded PRNG (mulberry32) so synthetic data is identical on every run. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SyntheticDisease {
+  name: string;
+  icd10?: string | null;
+  /** code -> probability that a record of this disease shows it. */
+  findings: Record<string, number>;
+}
+
+/** A coded finding "E_<n>" rendered like a DDXPlus boolean answer. */
+export function codedFinding(code: string, text = `symptom ${code}`): Finding {
+  return { text, polarity: 'present', code, valueCode: null, question: text, valueText: 'yes', antecedent: false };
+}
+
+/** Records drawn from per-disease finding probabilities (deterministic for a seed). */
+export function syntheticRecords(diseases: readonly SyntheticDisease[], opts: { perDisease: number; seed: number; texts?: Record<string, string> }): NormalizedRecord[] {
+  const rand = rng(opts.seed);
+  const out: NormalizedRecord[] = [];
+  for (const d of diseases) {
+    for (let i = 0; i < opts.perDisease; i++) {
+      const findings = Object.entries(d.findings)
+        .filter(([, p]) => rand() < p)
+        .map(([code]) => codedFinding(code, opts.texts?.[code]));
+      out.push({
+        id: `memory:test:${out.length}`,
+        diagnosis: d.name,
+        icd10: d.icd10 ?? null,
+        age: 20 + Math.floor(rand() * 60),
+        sex: rand() < 0.5 ? 'M' : 'F',
+        findings,
+        initialFindingCode: findings[0]?.code ?? null,
+        text: findings.map((f) => f.text).join('\n'),
+        location: `memory:${out.length + 1}`,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
+import { clusterDiseases } from '../../kg-build/cluster-diseases.js';
+import { namesConflict } from '../../kg-build/name-guard.js';
+
+const CONDITIONS = ['datasets/ddxplus/release_conditions.json', '/work/shared/datasets/ddxplus/release_conditions.json'].find((p) => existsSync(p));
+
+function ddxplusNames(): string[] {
+  assert.ok(CONDITIONS, 'release_conditions.json not found');
+  const raw = JSON.parse(readFileSync(CONDITIONS, 'utf8')) as Record<string, { 'cond-name-eng': string }>;
+  return Object.values(raw).map((c) => c['cond-name-eng']);
+}
+
+describe('kg-build cluster-diseases (MedRAG eq. 3)', () => {
+  const embeddings = new HashedEmbedder();
+
+  it('unifies spelling variants and names the cluster after the most frequent spelling', async () => {
+    const res = await clusterDiseases({
+      embeddings,
+      diagnoses: [
+        { raw: 'possible_nstemi__stemi', count: 3, icd10: null },
+        { raw: 'Possible NSTEMI / STEMI', count: 10, icd10: 'I21' },
+        { raw: 'Atrial fibrillation', count: 5, icd10: 'I48.91' },
+        { raw: 'atrial fibrilation', count: 1, icd10: null },
+      ],
+    });
+    assert.equal(res.diseases.length, 2);
+    const mi = res.diseases.find((d) => d.name === 'Possible NSTEMI / STEMI');
+    assert.ok(mi, 'most frequent spelling names the disease');
+    assert.deepEqual(mi.aliases, ['possible_nstemi__stemi']);
+    assert.equal(mi.recordCount, 13);
+    assert.equal(mi.icd10, 'I21');
+    assert.equal(res.diseaseOf.get('possible_nstemi__stemi'), mi.id);
+    const af = res.diseases.find((d) => d.name === 'Atrial fibrillation');
+    assert.deepEqual(af?.aliases, ['atrial fibrilation']);
+  });
+
+  it('keeps the 49 DDXPlus pathologies distinct', async () => {
+    const names = ddxplusNames();
+    assert.equal(names.length, 49);
+    const res = await clusterDiseases({ embeddings, diagnoses: names.map((raw) => ({ raw, count: 1, icd10: null })) });
+    assert.equal(res.diseases.length, 49);
+    assert.equal(new Set(res.diseases.map((d) => d.id)).size, 49);
+    for (const d of res.diseases) assert.deepEqual(d.aliases, []);
+  });
+
+  it('without the token guard a loose threshold merges stable and unstable angina; the guard prevents it', async () => {
+    const diagnoses = ['Stable angina', 'Unstable angina', 'Acute rhinosinusitis', 'Chronic rhinosinusitis'].map((raw) => ({ raw, count: 1, icd10: null }));
+    const loose = await clusterDiseases({ embeddings, diagnoses }, { threshold: 0.6, tokenGuard: false });
+    assert.ok(loose.diseases.length < 4);
+    const guarded = await clusterDiseases({ embeddings, diagnoses }, { threshold: 0.6, tokenGuard: true });
+    assert.equal(guarded.diseases.length, 4);
+  });
+
+  it('name guard: qualifiers, typos and acronyms are not conflicts; differing words are', () => {
+    assert.equal(namesConflict('Stable angina', 'Unstable angina'), true);
+    assert.equal(namesConflict('Pulmonary neoplasm', 'Pancreatic neoplasm'), true);
+    assert.equal(namesConflict('Larygospasm', 'Laryngospasm'), false);
+    assert.equal(namesConflict('Pneumonia', 'Pneumonia, unspecified'), false);
+    assert.equal(namesConflict('COPD exacerbation', 'chronic obstructive pulmonary disease exacerbation'), false);
+  });
+
+  it('gives stable ids: the same input clusters to the same ids', async () => {
+    const diagnoses = ddxplusNames().map((raw, i) => ({ raw, count: i + 1, icd10: null }));
+    const a = await clusterDiseases({ embeddings, diagnoses });
+    const b = await clusterDiseases({ embeddings, diagnoses: [...diagnoses].reverse() });
+    assert.deepEqual(a.diseases.map((d) => d.id), b.diseases.map((d) => d.id));
+  });
+});
