@@ -1,0 +1,47 @@
+import express, { type Express } from 'express';
+import { requireApiKey } from './access.js';
+import { errorHandler, notFoundRoute } from './error-handler.js';
+import { buildOpenApi } from './openapi.js';
+import type { AppDeps } from './ports.js';
+import { requestLog } from './request-log.js';
+import { diagnoseRoutes } from './routes/diagnose.js';
+import { healthRoutes } from './routes/health.js';
+import { kgRoutes } from './routes/kg.js';
+
+export type { AppDeps } from './ports.js';
+
+/**
+ * The express app, built from injected dependencies: no I/O here, so tests can hand it
+ * fakes and listen on port 0. `/healthz`, `/readyz` and `/openapi.json` stay open for
+ * probes; every `/v1` route needs an API key when keys are configured.
+ */
+export function bodyLimitBytes(maxTextChars: number): number {
+  // Text is UTF-8 (up to 4 bytes a char) plus findings and JSON overhead.
+  return Math.max(256 * 1024, maxTextChars * 4 + 128 * 1024);
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestLog(deps.logger));
+  app.use((_req, res, next) => {
+    res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+    next();
+  });
+
+  const openapi = buildOpenApi({ maxTextChars: deps.config.http.maxTextChars, version: deps.version ?? '0.1.0' });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.use(healthRoutes(deps));
+
+  app.use('/v1', requireApiKey(deps.apiKeys));
+  app.use(express.json({ limit: bodyLimitBytes(deps.config.http.maxTextChars), strict: true }));
+  app.use(diagnoseRoutes(deps));
+  app.use(kgRoutes(deps));
+
+  app.use(notFoundRoute);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

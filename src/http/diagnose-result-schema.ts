@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { DiagnoseResult } from '../query/contracts.js';
+
+/**
+ * The `POST /v1/diagnose` response, mirroring `DiagnoseResult` in src/query/contracts.ts.
+ * The type assertion at the bottom fails compilation if the two drift apart.
+ */
+const Polarity = z.enum(['present', 'absent']);
+
+export const InputFindingOut = z.object({
+  text: z.string(),
+  polarity: Polarity,
+  code: z.string().nullable(),
+  valueCode: z.string().nullable(),
+});
+
+export const TripleSchema = z.object({
+  subject: z.string(),
+  relation: z.string(),
+  object: z.string(),
+  weight: z.number().nullable().describe('Prevalence on HAS_MANIFESTATION edges / key differences, when known'),
+});
+
+const SubcategoryVoteSchema = z.object({ subcategoryId: z.string(), name: z.string(), votes: z.number() });
+
+export const RankedDiseaseSchema = z.object({
+  diseaseId: z.string(),
+  disease: z.string(),
+  subcategory: z.string(),
+  category: z.string(),
+  score: z.number().describe('Normalised so the differential sums to 1'),
+  evidence: z.array(z.string()),
+});
+
+export const FollowUpSchema = z.object({
+  id: z.string(),
+  featureId: z.string(),
+  text: z.string(),
+  score: z.number().describe('sigma = (n-1)/deg (MedRAG eq. 15-16) or information gain'),
+  ranker: z.string(),
+});
+
+const GateSchema = z.object({
+  score: z.number().describe('I_norm (FIND eq. 2-3)'),
+  decision: z.enum(['direct', 'retrieve', 'retrieve-warn']),
+  sentences: z.array(z.object({ text: z.string(), label: z.enum(['A', 'B', 'C']) })),
+  warning: z.string().nullable(),
+});
+
+export const DiagnoseResultSchema = z.object({
+  differential: z.array(RankedDiseaseSchema),
+  followUps: z.array(FollowUpSchema),
+  report: z.object({ narrative: z.string(), treatments: z.array(z.string()), medications: z.array(z.string()) }).nullable(),
+  degraded: z.boolean().describe('True when the LLM path failed or timed out and the evidence reasoner answered'),
+  reasoner: z.string(),
+  trace: z.object({
+    gate: GateSchema.nullable(),
+    findings: z.array(InputFindingOut),
+    matches: z.array(
+      z.object({ findingIndex: z.number(), featureId: z.string(), featureText: z.string(), similarity: z.number(), polarity: Polarity }),
+    ),
+    votes: z.array(SubcategoryVoteSchema),
+    chosenSubcategory: SubcategoryVoteSchema.nullable(),
+    differencesKg: z.array(TripleSchema),
+    retrieved: z.array(
+      z.object({ id: z.string(), similarity: z.number(), diagnosis: z.string(), diseaseId: z.string().nullable(), text: z.string() }),
+    ),
+    timingsMs: z.record(z.string(), z.number()),
+  }),
+});
+
+// Compile-time drift check between the schema and the contract.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: Same<z.infer<typeof DiagnoseResultSchema>, DiagnoseResult> = true;
+void sameShape;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import {
+  DiagnoseResultSchema,
+  DifferencesSchema,
+  DiseaseListSchema,
+  ErrorSchema,
+  HealthSchema,
+  KgSummarySchema,
+  ReadySchema,
+  diagnoseRequestSchema,
+} from './schemas.js';
+
+/**
+ * The OpenAPI 3.1 document served at `GET /openapi.json`, generated from the zod
+ * schemas in schemas.ts with zod 4's `z.toJSONSchema` (OpenAPI 3.1 uses JSON Schema
+ * 2020-12 natively). Request bodies are rendered as input (defaults optional),
+ * responses as output.
+ */
+type Json = Record<string, unknown>;
+
+function components(entries: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(entries)) registry.add(schema, { id });
+  const out = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' });
+  // `$schema` / `$id` are noise inside an OpenAPI components section.
+  return Object.fromEntries(Object.entries(out.schemas).map(([id, s]) => [id, strip(s as Json)]));
+}
+
+function strip({ $schema: _s, $id: _i, ...rest }: Json): Json {
+  return rest;
+}
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (id: string, description: string) => ({ description, content: { 'application/json': { schema: ref(id) } } });
+const errors = {
+  '400': json('Error', 'Bad input: names the field and why'),
+  '401': json('Error', 'Missing or wrong API key (when keys are configured)'),
+  '503': json('Error', 'Neo4j (or another required service) is unreachable'),
+};
+
+export function buildOpenApi(opts: { maxTextChars: number; version: string }): Json {
+  const schemas = {
+    ...components({ DiagnoseRequest: diagnoseRequestSchema(opts.maxTextChars) }, 'input'),
+    ...components(
+      { DiagnoseResult: DiagnoseResultSchema, KgSummary: KgSummarySchema, DiseaseList: DiseaseListSchema, Differences: DifferencesSchema, Health: HealthSchema, Ready: ReadySchema, Error: ErrorSchema },
+      'output',
+    ),
+  };
+  const security = [{ bearer: [] }, { apiKey: [] }];
+  return {
+    openapi: '3.1.0',
+    info: { title: 'dxgraph', version: opts.version, description: 'Knowledge-graph RAG for differential diagnosis (MedRAG-style KG on Neo4j)' },
+    paths: {
+      '/v1/diagnose': {
+        post: {
+          summary: 'Rank a differential for a patient description, with the whole trace',
+          security,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('DiagnoseRequest') } } },
+          responses: { '200': json('DiagnoseResult', 'Ranked differential, follow-ups and trace'), '413': json('Error', 'Body too large'), ...errors },
+        },
+      },
+      '/v1/kg/summary': { get: { summary: 'Node counts per tier and the current build', security, responses: { '200': json('KgSummary', 'KG summary'), ...errors } } },
+      '/v1/kg/diseases': { get: { summary: 'All L3 diseases with their subcategory and category', security, responses: { '200': json('DiseaseList', 'Diseases'), ...errors } } },
+      '/v1/kg/subcategories/{id}/differences': {
+        get: {
+          summary: 'The differences KG of one subcategory (MedRAG eq. 14)',
+          security,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'sub:example' }],
+          responses: { '200': json('Differences', 'Triples of the subcategory'), '404': json('Error', 'Unknown subcategory id'), ...errors },
+        },
+      },
+      '/healthz': { get: { summary: 'The process is up', responses: { '200': json('Health', 'Up') } } },
+      '/readyz': { get: { summary: 'Neo4j reachable and indexes loaded', responses: { '200': json('Ready', 'Ready'), '503': json('Ready', 'Not ready') } } },
+      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
+    },
+    components: {
+      schemas,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+    },
+  };
+}

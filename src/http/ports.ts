@@ -1,0 +1,28 @@
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { DiagnoseInput, DiagnoseResult } from '../query/contracts.js';
+import type { Differences, DiseaseItem, KgSummary, Readiness } from './schemas.js';
+
+/** What the HTTP layer needs from the rest of the system; passed into createApp. */
+export interface DiagnoseService {
+  diagnose(input: DiagnoseInput): Promise<DiagnoseResult>;
+}
+
+/** Read-only KG exploration. `differences` resolves null for an unknown subcategory id. */
+export interface KgReader {
+  summary(): Promise<KgSummary>;
+  diseases(): Promise<DiseaseItem[]>;
+  differences(subcategoryId: string): Promise<Differences | null>;
+}
+
+export interface AppDeps {
+  query: DiagnoseService;
+  kg: KgReader;
+  /** Neo4j reachable? indexes (snapshot, FAISS) loaded? */
+  readiness: () => Promise<Readiness>;
+  config: Pick<Config, 'http' | 'privacy'>;
+  /** Resolved keys (env + key file); empty = no auth (loopback only). */
+  apiKeys: readonly string[];
+  logger: Logger;
+  version?: string;
+}

@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import { NotFoundError } from '../../errors.js';
+import { SubcategoryIdSchema } from '../schemas.js';
+import type { AppDeps } from '../ports.js';
+
+export function kgRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/v1/kg/summary', async (_req, res) => {
+    res.json(await deps.kg.summary());
+  });
+  router.get('/v1/kg/diseases', async (_req, res) => {
+    res.json({ diseases: await deps.kg.diseases() });
+  });
+  router.get('/v1/kg/subcategories/:id/differences', async (req, res) => {
+    const id = SubcategoryIdSchema.parse(req.params.id);
+    const differences = await deps.kg.differences(id);
+    if (!differences) throw new NotFoundError(`subcategory ${JSON.stringify(id.slice(0, 100))} does not exist`);
+    res.json(differences);
+  });
+  return router;
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { TripleSchema } from './diagnose-result-schema.js';
+
+/**
+ * Every HTTP request and response body, defined once. Routes validate with these and
+ * the OpenAPI document (openapi.ts) is generated from them, so the two cannot drift.
+ * Request objects are strict: an unknown field is a 400, not silently ignored.
+ */
+export { DiagnoseResultSchema } from './diagnose-result-schema.js';
+
+const code = z.string().trim().min(1).max(64);
+
+export const FindingInSchema = z.strictObject({
+  text: z.string().trim().min(1, 'must not be empty').max(1000),
+  polarity: z.enum(['present', 'absent']).default('present'),
+  code: code.nullable().default(null).describe('Source question code, e.g. DDXPlus evidence "E_55"'),
+  valueCode: code.nullable().default(null).describe('Source answer code, e.g. "V_89"'),
+});
+
+export const DiagnoseOptionsSchema = z.strictObject({
+  topK: z.int().min(1).max(100).optional().describe('k: similar records retrieved'),
+  topM: z.int().min(1).max(50).optional().describe('m: feature matches kept per finding (MedRAG eq. 9-11)'),
+  matchThreshold: z.number().min(-1).max(1).optional().describe('t_matching: minimum cosine similarity for a feature match'),
+  candidateSubcategories: z.int().min(1).max(20).optional(),
+  followUps: z.int().min(0).max(50).optional(),
+  reasoner: z.enum(['auto', 'evidence', 'llm']).optional(),
+});
+
+/** The diagnose request; the text limit comes from config (`DXGRAPH_MAX_TEXT_CHARS`). */
+export function diagnoseRequestSchema(maxTextChars: number) {
+  return z
+    .strictObject({
+      text: z
+        .string()
+        .max(maxTextChars, `must be at most ${maxTextChars} characters`)
+        .refine((t) => t.trim().length > 0, 'must not be empty')
+        .optional()
+        .describe('Free-text patient description'),
+      findings: z.array(FindingInSchema).max(500).optional().describe('Structured findings (passed through decomposition)'),
+      age: z.int().min(0).max(130).nullable().optional(),
+      sex: z.enum(['M', 'F']).nullable().optional(),
+      options: DiagnoseOptionsSchema.optional(),
+    })
+    .refine((b) => b.text !== undefined || (b.findings?.length ?? 0) > 0, {
+      message: 'give text or at least one finding',
+      path: ['text'],
+    });
+}
+export type DiagnoseRequest = z.infer<ReturnType<typeof diagnoseRequestSchema>>;
+
+export const ErrorSchema = z.object({
+  error: z.object({
+    code: z.string().describe('INPUT, UNAUTHORIZED, NOT_FOUND, PAYLOAD_TOO_LARGE, UNAVAILABLE, INTERNAL'),
+    message: z.string(),
+    field: z.string().nullable().describe('The offending request field (dot path), when one is to blame'),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorSchema>;
+
+export const KgSummarySchema = z.object({
+  counts: z.object({
+    categories: z.number(),
+    subcategories: z.number(),
+    diseases: z.number(),
+    features: z.number(),
+    ehrFeatures: z.number(),
+    augmentedFeatures: z.number(),
+    keyDifferences: z.number(),
+    records: z.number(),
+  }),
+  build: z
+    .object({
+      id: z.string(),
+      source: z.string(),
+      embedder: z.string(),
+      embeddingDim: z.number(),
+      status: z.string(),
+      startedAt: z.string(),
+      finishedAt: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type KgSummary = z.infer<typeof KgSummarySchema>;
+
+export const DiseaseItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  icd10: z.string().nullable(),
+  recordCount: z.number(),
+  subcategoryId: z.string().nullable(),
+  subcategory: z.string().nullable(),
+  categoryId: z.string().nullable(),
+  category: z.string().nullable(),
+});
+export const DiseaseListSchema = z.object({ diseases: z.array(DiseaseItemSchema) });
+export type DiseaseItem = z.infer<typeof DiseaseItemSchema>;
+
+export const SubcategoryIdSchema = z.string().min(1).max(200);
+
+export const DifferencesSchema = z.object({
+  subcategory: z.object({ id: z.string(), name: z.string(), categoryId: z.string().nullable(), category: z.string().nullable() }),
+  diseases: z.array(z.object({ id: z.string(), name: z.string() })),
+  triples: z.array(TripleSchema).describe('Differences KG K(e_L2) of MedRAG eq. 14'),
+});
+export type Differences = z.infer<typeof DifferencesSchema>;
+
+export const HealthSchema = z.object({ status: z.literal('ok') });
+export const ReadySchema = z.object({
+  ready: z.boolean(),
+  checks: z.object({ neo4j: z.boolean(), indexes: z.boolean() }),
+});
+export type Readiness = z.infer<typeof ReadySchema>['checks'];
