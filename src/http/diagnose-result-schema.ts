@@ -18,6 +18,8 @@ export const TripleSchema = z.object({
   subject: z.string(),
   relation: z.string(),
   object: z.string(),
+  subjectId: z.string().nullable().describe('Graph id behind the subject (disease id)'),
+  objectId: z.string().nullable().describe('Graph id behind the object (feature id)'),
   weight: z.number().nullable().describe('Prevalence on HAS_MANIFESTATION edges / key differences, when known'),
 });
 

@@ -25,7 +25,7 @@ describe('HTTP access: API keys', () => {
   });
 
   it('401 with a wrong key, a key prefix, or an empty bearer', async () => {
-    for (const headers of [{ authorization: 'Bearer wrong-key-0123456789' }, { 'x-api-key': KEY.slice(0, -1) }, { authorization: 'Bearer ' }]) {
+    for (const headers of <Record<string, string>[]>[{ authorization: 'Bearer wrong-key-0123456789' }, { 'x-api-key': KEY.slice(0, -1) }, { authorization: 'Bearer ' }]) {
       assert.equal((await postJson(`${h.url}/v1/diagnose`, { text: 'cough' }, headers)).status, 401);
     }
   });

@@ -29,7 +29,7 @@ export function fakeResult(input: DiagnoseInput): DiagnoseResult {
       matches: [],
       votes: [{ subcategoryId: 'sub:1', name: 'Sub 1', votes: n }],
       chosenSubcategory: { subcategoryId: 'sub:1', name: 'Sub 1', votes: n },
-      differencesKg: [{ subject: 'Disease A', relation: 'HAS_MANIFESTATION', object: 'fever', weight: 0.5 }],
+      differencesKg: [{ subject: 'Disease A', relation: 'HAS_MANIFESTATION', object: 'fever', subjectId: 'dis:a', objectId: 'feat:1', weight: 0.5 }],
       retrieved: [],
       timingsMs: { total: 1 },
     },
@@ -46,7 +46,7 @@ export const DISEASES: DiseaseItem[] = [
 export const DIFFERENCES: Differences = {
   subcategory: { id: 'sub:1', name: 'Sub 1', categoryId: 'cat:1', category: 'Cat 1' },
   diseases: [{ id: 'dis:a', name: 'Disease A' }],
-  triples: [{ subject: 'Disease A', relation: 'HAS_MANIFESTATION', object: 'fever', weight: 0.5 }],
+  triples: [{ subject: 'Disease A', relation: 'HAS_MANIFESTATION', object: 'fever', subjectId: 'dis:a', objectId: 'feat:1', weight: 0.5 }],
 };
 
 export interface Harness {
