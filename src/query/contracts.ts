@@ -54,6 +54,9 @@ export interface Triple {
   subject: string;
   relation: string;
   object: string;
+  /** Graph ids behind subject / object (disease id; feature id), so reasoners need no name lookups. */
+  subjectId: string | null;
+  objectId: string | null;
   /** Prevalence on HAS_MANIFESTATION edges / key differences, when known. */
   weight: number | null;
 }

@@ -1,0 +1,88 @@
+import { performance } from 'node:perf_hooks';
+import type { GraphStore } from '../adapters/neo4j/graph-store.js';
+import type { VectorIndexLike } from '../adapters/faiss/types.js';
+import { InputError } from '../errors.js';
+import type { Reasoner } from '../reasoners/reasoner.js';
+import type { DiagnoseInput, DiagnoseResult, Triple } from './contracts.js';
+import { decompose } from './decompose.js';
+import type { TextEmbedder } from './embed.js';
+import type { FollowUpRanker } from './followups-sigma.js';
+import type { KgSnapshot } from './kg-snapshot.js';
+import { matchFeatures } from './match-features.js';
+import { differencesKg } from './differences-kg.js';
+import { retrieveRecords, type RecordRow } from './retrieve-records.js';
+import { voteSubcategory } from './vote-subcategory.js';
+
+/**
+ * The diagnose use case: decompose → match → vote → differences KG ∥ record retrieval →
+ * follow-ups → reasoner, with each stage timed (performance.now) into the trace.
+ */
+export interface DiagnoseDeps {
+  graph: Pick<GraphStore, 'read'>;
+  snapshot: KgSnapshot;
+  embedder: TextEmbedder;
+  featureIndex: VectorIndexLike;
+  recordIndex: VectorIndexLike;
+  records: ReadonlyMap<string, RecordRow>;
+  /** Available reasoners; one named "evidence" is required, one named "llm" is optional. */
+  reasoners: Reasoner[];
+  followUpRanker: FollowUpRanker;
+  /** Manifestation triples per disease in the differences KG. */
+  differencesPerDisease: number;
+}
+
+export function selectReasoner(reasoners: Reasoner[], wanted: DiagnoseInput['options']['reasoner']): Reasoner {
+  const byName = new Map(reasoners.map((r) => [r.name, r] as const));
+  const llm = byName.get('llm');
+  if (wanted === 'llm' && !llm) throw new InputError('options.reasoner: "llm" requested but no LLM is configured', { field: 'options.reasoner' });
+  const chosen = wanted === 'evidence' ? byName.get('evidence') : (llm ?? byName.get('evidence'));
+  if (!chosen) throw new InputError(`options.reasoner: no "${wanted}" reasoner available`, { field: 'options.reasoner' });
+  return chosen;
+}
+
+export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: { signal?: AbortSignal } = {}): Promise<DiagnoseResult> {
+  const timings: Record<string, number> = {};
+  const timed = async <T>(stage: string, fn: () => T | Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      timings[stage] = Math.round((performance.now() - t0) * 1000) / 1000;
+    }
+  };
+  const t0 = performance.now();
+  const o = input.options;
+  const reasoner = selectReasoner(deps.reasoners, o.reasoner);
+
+  const { findings } = await timed('decompose', () => decompose({ text: input.text, findings: input.findings }));
+  if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
+  const { matches } = await timed('match', () =>
+    matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex }, { findings, topM: o.topM, threshold: o.matchThreshold }),
+  );
+  const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
+  const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
+  const [triples, retrieved] = await Promise.all([
+    timed('differencesKg', async (): Promise<Triple[]> =>
+      vote.winner ? (await differencesKg(deps.graph, { subcategoryId: vote.winner.subcategoryId, perDisease: deps.differencesPerDisease })).triples : [],
+    ),
+    timed('retrieve', () => retrieveRecords(deps, { text: queryText, topK: o.topK })),
+  ]);
+  const followUps = await timed('followUps', () => {
+    const candidateDiseases = vote.candidates.flatMap((c) => [...(deps.snapshot.subcategoryDiseases[deps.snapshot.subcategoryIndex.get(c.subcategoryId) ?? -1] ?? [])]);
+    return deps.followUpRanker.rank({ snapshot: deps.snapshot, candidateDiseases, reportedFeatureIds: new Set(matches.map((m) => m.featureId)), limit: o.followUps });
+  });
+  const out = await timed('reason', () =>
+    reasoner.reason({
+      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null,
+    }),
+  );
+  timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
+  return {
+    differential: out.differential,
+    followUps: out.followUps ?? followUps,
+    report: out.report,
+    degraded: out.degraded,
+    reasoner: reasoner.name,
+    trace: { gate: null, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved, timingsMs: timings },
+  };
+}

@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { GraphStore } from '../adapters/neo4j/graph-store.js';
+import type { VectorIndexLike } from '../adapters/faiss/types.js';
+import type { CategoryNode, DiseaseNode, FeatureNode, ManifestationEdge, SubcategoryNode } from '../domain/kg.js';
+import { buildDir, currentPointer, manifestPath, type BuildManifest } from '../domain/artifacts.js';
+import { ArtifactError, ConfigError, errorMessage } from '../errors.js';
+import { buildSnapshot, type KgSnapshot } from './kg-snapshot.js';
+import type { RecordRow } from './retrieve-records.js';
+
+/**
+ * Start-up loading for the query side: the KG is read from Neo4j ONCE into a KgSnapshot
+ * (four named queries), and the build's artifacts (manifest, feature and record indexes)
+ * are opened from DXGRAPH_DATA_DIR. Per-query work then never re-reads the whole graph.
+ */
+export async function loadSnapshot(graph: Pick<GraphStore, 'read'>): Promise<KgSnapshot> {
+  const [build] = await graph.read('query/snapshot-build');
+  const [h] = await graph.read('query/snapshot-hierarchy');
+  const features = (await graph.read('query/snapshot-features')) as unknown as FeatureNode[];
+  const manifestations = (await graph.read('query/snapshot-manifestations')) as unknown as ManifestationEdge[];
+  const diseases = ((h?.diseases ?? []) as DiseaseNode[]).map((d) => ({ ...d, recordCount: Number(d.recordCount ?? 0) }));
+  return buildSnapshot(
+    { categories: (h?.categories ?? []) as CategoryNode[], subcategories: (h?.subcategories ?? []) as SubcategoryNode[], diseases, features, manifestations },
+    build ? String(build.id) : null,
+  );
+}
+
+export interface QueryArtifacts {
+  manifest: BuildManifest;
+  featureIndex: VectorIndexLike;
+  recordIndex: VectorIndexLike;
+  records: Map<string, RecordRow>;
+}
+
+/** Opens a FAISS index file (with its id sidecar); the faiss adapter's `FaissVectorIndex.load` in production. */
+export type IndexOpener = (indexPath: string, idsPath: string | null) => Promise<VectorIndexLike>;
+
+export interface OpenArtifactsInput {
+  dataDir: string;
+  /** The configured embedder's id: a build made with another embedder is refused. */
+  embedderId: string;
+  openIndex: IndexOpener;
+}
+
+const ManifestSchema = z.object({
+  buildId: z.string().min(1),
+  source: z.string(),
+  embedder: z.string().min(1),
+  embeddingDim: z.number().int().positive(),
+  recordIndex: z.object({ kind: z.enum(['flat', 'ivf', 'hnsw']), size: z.number().int().nonnegative(), file: z.string().min(1), rows: z.string().min(1) }),
+  featureIndex: z.object({ size: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1) }),
+  recordIdsFile: z.string(),
+  createdAt: z.string(),
+});
+
+const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string() });
+
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ArtifactError(path, `${what} missing or unreadable at ${path}: ${errorMessage(e)}`, { cause: e });
+  }
+}
+
+export async function readManifest(dataDir: string): Promise<BuildManifest> {
+  const pointer = currentPointer(dataDir);
+  const buildId = (await readText(pointer, 'no current build (run `dxgraph build` first):')).trim();
+  const path = manifestPath(dataDir, buildId);
+  let json: unknown;
+  try {
+    json = JSON.parse(await readText(path, 'build manifest'));
+  } catch (e) {
+    if (e instanceof ArtifactError) throw e;
+    throw new ArtifactError(path, `build manifest ${path} is not valid JSON`, { cause: e });
+  }
+  const parsed = ManifestSchema.safeParse(json);
+  if (!parsed.success) throw new ArtifactError(path, `build manifest ${path} is corrupt: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+async function openChecked(open: IndexOpener, path: string, idsPath: string | null, expect: { dim: number; size: number }): Promise<VectorIndexLike> {
+  let index: VectorIndexLike;
+  try {
+    index = await open(path, idsPath);
+  } catch (e) {
+    if (e instanceof ArtifactError) throw e;
+    throw new ArtifactError(path, `index file ${path} is missing or corrupt: ${errorMessage(e)}`, { cause: e });
+  }
+  if (index.dim !== expect.dim) throw new ArtifactError(path, `index file ${path} has dimension ${index.dim}, manifest says ${expect.dim}`);
+  if (index.size !== expect.size) throw new ArtifactError(path, `index file ${path} holds ${index.size} vectors, manifest says ${expect.size}`);
+  return index;
+}
+
+export async function openArtifacts(input: OpenArtifactsInput): Promise<QueryArtifacts> {
+  const manifest = await readManifest(input.dataDir);
+  if (manifest.embedder !== input.embedderId) {
+    throw new ConfigError(
+      `DXGRAPH_EMBEDDER: build ${manifest.buildId} was made with embedder "${manifest.embedder}" but "${input.embedderId}" is configured; configure the same embedder or rebuild`,
+    );
+  }
+  const dir = buildDir(input.dataDir, manifest.buildId);
+  const expectF = { dim: manifest.embeddingDim, size: manifest.featureIndex.size };
+  const featureIndex = await openChecked(input.openIndex, join(dir, manifest.featureIndex.file), join(dir, manifest.featureIndex.ids), expectF);
+  const recordIndex = await openChecked(input.openIndex, join(dir, manifest.recordIndex.file), null, { dim: manifest.embeddingDim, size: manifest.recordIndex.size });
+  const rowsPath = join(dir, manifest.recordIndex.rows);
+  const records = new Map<string, RecordRow>();
+  (await readText(rowsPath, 'record rows')).split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let row: z.infer<typeof RecordRowSchema>;
+    try {
+      row = RecordRowSchema.parse(JSON.parse(line));
+    } catch (e) {
+      throw new ArtifactError(rowsPath, `record rows ${rowsPath}:${i + 1} is corrupt`, { cause: e });
+    }
+    records.set(row.id, row);
+  });
+  return { manifest, featureIndex, recordIndex, records };
+}

@@ -1,0 +1,61 @@
+import type { VectorIndexLike } from '../adapters/faiss/types.js';
+import type { FeatureMatch, InputFinding } from './contracts.js';
+import { codeKey, type KgSnapshot } from './kg-snapshot.js';
+import { embedBatch, type TextEmbedder } from './embed.js';
+
+/**
+ * Clinical features matching (MedRAG eq. 9-11): each finding's top-m feature nodes by
+ * cosine similarity, kept only when sim > t_matching (eq. 10's indicator δ). Coded
+ * findings (DDXPlus E_55 / V_89) match their feature node exactly with similarity 1 and
+ * skip the embedder. One embedder call and one batched index search per query.
+ */
+export interface MatchFeaturesInput {
+  findings: InputFinding[];
+  topM: number;
+  threshold: number;
+}
+
+export interface MatchFeaturesDeps {
+  snapshot: KgSnapshot;
+  embedder: TextEmbedder;
+  featureIndex: VectorIndexLike;
+}
+
+export interface MatchFeaturesOutput {
+  matches: FeatureMatch[];
+  /** Findings that matched no feature node above the threshold. */
+  unmatched: number[];
+}
+
+export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeaturesInput): Promise<MatchFeaturesOutput> {
+  const { snapshot } = deps;
+  const matches: FeatureMatch[] = [];
+  const toEmbed: number[] = [];
+  input.findings.forEach((f, i) => {
+    const exact = f.code ? snapshot.featureByCode.get(codeKey(f.code, f.valueCode)) : undefined;
+    if (exact !== undefined) {
+      const node = snapshot.features[exact]!;
+      matches.push({ findingIndex: i, featureId: node.id, featureText: node.text, similarity: 1, polarity: f.polarity });
+    } else if (/[a-z]/i.test(f.text) && !/^E_\d+/.test(f.text)) {
+      toEmbed.push(i);
+    }
+  });
+
+  if (toEmbed.length > 0 && input.topM > 0 && deps.featureIndex.size > 0) {
+    const vectors = await embedBatch(deps.embedder, toEmbed.map((i) => input.findings[i]!.text));
+    const hits = deps.featureIndex.searchMany(vectors, Math.min(input.topM, deps.featureIndex.size));
+    toEmbed.forEach((fi, row) => {
+      for (const hit of hits[row] ?? []) {
+        if (!(hit.score > input.threshold)) continue;
+        const idx = snapshot.featureIndex.get(hit.id);
+        if (idx === undefined) continue; // index row for a feature the KG no longer has
+        const node = snapshot.features[idx]!;
+        matches.push({ findingIndex: fi, featureId: node.id, featureText: node.text, similarity: hit.score, polarity: input.findings[fi]!.polarity });
+      }
+    });
+  }
+
+  matches.sort((a, b) => a.findingIndex - b.findingIndex || b.similarity - a.similarity);
+  const matched = new Set(matches.map((m) => m.findingIndex));
+  return { matches, unmatched: input.findings.map((_, i) => i).filter((i) => !matched.has(i)) };
+}

@@ -1,0 +1,69 @@
+import { FaissVectorIndex } from '../adapters/faiss/vector-index.js';
+import type { GraphStore } from '../adapters/neo4j/graph-store.js';
+import { EvidenceReasoner } from '../reasoners/evidence-reasoner.js';
+import type { Reasoner } from '../reasoners/reasoner.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseOptions, type DiagnoseResult } from './contracts.js';
+import { diagnose, type DiagnoseDeps } from './diagnose.js';
+import type { TextEmbedder } from './embed.js';
+import { SigmaRanker, type FollowUpRanker } from './followups-sigma.js';
+import type { KgSnapshot } from './kg-snapshot.js';
+import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } from './load-snapshot.js';
+
+/**
+ * The query side as one object for the CLI, the HTTP server and the benchmarks:
+ * everything loaded once, `diagnose()` per request.
+ */
+export interface QueryService {
+  readonly snapshot: KgSnapshot;
+  readonly artifacts: QueryArtifacts;
+  readonly reasoners: readonly Reasoner[];
+  diagnose(input: DiagnoseInput, opts?: { signal?: AbortSignal }): Promise<DiagnoseResult>;
+}
+
+export interface QueryServiceDeps {
+  graph: Pick<GraphStore, 'read'>;
+  snapshot: KgSnapshot;
+  artifacts: QueryArtifacts;
+  embedder: TextEmbedder;
+  /** Extra reasoners (the LLM reasoner); the evidence reasoner is always present. */
+  reasoners?: Reasoner[];
+  followUpRanker?: FollowUpRanker;
+  differencesPerDisease?: number;
+}
+
+export function createQueryService(deps: QueryServiceDeps): QueryService {
+  const reasoners = [...(deps.reasoners ?? [])];
+  if (!reasoners.some((r) => r.name === 'evidence')) reasoners.push(new EvidenceReasoner());
+  const d: DiagnoseDeps = {
+    graph: deps.graph,
+    snapshot: deps.snapshot,
+    embedder: deps.embedder,
+    featureIndex: deps.artifacts.featureIndex,
+    recordIndex: deps.artifacts.recordIndex,
+    records: deps.artifacts.records,
+    reasoners,
+    followUpRanker: deps.followUpRanker ?? new SigmaRanker(),
+    differencesPerDisease: deps.differencesPerDisease ?? 30,
+  };
+  return { snapshot: deps.snapshot, artifacts: deps.artifacts, reasoners, diagnose: (input, opts) => diagnose(d, input, opts ?? {}) };
+}
+
+export const openFaissIndex: IndexOpener = (indexPath, idsPath) => FaissVectorIndex.load(indexPath, idsPath ?? undefined);
+
+/** Start-up: read the KG once from a connected GraphStore and open the current build's artifacts. */
+export async function openQueryService(deps: {
+  graph: Pick<GraphStore, 'read'>;
+  dataDir: string;
+  embedder: TextEmbedder;
+  reasoners?: Reasoner[];
+  openIndex?: IndexOpener;
+}): Promise<QueryService> {
+  const artifacts = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
+  const snapshot = await loadSnapshot(deps.graph);
+  return createQueryService({ graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [] });
+}
+
+/** A DiagnoseInput from text plus partial options (CLI, tests, benchmarks). */
+export function textInput(text: string, options: Partial<DiagnoseOptions> = {}): DiagnoseInput {
+  return { text, findings: [], age: null, sex: null, options: { ...DEFAULT_OPTIONS, ...options } };
+}

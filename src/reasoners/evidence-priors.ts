@@ -1,0 +1,68 @@
+import type { ReasonerContext } from './reasoner.js';
+
+/**
+ * Soft log-priors the evidence reasoner adds to the naive-Bayes score, each from one
+ * part of the retrieval trace:
+ *   votes:  γ · log((v_s + 1) / (V + S))      Laplace-smoothed share of the subcategory's votes (eq. 12-13)
+ *   kNN:    κ · log(share_d + 0.1)            similarity-weighted share of the top-k neighbours diagnosed d
+ *   key differences: ω · (P_in − P_siblings)  for each reported key-difference feature (+ present, − absent)
+ */
+export interface PriorWeights {
+  voteWeight: number;
+  knnWeight: number;
+  keyDifferenceWeight: number;
+}
+
+export interface Priors {
+  total: Float64Array;
+  /** Per disease, short evidence lines (KG / record labels only, no patient text). */
+  lines: string[][];
+}
+
+export function contextPriors(ctx: ReasonerContext, w: PriorWeights): Priors {
+  const s = ctx.snapshot;
+  const D = s.diseases.length;
+  const total = new Float64Array(D);
+  const lines: string[][] = Array.from({ length: D }, () => []);
+
+  const V = ctx.votes.reduce((a, v) => a + v.votes, 0);
+  if (V > 0 && w.voteWeight > 0) {
+    const bySub = new Map(ctx.votes.map((v) => [v.subcategoryId, v.votes] as const));
+    for (let d = 0; d < D; d++) {
+      const sub = s.subcategories[s.diseaseSubcategory[d]!];
+      const v = sub ? (bySub.get(sub.id) ?? 0) : 0;
+      total[d]! += w.voteWeight * Math.log((v + 1) / (V + s.subcategories.length));
+      if (v > 0) lines[d]!.push(`subcategory ${sub!.name}: ${v.toFixed(1)} of ${V.toFixed(1)} votes`);
+    }
+  }
+
+  const simSum = ctx.retrieved.reduce((a, r) => a + Math.max(0, r.similarity), 0);
+  if (simSum > 0 && w.knnWeight > 0) {
+    const share = new Float64Array(D);
+    const count = new Int32Array(D);
+    for (const r of ctx.retrieved) {
+      const d = r.diseaseId ? s.diseaseIndex.get(r.diseaseId) : undefined;
+      if (d === undefined) continue;
+      share[d]! += Math.max(0, r.similarity) / simSum;
+      count[d]!++;
+    }
+    for (let d = 0; d < D; d++) {
+      total[d]! += w.knnWeight * Math.log(share[d]! + 0.1);
+      if (count[d]! > 0) lines[d]!.push(`${count[d]} of ${ctx.retrieved.length} similar records diagnosed ${s.diseases[d]!.name}`);
+    }
+  }
+
+  if (w.keyDifferenceWeight > 0) {
+    const polarity = new Map(ctx.matches.map((m) => [m.featureId, m.polarity] as const));
+    for (const t of ctx.differencesKg) {
+      if (t.relation !== 'HAS_KEY_DIFFERENCE' || t.weight === null || !t.subjectId || !t.objectId) continue;
+      const d = s.diseaseIndex.get(t.subjectId);
+      const pol = polarity.get(t.objectId);
+      if (d === undefined || pol === undefined) continue;
+      const sign = pol === 'present' ? 1 : -1;
+      total[d]! += w.keyDifferenceWeight * sign * t.weight;
+      lines[d]!.push(`key difference (${pol}): ${t.object}`);
+    }
+  }
+  return { total, lines };
+}

@@ -1,0 +1,81 @@
+import type { RankedDisease } from '../query/contracts.js';
+import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
+import { sigma } from '../query/discriminability.js';
+import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
+import { nbScore, nbTables, softmax, type NbParams } from './scoring-naive-bayes.js';
+import { reportedFeatures } from './evidence-reported.js';
+import { contextPriors, type PriorWeights } from './evidence-priors.js';
+
+/**
+ * Offline evidence reasoner (no LLM): ranks every disease of the KG by the naive-Bayes
+ * score of the matched features (scoring-naive-bayes.ts) plus soft priors from the
+ * subcategory votes, key differences and the neighbours' diagnoses (evidence-priors.ts).
+ * Every disease is scored, not only the winning subcategory's: the vote is a prior, so a
+ * wrong vote cannot doom the answer.
+ */
+export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
+  /** A finding's fuzzy matches within this similarity of its best one share its weight. */
+  matchMargin: number;
+  /** Diseases returned in the differential. */
+  maxDifferential: number;
+}
+
+export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
+  alpha: 0.5,
+  unreportedWeight: 1,
+  voteWeight: 0.5,
+  knnWeight: 1,
+  keyDifferenceWeight: 0.25,
+  matchMargin: 0.02,
+  maxDifferential: 10,
+};
+
+export class EvidenceReasoner implements Reasoner {
+  readonly name = 'evidence';
+  private readonly opts: EvidenceReasonerOptions;
+  constructor(opts: Partial<EvidenceReasonerOptions> = {}) {
+    this.opts = { ...DEFAULT_EVIDENCE_OPTIONS, ...opts };
+  }
+
+  async reason(ctx: ReasonerContext): Promise<ReasonerOutput> {
+    return { differential: rankDiseases(ctx, this.opts), followUps: null, report: null, degraded: false };
+  }
+}
+
+export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions): RankedDisease[] {
+  const s = ctx.snapshot;
+  const D = s.diseases.length;
+  if (D === 0) return [];
+  const reported = reportedFeatures(s, ctx.matches, opts.matchMargin);
+  const tables = nbTables(s, opts.alpha);
+  const priors = contextPriors(ctx, opts);
+  const scored = Array.from({ length: D }, (_, d) => {
+    const nb = nbScore(s, tables, d, reported, opts);
+    return { d, score: nb.score + priors.total[d]!, contributions: nb.contributions };
+  });
+  const probs = softmax(scored.map((x) => x.score));
+  const order = scored.map((x, i) => ({ ...x, p: probs[i]! })).sort((a, b) => b.p - a.p).slice(0, opts.maxDifferential);
+  const z = order.reduce((a, x) => a + x.p, 0) || 1;
+  return order.map((x) => ({
+    diseaseId: s.diseases[x.d]!.id,
+    disease: s.diseases[x.d]!.name,
+    ...diseaseLineage(s, x.d),
+    score: x.p / z,
+    evidence: [...featureEvidence(s, x.d, reported, x.contributions), ...priors.lines[x.d]!],
+  }));
+}
+
+/** The few reported features that moved this disease's score most, as KG text (never patient text). */
+function featureEvidence(s: KgSnapshot, d: number, reported: ReturnType<typeof reportedFeatures>, contributions: Float64Array): string[] {
+  const m = s.manifestations[d]!;
+  return reported
+    .map((r, i) => ({ r, c: contributions[i]! }))
+    .sort((a, b) => Math.abs(b.c) - Math.abs(a.c))
+    .slice(0, 5)
+    .map(({ r, c }) => {
+      const pos = m.position.get(r.feature);
+      const prev = pos === undefined ? 0 : m.prevalence[pos]!;
+      const f = s.features[r.feature]!;
+      return `${r.present ? '+' : '-'} ${f.text}: P=${prev.toFixed(2)} in disease, sigma=${sigma(s, r.feature).toFixed(1)}, log-odds ${c >= 0 ? '+' : ''}${c.toFixed(2)}`;
+    });
+}

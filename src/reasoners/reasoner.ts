@@ -1,0 +1,46 @@
+import type { KgSnapshot } from '../query/kg-snapshot.js';
+import type {
+  DiagnoseInput,
+  FeatureMatch,
+  FollowUpQuestion,
+  InputFinding,
+  RankedDisease,
+  RetrievedRecord,
+  SubcategoryVote,
+  Triple,
+} from '../query/contracts.js';
+
+/**
+ * What every reasoner sees: the patient input and the whole retrieval trace
+ * (MedRAG eq. 17: q, d_r, K), plus the in-memory KG for statistics.
+ */
+export interface ReasonerContext {
+  input: DiagnoseInput;
+  findings: InputFinding[];
+  matches: FeatureMatch[];
+  votes: SubcategoryVote[];
+  /** Top subcategories after voting, best first (the chosen one is `candidates[0]`). */
+  candidates: SubcategoryVote[];
+  differencesKg: Triple[];
+  retrieved: RetrievedRecord[];
+  /** Follow-ups already ranked by the discriminability ranker (an LLM may rephrase or replace them). */
+  followUps: FollowUpQuestion[];
+  snapshot: KgSnapshot;
+  /** Aborts when the caller gives up (HTTP client gone, timeout). */
+  signal: AbortSignal | null;
+}
+
+export interface ReasonerOutput {
+  differential: RankedDisease[];
+  /** null: keep the ranker's follow-ups. */
+  followUps: FollowUpQuestion[] | null;
+  report: { narrative: string; treatments: string[]; medications: string[] } | null;
+  /** True when this reasoner fell back to another one's answer. */
+  degraded: boolean;
+}
+
+export interface Reasoner {
+  /** "evidence", "llm", ...: reported as DiagnoseResult.reasoner. */
+  readonly name: string;
+  reason(ctx: ReasonerContext): Promise<ReasonerOutput>;
+}
