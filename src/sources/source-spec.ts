@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { DdxplusSource } from './ddxplus/ddxplus-source.js';
+import { openFileSource } from './tabular/file-source.js';
 import type { RecordSource, SourceOptions, SourceSpec } from './types.js';
 
 export interface SourceSpecFlags {
@@ -70,6 +71,9 @@ export async function openSource(spec: SourceSpec, opts: SourceOptions): Promise
   switch (spec.kind) {
     case 'ddxplus':
       return new DdxplusSource(spec.dir, opts);
+    case 'csv':
+    case 'jsonl':
+      return openFileSource(spec, opts);
     default:
       throw new InputError(`source kind ${spec.kind} is not available yet`);
   }

@@ -1,0 +1,107 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NormalizedRecord } from '../../src/domain/record.js';
+import { InputError, SourceRowError } from '../../src/errors.js';
+import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
+import type { RecordSource } from '../../src/sources/types.js';
+
+const MAPPING = {
+  id: 'visit_id',
+  diagnosis: 'dx',
+  icd10: 'icd',
+  age: 'age',
+  sex: 'sex',
+  manifestations: ['complaints', { column: 'history', antecedent: true }],
+  coded: [
+    { column: 'fever', code: 'FEV', question: 'Fever?', label: 'fever', values: { '1': 'yes', '0': 'no' } },
+    { column: 'sites', label: 'pain location', separator: '|' },
+  ],
+};
+
+async function collect(src: RecordSource): Promise<NormalizedRecord[]> {
+  const out: NormalizedRecord[] = [];
+  for await (const r of src.records()) out.push(r);
+  return out;
+}
+
+describe('CSV / JSONL sources with a mapping', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dxgraph-tab-'));
+    await writeFile(join(dir, 'm.json'), JSON.stringify(MAPPING));
+    await writeFile(
+      join(dir, 'visits.csv'),
+      'visit_id,dx,icd,age,sex,complaints,history,fever,sites\n' +
+        'v1,Pneumonia,j18,64,female,"productive cough; no chest pain\ndenies nausea.",smoker,1,left chest|back\n' +
+        'v2,,,30,M,cough,,0,\n' + // missing diagnosis
+        'v3,Influenza,,abc,M,cough,,0,\n' + // bad age
+        'v4,Influenza,,40,M,cough,,7,\n' + // value not in dictionary
+        'v5,Influenza,,,,,,,\n',
+    );
+  });
+  after(() => rm(dir, { recursive: true }));
+
+  it('maps columns into a record with findings, polarity and codes', async () => {
+    const src = await openSource(parseSourceSpec(`csv:${join(dir, 'visits.csv')}`, { mapping: join(dir, 'm.json') }), { strict: false });
+    const recs = await collect(src);
+    const v1 = recs[0] as NormalizedRecord;
+    assert.equal(v1.id, 'csv:visits.csv:v1');
+    assert.equal(v1.location, 'visits.csv:3'); // the record spans lines 2-3 (quoted newline)
+    assert.equal(v1.icd10, 'J18');
+    assert.equal(v1.sex, 'F');
+    assert.deepEqual(v1.findings.map((f) => [f.text, f.polarity, f.antecedent]), [
+      ['productive cough', 'present', null],
+      ['no chest pain', 'absent', null],
+      ['denies nausea', 'absent', null],
+      ['smoker', 'present', true],
+      ['fever: yes', 'present', null],
+      ['pain location: left chest', 'present', null],
+      ['pain location: back', 'present', null],
+    ]);
+    assert.deepEqual(v1.findings[4], { text: 'fever: yes', polarity: 'present', code: 'FEV', valueCode: '1', question: 'Fever?', valueText: 'yes', antecedent: null });
+    assert.equal(v1.text, 'age: 64\nsex: female\nproductive cough\nno chest pain\ndenies nausea\nsmoker\nfever: yes\npain location: left chest, back');
+    const v5 = recs[1] as NormalizedRecord;
+    assert.deepEqual([v5.id, v5.age, v5.sex, v5.icd10, v5.findings.length], ['csv:visits.csv:v5', null, null, null, 0]);
+    const s = src.summary();
+    assert.deepEqual([s.rowsRead, s.recordsEmitted, s.skipped], [5, 2, 3]);
+    assert.deepEqual(s.skippedByReason, { 'missing-diagnosis': 1, 'bad-age': 1, 'unknown-value-code': 1 });
+    assert.deepEqual(s.examples.map((e) => e.location), ['visits.csv:4', 'visits.csv:5', 'visits.csv:6']);
+  });
+
+  it('stops at the first bad row in strict mode', async () => {
+    const src = await openSource(parseSourceSpec(`csv:${join(dir, 'visits.csv')}`, { mapping: join(dir, 'm.json') }), { strict: true });
+    await assert.rejects(collect(src), (e: unknown) => e instanceof SourceRowError && e.location === 'visits.csv:4' && /dx is empty/.test(e.message));
+  });
+
+  it('reads JSONL, with lists of manifestations and typed values; bad lines are counted', async () => {
+    const path = join(dir, 'visits.jsonl');
+    await writeFile(
+      path,
+      [
+        JSON.stringify({ visit_id: 7, dx: 'Asthma', age: 12, sex: 'M', complaints: ['wheezing', 'no fever'], fever: 0 }),
+        '{"visit_id": 8, "dx": "Asthma"',
+        '',
+        JSON.stringify({ visit_id: 9, dx: 42 }),
+        '[1,2]',
+      ].join('\n') + '\n',
+    );
+    const src = await openSource(parseSourceSpec(`jsonl:${path}`, { mapping: join(dir, 'm.json') }), { strict: false });
+    const recs = await collect(src);
+    assert.equal(recs.length, 1);
+    assert.equal(recs[0]?.id, 'jsonl:visits.jsonl:7');
+    assert.deepEqual(recs[0]?.findings.map((f) => `${f.text}/${f.polarity}`), ['wheezing/present', 'no fever/absent', 'fever: no/absent']);
+    const s = src.summary();
+    assert.deepEqual([s.rowsRead, s.recordsEmitted, s.skipped], [4, 1, 3]);
+    assert.deepEqual(s.skippedByReason, { 'bad-json': 2, 'wrong-type': 1 });
+    assert.deepEqual(s.examples.map((e) => e.location), ['visits.jsonl:2', 'visits.jsonl:4', 'visits.jsonl:5']);
+    assert.match(s.examples[1]?.reason ?? '', /column dx: expected string, got number/);
+  });
+
+  it('rejects an invalid mapping file with the field named', async () => {
+    await writeFile(join(dir, 'bad.json'), JSON.stringify({ diagnosis: 'dx', coded: [{ code: 'X' }] }));
+    const src = await openSource(parseSourceSpec(`csv:${join(dir, 'visits.csv')}`, { mapping: join(dir, 'bad.json') }), { strict: false });
+    await assert.rejects(collect(src), (e: unknown) => e instanceof InputError && /coded\.0\.column/.test(e.message));
+  });
+});
