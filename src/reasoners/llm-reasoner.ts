@@ -1,0 +1,102 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { z } from 'zod';
+import { completeJson } from '../adapters/llm/structured.js';
+import type { FollowUpQuestion, RankedDisease } from '../query/contracts.js';
+import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
+import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
+import { renderDiagnosePrompt, type DiagnosePrompt } from './llm-prompt.js';
+
+/**
+ * LLM reasoner, MedRAG eq. 17: A = M_g(q, d_r, K, p_s). The prompt p_s (prompts/diagnose.md)
+ * gets the patient, the retrieved records and the differences KG; the reply must match
+ * a zod schema whose disease names are restricted to the KG's diseases, with one repair
+ * attempt (adapters/llm/structured.ts). A failure is thrown as the adapter's typed error
+ * (LlmOutputError / ServiceUnavailableError); WithFallback turns it into a degraded answer.
+ */
+export interface LlmReasonerDeps {
+  chat: BaseChatModel;
+  prompt: DiagnosePrompt;
+  /** Deadline for the whole exchange, repair included (config `llm.timeoutMs`). */
+  timeoutMs: number;
+}
+
+export function llmAnswerSchema(diseaseNames: [string, ...string[]]) {
+  return z.object({
+    diagnoses: z
+      .array(z.object({ disease: z.enum(diseaseNames), explanation: z.string().max(4000), confidence: z.number().min(0).max(1).optional() }))
+      .min(1)
+      .max(10),
+    followUpQuestions: z.array(z.string().min(1).max(500)).max(10),
+    treatments: z.array(z.string().max(1000)).max(20),
+    medications: z.array(z.string().max(1000)).max(20),
+    narrative: z.string().max(8000),
+  });
+}
+export type LlmAnswer = z.infer<ReturnType<typeof llmAnswerSchema>>;
+
+export class LlmReasoner implements Reasoner {
+  readonly name = 'llm';
+  private readonly schemas = new WeakMap<KgSnapshot, ReturnType<typeof llmAnswerSchema>>();
+  constructor(private readonly deps: LlmReasonerDeps) {}
+
+  async reason(ctx: ReasonerContext): Promise<ReasonerOutput> {
+    const schema = this.schemaFor(ctx.snapshot);
+    const { system, user } = renderDiagnosePrompt(this.deps.prompt, ctx);
+    const res = await completeJson({
+      chat: this.deps.chat,
+      system,
+      prompt: user,
+      schema,
+      timeoutMs: this.deps.timeoutMs,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    if (!res.ok) throw res.error.error;
+    return toReasonerOutput(res.value, ctx);
+  }
+
+  private schemaFor(snapshot: KgSnapshot) {
+    let s = this.schemas.get(snapshot);
+    if (!s) {
+      const names = [...new Set(snapshot.diseases.map((d) => d.name))];
+      if (names.length === 0) throw new TypeError('LLM reasoner needs a KG with at least one disease');
+      s = llmAnswerSchema(names as [string, ...string[]]);
+      this.schemas.set(snapshot, s);
+    }
+    return s;
+  }
+}
+
+/** The validated answer → the reasoner contract: lineage from the KG, scores normalised to sum 1. */
+export function toReasonerOutput(answer: LlmAnswer, ctx: ReasonerContext): ReasonerOutput {
+  const s = ctx.snapshot;
+  const byName = new Map(s.diseases.map((d, i) => [d.name, i] as const));
+  const seen = new Set<number>();
+  const ranked = answer.diagnoses.flatMap((d, rank) => {
+    const i = byName.get(d.disease)!;
+    if (seen.has(i)) return [];
+    seen.add(i);
+    // Without a stated confidence, fall back to a reciprocal-rank weight.
+    return [{ i, weight: d.confidence ?? 1 / (rank + 1), explanation: d.explanation }];
+  });
+  const total = ranked.reduce((a, r) => a + r.weight, 0);
+  const differential: RankedDisease[] = ranked.map((r) => ({
+    diseaseId: s.diseases[r.i]!.id,
+    disease: s.diseases[r.i]!.name,
+    ...diseaseLineage(s, r.i),
+    score: total > 0 ? r.weight / total : 1 / ranked.length,
+    evidence: r.explanation ? [r.explanation] : [],
+  }));
+  return { differential, followUps: toFollowUps(answer.followUpQuestions, ctx.followUps), report: reportOf(answer), degraded: false };
+}
+
+/** LLM questions keep the ranker's feature link when they repeat a suggested question. */
+function toFollowUps(questions: string[], suggested: FollowUpQuestion[]): FollowUpQuestion[] {
+  const norm = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const known = new Map(suggested.map((q) => [norm(q.text), q] as const));
+  return questions.map((text, i) => {
+    const hit = known.get(norm(text));
+    return hit ? { ...hit, ranker: 'llm' } : { id: `llm:${i + 1}`, featureId: '', text, score: 1 / (i + 1), ranker: 'llm' };
+  });
+}
+
+const reportOf = (a: LlmAnswer) => ({ narrative: a.narrative, treatments: a.treatments, medications: a.medications });

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { createChatModel } from '../../src/adapters/llm/chat-model.js';
+import { createLogger } from '../../src/logger.js';
+import { DEFAULT_OPTIONS } from '../../src/query/contracts.js';
+import { buildSnapshot } from '../../src/query/kg-snapshot.js';
+import { EvidenceReasoner } from '../../src/reasoners/evidence-reasoner.js';
+import { loadDiagnosePrompt } from '../../src/reasoners/llm-prompt.js';
+import { LlmReasoner } from '../../src/reasoners/llm-reasoner.js';
+import type { ReasonerContext } from '../../src/reasoners/reasoner.js';
+import { WithFallback } from '../../src/reasoners/with-fallback.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+
+const snapshot = buildSnapshot({
+  categories: [{ id: 'cat:resp', name: 'Respiratory' }],
+  subcategories: [{ id: 'sub:inf', name: 'Infections', categoryId: 'cat:resp' }],
+  diseases: [
+    { id: 'dis:pneu', name: 'Pneumonia', subcategoryId: 'sub:inf', icd10: 'J18', recordCount: 30, aliases: [] },
+    { id: 'dis:bron', name: 'Bronchitis', subcategoryId: 'sub:inf', icd10: 'J20', recordCount: 20, aliases: [] },
+  ],
+  features: [
+    { id: 'feat:fever', text: 'fever', kind: 'ehr', code: null, valueCode: null, question: null, valueText: null, antecedent: false },
+    { id: 'feat:cough', text: 'cough', kind: 'ehr', code: null, valueCode: null, question: null, valueText: null, antecedent: false },
+  ],
+  manifestations: [
+    { diseaseId: 'dis:pneu', featureId: 'feat:fever', prevalence: 0.9, count: 27, source: 'ehr' },
+    { diseaseId: 'dis:pneu', featureId: 'feat:cough', prevalence: 0.8, count: 24, source: 'ehr' },
+    { diseaseId: 'dis:bron', featureId: 'feat:cough', prevalence: 0.95, count: 19, source: 'ehr' },
+  ],
+});
+
+const ctx: ReasonerContext = {
+  input: { text: 'High fever and productive cough for three days.', findings: [], age: 63, sex: 'M', options: DEFAULT_OPTIONS },
+  findings: [{ text: 'High fever', polarity: 'present', code: null, valueCode: null }],
+  matches: [{ findingIndex: 0, featureId: 'feat:fever', featureText: 'fever', similarity: 0.9, polarity: 'present' }],
+  votes: [{ subcategoryId: 'sub:inf', name: 'Infections', votes: 1 }],
+  candidates: [{ subcategoryId: 'sub:inf', name: 'Infections', votes: 1 }],
+  differencesKg: [{ subject: 'Pneumonia', relation: 'HAS_MANIFESTATION', object: 'fever', subjectId: 'dis:pneu', objectId: 'feat:fever', weight: 0.9 }],
+  retrieved: [{ id: 'r1', similarity: 0.88, diagnosis: 'Pneumonia', diseaseId: 'dis:pneu', text: 'RECORD-TEXT-r1 fever, crackles' }],
+  followUps: [{ id: 'q1', featureId: 'feat:cough', text: 'Do you have a cough?', score: 1, ranker: 'sigma' }],
+  snapshot,
+  signal: null,
+};
+
+const good = {
+  diagnoses: [
+    { disease: 'Bronchitis', explanation: 'cough dominates', confidence: 0.3 },
+    { disease: 'Pneumonia', explanation: 'fever with crackles', confidence: 0.6 },
+  ],
+  followUpQuestions: ['Do you have a cough?', 'Is the sputum rusty?'],
+  treatments: ['rest'],
+  medications: ['amoxicillin per local guidance'],
+  narrative: 'Likely a lower respiratory infection.',
+};
+
+describe('LLM reasoner against a local OpenAI-compatible server', () => {
+  let fake: FakeOpenAI;
+  beforeEach(async () => {
+    fake = await startFakeOpenAI();
+  });
+  afterEach(() => fake.close());
+
+  async function reasoners(timeoutMs: number) {
+    const chat = createChatModel({ llm: { enabled: true, model: 'fake-model', apiKey: 'test', baseUrl: fake.baseUrl, timeoutMs } }, { maxRetries: 0 });
+    const llm = new LlmReasoner({ chat, prompt: await loadDiagnosePrompt(), timeoutMs });
+    const evidence = new EvidenceReasoner();
+    return { llm, evidence, wrapped: new WithFallback(llm, evidence, { timeoutMs, logger: createLogger({ level: 'silent' }) }) };
+  }
+
+  it('a good reply becomes the differential, report and follow-ups; the prompt carries q, d_r and K', async () => {
+    fake.push({ json: good });
+    const { wrapped } = await reasoners(5000);
+    const out = await wrapped.reason(ctx);
+    assert.equal(out.degraded, false);
+    assert.deepEqual(out.differential.map((d) => d.diseaseId), ['dis:bron', 'dis:pneu']);
+    assert.equal(out.differential[1]!.subcategory, 'Infections');
+    assert.equal(out.differential[1]!.category, 'Respiratory');
+    assert.ok(Math.abs(out.differential.reduce((a, d) => a + d.score, 0) - 1) < 1e-9);
+    assert.ok(Math.abs(out.differential[1]!.score - 0.6 / 0.9) < 1e-9);
+    assert.deepEqual(out.report, { narrative: good.narrative, treatments: good.treatments, medications: good.medications });
+    assert.equal(out.followUps![0]!.featureId, 'feat:cough'); // kept the ranker's link
+    assert.equal(out.followUps![1]!.ranker, 'llm');
+    const sent = JSON.stringify(fake.chatRequests()[0]!.body.messages);
+    for (const needle of ['High fever and productive cough', 'RECORD-TEXT-r1', '(Pneumonia, HAS_MANIFESTATION, fever, 0.90)', 'age 63', '- Bronchitis']) {
+      assert.ok(sent.includes(needle), `prompt lacks ${needle}`);
+    }
+    assert.equal(fake.chatRequests()[0]!.body.messages[0].role, 'system');
+    assert.ok(!sent.includes('{{'), 'unfilled placeholder');
+  });
+
+  it('a malformed reply (a disease outside the KG) is repaired by one more call', async () => {
+    fake.push({ json: { ...good, diagnoses: [{ disease: 'Influenza', explanation: 'x' }] } }, { content: '```json\n' + JSON.stringify(good) + '\n```' });
+    const { wrapped } = await reasoners(5000);
+    const out = await wrapped.reason(ctx);
+    assert.equal(out.degraded, false);
+    assert.equal(fake.chatRequests().length, 2);
+    assert.equal(out.differential[0]!.disease, 'Bronchitis');
+    const repair = JSON.stringify(fake.chatRequests()[1]!.body.messages.at(-1));
+    assert.match(repair, /diagnoses/);
+  });
+
+  it('malformed twice → the evidence reasoner answers, degraded', async () => {
+    fake.push({ content: 'I think it is pneumonia.' }, { json: { diagnoses: [] } });
+    const { wrapped, evidence } = await reasoners(5000);
+    const out = await wrapped.reason(ctx);
+    assert.equal(out.degraded, true);
+    assert.equal(fake.chatRequests().length, 2);
+    assert.deepEqual(out.differential, (await evidence.reason(ctx)).differential);
+    assert.equal(out.report, null);
+  });
+
+  it('the endpoint failing (HTTP 500) → degraded, and the bare LLM reasoner throws a typed error', async () => {
+    fake.push({ status: 500 }, { status: 500 });
+    const { wrapped, llm } = await reasoners(5000);
+    assert.equal((await wrapped.reason(ctx)).degraded, true);
+    await assert.rejects(llm.reason(ctx), (e: Error) => e.name === 'ServiceUnavailableError');
+  });
+
+  it('a timeout → degraded within the configured timeout', async () => {
+    fake.push({ delayMs: 10_000, json: good });
+    const { wrapped } = await reasoners(400);
+    const t0 = Date.now();
+    const out = await wrapped.reason(ctx);
+    const elapsed = Date.now() - t0;
+    assert.equal(out.degraded, true);
+    assert.ok(elapsed >= 350 && elapsed < 1200, `took ${elapsed} ms`);
+  });
+});
