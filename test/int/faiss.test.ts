@@ -135,7 +135,8 @@ describe('FaissVectorIndex (real faiss-node)', function () {
     };
 
     const flipped = Buffer.from(original);
-    flipped[flipped.length - 10] ^= 0xff;
+    const at = flipped.length - 10;
+    flipped[at] = flipped[at]! ^ 0xff;
     await writeFile(file, flipped);
     await expectArtifact(file, /corrupt/);
 
