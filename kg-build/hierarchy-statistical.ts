@@ -13,12 +13,13 @@ import { uniqueSlugIds } from './text.js';
  * distinctive features.
  */
 export interface StatisticalOptions {
+  /** Ward gives balanced groups on DDXPlus; average linkage leaves one giant group and many singletons. */
   method: 'average' | 'complete' | 'ward';
   /** Features used to name a group. */
   nameFeatures: number;
 }
 
-export const DEFAULT_STATISTICAL_OPTIONS: StatisticalOptions = { method: 'average', nameFeatures: 2 };
+export const DEFAULT_STATISTICAL_OPTIONS: StatisticalOptions = { method: 'ward', nameFeatures: 2 };
 
 export function statisticalHierarchy(input: HierarchyInput, sizes: HierarchySizes, options: Partial<StatisticalOptions> = {}): Hierarchy {
   const opts = { ...DEFAULT_STATISTICAL_OPTIONS, ...options };

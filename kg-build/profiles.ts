@@ -44,13 +44,19 @@ export function distanceMatrix(profiles: readonly Profile[]): number[][] {
   return m;
 }
 
-/** Short label of a feature for group names: the answer when it is informative, else the question. */
+/** Short label of a feature for group names: its text without the question's lead-in and a trailing "yes", in at most 6 words. */
 export function featureLabel(f: FeatureNode): string {
-  const value = f.valueText?.trim() ?? '';
-  const generic = value === '' || /^(yes|no|-?\d+(\.\d+)?)$/i.test(value);
-  const raw = generic ? f.text.replace(/\s+(yes|no)$/i, '') : value;
-  return raw.length > 48 ? `${raw.slice(0, 45)}...` : raw;
+  const words = f.text
+    .replace(/\s+(yes|no)$/i, '')
+    .replace(QUESTION_LEAD, '')
+    .replace(/[?:.]+$/, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  return words.length > 6 ? `${words.slice(0, 6).join(' ')}...` : words.join(' ');
 }
+
+/** "Do you have a cough?" reads as "cough" in a group name. */
+const QUESTION_LEAD = /^(do|did|are|were|have|has|is|was)\s+(you|your)\s+((have|had|feel|felt|been|experienc\w*|notic\w*|suffer\w*|take|taken|ever)\s+)*((a|an|any|the)\s+)?/i;
 
 /**
  * Names a group after its most distinctive features: mean prevalence inside minus mean
@@ -64,4 +70,19 @@ export function distinctiveFeatures(inside: readonly Profile[], outside: readonl
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, k)
     .map(([id]) => id);
+}
+
+/** Each disease's `k` most prevalent feature labels (for prompts and topic assignment). */
+export function topFeatureLabels(features: readonly FeatureNode[], manifestations: readonly ManifestationEdge[], k: number): Map<string, string[]> {
+  const byId = new Map(features.map((f) => [f.id, f]));
+  const out = new Map<string, string[]>();
+  for (const [diseaseId, p] of diseaseProfiles(manifestations)) {
+    const labels = [...p.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([id]) => byId.get(id))
+      .filter((f): f is FeatureNode => f !== undefined)
+      .map(featureLabel);
+    out.set(diseaseId, [...new Set(labels)].slice(0, k));
+  }
+  return out;
 }

@@ -1,0 +1,7 @@
+UNWIND $rows AS r
+MERGE (d:Disease {id: r.id})
+SET d.name = r.name, d.icd10 = r.icd10, d.recordCount = r.recordCount, d.aliases = r.aliases, d.buildId = $buildId
+WITH d, r
+MATCH (s:Subcategory {id: r.subcategoryId})
+MERGE (d)-[e:IS_A]->(s)
+SET e.buildId = $buildId

@@ -1,0 +1,6 @@
+// L4 features of kind "ehr" (label :EhrFeature beside :Feature).
+UNWIND $rows AS r
+MERGE (f:Feature {id: r.id})
+SET f:EhrFeature, f.text = r.text, f.kind = r.kind, f.code = r.code, f.valueCode = r.valueCode,
+    f.question = r.question, f.valueText = r.valueText, f.antecedent = r.antecedent,
+    f.degree = r.degree, f.buildId = $buildId

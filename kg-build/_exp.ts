@@ -1,0 +1,23 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { HashedEmbedder } from '../src/adapters/embeddings/hashed-embedder.js';
+import { openSource, parseSourceSpec } from '../src/sources/source-spec.js';
+import { scanRecords } from './scan-records.js';
+import { clusterDiseases } from './cluster-diseases.js';
+import { decomposeFeatures } from './decompose-features.js';
+import { aggregateHierarchy } from './aggregate-hierarchy.js';
+import { statisticalKeyDifferences } from './key-differences.js';
+const method = (process.argv[2] ?? 'average') as any;
+const t0 = Date.now();
+const src = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
+const embeddings = new HashedEmbedder();
+const scan = await scanRecords({ records: src.records(), spoolPath: join(mkdtempSync(join(tmpdir(), 'x')), 'spool.jsonl') });
+const clusters = await clusterDiseases({ diagnoses: scan.diagnoses, embeddings });
+const dec = await decomposeFeatures({ scan, clusters, embeddings });
+console.log('records', scan.recordCount, 'diseases', clusters.diseases.length, 'features', dec.features.length, 'edges', dec.manifestations.length, 'absent', scan.absentFindings, Date.now() - t0, 'ms');
+const h = await aggregateHierarchy({ diseases: clusters.diseases, features: dec.features, manifestations: dec.manifestations }, { mode: (process.argv[3] ?? 'statistical') as any, sizes: { subcategories: 'auto', categories: 'auto' }, statistical: { method } });
+for (const c of h.categories) { console.log('#', c.name); for (const s of h.subcategories.filter((s) => s.categoryId === c.id)) console.log('   -', s.name, ':', clusters.diseases.filter((d) => h.subcategoryOf.get(d.id) === s.id).map((d) => d.name).join(', ')); }
+const kd = statisticalKeyDifferences({ diseases: clusters.diseases, hierarchy: h, features: dec.features, manifestations: dec.manifestations });
+console.log('kd', kd.length, 'diseases with kd', new Set(kd.map((k) => k.diseaseId)).size); console.log(kd.slice(0, 4).map((k) => k.text));
+console.log(Date.now() - t0, 'ms');

@@ -1,0 +1,120 @@
+import type { Embeddings } from '@langchain/core/embeddings';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import type { IndexKind } from '../src/adapters/faiss/types.js';
+import { buildDir, currentPointer, type BuildManifest } from '../src/domain/artifacts.js';
+import type { FeatureNode } from '../src/domain/kg.js';
+import { readSpool } from './scan-records.js';
+import { toUnit } from './vectors.js';
+
+/**
+ * Stage 7: the on-disk side of a build (src/domain/artifacts.ts): FAISS index of the
+ * training records' embeddings + rows jsonl, flat FAISS index of feature embeddings +
+ * ids, manifest.json. Files are written into a temp dir that replaces the build dir in
+ * one rename; the pipeline switches the `current` pointer (setCurrent, temp file +
+ * rename) only after the Neo4j load completed, so a server never sees a half-written build.
+ */
+export interface WritableIndex {
+  readonly size: number;
+  add(ids: readonly string[], vectors: readonly Float32Array[]): void;
+  save(indexPath: string, idsPath: string): Promise<void>;
+}
+
+export interface IndexFactory {
+  create(opts: { kind: IndexKind; dim: number; nlist?: number }): WritableIndex;
+}
+
+export interface IndexOptions {
+  /** Exact flat index below this many records, else `approximate`. */
+  flatBelow: number;
+  approximate: 'hnsw' | 'ivf';
+  embedBatch: number;
+}
+
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { flatBelow: 50_000, approximate: 'hnsw', embedBatch: 256 };
+
+export interface IndexInput {
+  dataDir: string;
+  buildId: string;
+  source: string;
+  embedderId: string;
+  embeddings: Embeddings;
+  factory: IndexFactory;
+  spoolPath: string;
+  recordCount: number;
+  diseaseOf: ReadonlyMap<string, string>;
+  features: readonly FeatureNode[];
+  onRecords?: (done: number) => void;
+}
+
+export async function buildIndexes(input: IndexInput, options: Partial<IndexOptions> = {}): Promise<BuildManifest> {
+  const opts = { ...DEFAULT_INDEX_OPTIONS, ...options };
+  const finalDir = buildDir(input.dataDir, input.buildId);
+  const tmpDir = `${finalDir}.tmp-${process.pid}`;
+  await rm(tmpDir, { recursive: true, force: true });
+  await mkdir(tmpDir, { recursive: true });
+
+  const kind: IndexKind = input.recordCount < opts.flatBelow ? 'flat' : opts.approximate;
+  const rows = createWriteStream(join(tmpDir, 'records.jsonl'), { encoding: 'utf8' });
+  let records: WritableIndex | null = null;
+  let dim = 0;
+  let batch: { id: string; diagnosis: string; diseaseId: string; text: string }[] = [];
+  let done = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const vecs = (await input.embeddings.embedDocuments(batch.map((r) => r.text))).map(toUnit);
+    dim ||= vecs[0]!.length;
+    records ??= input.factory.create({ kind, dim });
+    records.add(batch.map((r) => r.id), vecs);
+    for (const r of batch) if (!rows.write(JSON.stringify(r) + '\n')) await once(rows, 'drain');
+    done += batch.length;
+    input.onRecords?.(done);
+    batch = [];
+  };
+  try {
+    for await (const row of readSpool(input.spoolPath)) {
+      const diseaseId = input.diseaseOf.get(row.diagnosis);
+      if (diseaseId === undefined) continue;
+      batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text });
+      // IVF trains on its first add: give it all rows at once instead of the first batch.
+      if (kind !== 'ivf' && batch.length >= opts.embedBatch) await flush();
+    }
+    await flush();
+  } finally {
+    rows.end();
+    await once(rows, 'close');
+  }
+  const featureVecs = (await input.embeddings.embedDocuments(input.features.map((f) => f.text))).map(toUnit);
+  dim ||= featureVecs[0]?.length ?? 0;
+  const features = input.factory.create({ kind: 'flat', dim });
+  features.add(input.features.map((f) => f.id), featureVecs);
+  const recordIndex = records ?? input.factory.create({ kind: 'flat', dim });
+  await recordIndex.save(join(tmpDir, 'records.faiss'), join(tmpDir, 'records.ids.json'));
+  await features.save(join(tmpDir, 'features.faiss'), join(tmpDir, 'features.ids.json'));
+
+  const manifest: BuildManifest = {
+    buildId: input.buildId,
+    source: input.source,
+    embedder: input.embedderId,
+    embeddingDim: dim,
+    recordIndex: { kind, size: recordIndex.size, file: 'records.faiss', rows: 'records.jsonl' },
+    featureIndex: { size: features.size, file: 'features.faiss', ids: 'features.ids.json' },
+    recordIdsFile: 'records.ids.json',
+    createdAt: new Date().toISOString(),
+  };
+  await writeFile(join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await rm(finalDir, { recursive: true, force: true });
+  await rename(tmpDir, finalDir);
+  return manifest;
+}
+
+/** Atomically points `<dataDir>/current` at a build. */
+export async function setCurrent(dataDir: string, buildId: string): Promise<void> {
+  const path = currentPointer(dataDir);
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  await writeFile(tmp, `${buildId}\n`);
+  await rename(tmp, path);
+}

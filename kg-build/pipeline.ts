@@ -1,0 +1,185 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GraphStore } from '../src/adapters/neo4j/graph-store.js';
+import type { NamedEmbedder } from '../src/adapters/embeddings/index.js';
+import type { BuildManifest } from '../src/domain/artifacts.js';
+import type { DiagnosticKg } from '../src/domain/kg.js';
+import type { NormalizedRecord } from '../src/domain/record.js';
+import type { RecordSource } from '../src/sources/types.js';
+import { aggregateHierarchy, type HierarchyRequest } from './aggregate-hierarchy.js';
+import { augmentFeatures } from './augment-features.js';
+import { buildIndexes, setCurrent, type IndexFactory, type IndexOptions } from './build-indexes.js';
+import { clusterDiseases, type ClusterDiseasesOptions, type DiseaseClusters } from './cluster-diseases.js';
+import { decomposeFeatures, type DecomposeOptions } from './decompose-features.js';
+import { checkKg } from './graph-checks.js';
+import type { Hierarchy, HierarchySizes } from './hierarchy-types.js';
+import { llmHierarchy } from './hierarchy-llm.js';
+import { importTriples } from './import-triples.js';
+import { llmKeyDifferences } from './key-differences-llm.js';
+import { statisticalKeyDifferences, type StatisticalKdOptions } from './key-differences.js';
+import type { BuildLlm } from './llm-types.js';
+import { loadNeo4j, type LoadProgress, type RecordRow } from './load-neo4j.js';
+import { NO_PROGRESS, type Progress } from './progress.js';
+import { featureIdOf } from './feature-key.js';
+import { topFeatureLabels } from './profiles.js';
+import { readSpool, scanRecords, type RecordScan } from './scan-records.js';
+import { stableHash } from './text.js';
+
+/** Everything that shapes the KG; recorded on the KgBuild node and part of the build id. */
+export interface BuildParams {
+  hierarchy: HierarchyRequest;
+  sizes: HierarchySizes;
+  cluster: Partial<ClusterDiseasesOptions>;
+  decompose: Partial<DecomposeOptions>;
+  keyDifferences: Partial<StatisticalKdOptions>;
+  index: Partial<IndexOptions>;
+  batchSize: number;
+  recordsInGraph: boolean;
+  /** External (subject, relation, object) triples file (CSV/JSONL) imported as L4a. */
+  triplesFile: string | null;
+  split: { testFraction: number; seed: number } | null;
+}
+
+export interface BuildServices {
+  graph: GraphStore;
+  embedder: NamedEmbedder;
+  indexFactory: IndexFactory;
+  llm: BuildLlm | null;
+  progress?: Progress;
+}
+
+export interface BuildInput {
+  source: RecordSource;
+  dataDir: string;
+  params: BuildParams;
+  /** Keeps a record in the build (the train part of a split); others are never seen. */
+  include?: (r: NormalizedRecord) => boolean;
+  /** Interrupt the Neo4j load between batches (tests: a crash mid-load). */
+  signal?: AbortSignal;
+  onLoadBatch?: (p: LoadProgress) => void | Promise<void>;
+}
+
+export interface BuildOutcome {
+  buildId: string;
+  kg: DiagnosticKg;
+  hierarchy: Hierarchy;
+  clusters: DiseaseClusters;
+  scan: Omit<RecordScan, 'features'> & { featureCount: number };
+  manifest: BuildManifest;
+  neo4j: { batches: number; stale: { nodes: number; relationships: number }; counts: Record<string, number> };
+  timings: Record<string, number>;
+  llmUsed: boolean;
+}
+
+export async function runBuild(input: BuildInput, services: BuildServices): Promise<BuildOutcome> {
+  const { params } = input;
+  const progress = services.progress ?? NO_PROGRESS;
+  const embeddings = services.embedder.embeddings;
+  const timings: Record<string, number> = {};
+  const timed = async <T>(stage: string, fn: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      timings[stage] = Math.round(performance.now() - t0);
+    }
+  };
+
+  await mkdir(join(input.dataDir, 'builds'), { recursive: true });
+  const spoolPath = join(input.dataDir, 'builds', `.spool-${process.pid}-${Date.now()}.jsonl`);
+  try {
+    progress.start('scan', 0);
+    const scan = await timed('scan', () => scanRecords({ records: input.source.records(), spoolPath, ...(input.include ? { include: input.include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
+    progress.stop();
+    const clusters = await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster));
+    const ehr = await timed('decompose', () => decomposeFeatures({ scan, clusters, embeddings }, params.decompose));
+    const base = { diseases: clusters.diseases, features: ehr.features, manifestations: ehr.manifestations };
+    const llm = services.llm;
+    const hierarchy = await timed('hierarchy', () =>
+      aggregateHierarchy(base, { mode: params.hierarchy, sizes: params.sizes, ...(llm ? { llm: (i, s) => llmHierarchy({ ...i, llm, embeddings }, s) } : {}) }),
+    );
+    const augmented = await timed('augment', async () => {
+      const fromLlm = llm ? await augmentFeatures({ diseases: clusters.diseases, llm, known: topFeatureLabels(ehr.features, ehr.manifestations, 8) }) : { features: [], manifestations: [] };
+      const fromTriples = params.triplesFile ? await importTriples({ path: params.triplesFile, diseases: clusters.diseases }) : { features: [], manifestations: [] };
+      // The same phrase from the LLM and a triples file is one node and one edge (first wins).
+      return { features: uniqueBy([...fromLlm.features, ...fromTriples.features], (f) => f.id), manifestations: uniqueBy([...fromLlm.manifestations, ...fromTriples.manifestations], (m) => `${m.diseaseId}|${m.featureId}`) };
+    });
+    const kdInput = { diseases: clusters.diseases, hierarchy, features: ehr.features, manifestations: ehr.manifestations };
+    const keyDifferences = await timed('keyDifferences', async () => [
+      ...statisticalKeyDifferences(kdInput, params.keyDifferences),
+      ...(llm ? await llmKeyDifferences({ ...kdInput, llm }) : []),
+    ]);
+    const kg = assemble({ clusters, hierarchy, ehr, augmented, keyDifferences });
+    const checked = await timed('checks', async () => checkKg(kg));
+
+    const buildId = `kg-${stableHash(scan.fingerprint, JSON.stringify(params), services.embedder.id, llm ? 'llm' : 'no-llm', input.source.description)}`;
+    const manifest = await timed('indexes', () => {
+      progress.start('embed', scan.recordCount);
+      return buildIndexes({
+        dataDir: input.dataDir, buildId, source: input.source.description, embedderId: services.embedder.id, embeddings,
+        factory: services.indexFactory, spoolPath, recordCount: scan.recordCount, diseaseOf: clusters.diseaseOf, features: kg.features,
+        onRecords: (n) => progress.update(n),
+      }, params.index).finally(() => progress.stop());
+    });
+    const counts = kgCounts(kg, scan.recordCount);
+    const neo4j = await timed('neo4j', () =>
+      loadNeo4j(services.graph, {
+        kg, degree: checked.degree,
+        build: { id: buildId, source: input.source.description, embedder: services.embedder.id, embeddingDim: manifest.embeddingDim, params: params as unknown as Record<string, unknown>, counts, startedAt: new Date().toISOString() },
+        records: params.recordsInGraph ? recordRows(spoolPath, clusters) : null,
+      }, { batchSize: params.batchSize, ...(input.signal ? { signal: input.signal } : {}), ...(input.onLoadBatch ? { onBatch: input.onLoadBatch } : {}) }),
+    );
+    await setCurrent(input.dataDir, buildId);
+    const { features, ...scanRest } = scan;
+    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null };
+  } finally {
+    progress.stop();
+    await rm(spoolPath, { force: true });
+  }
+}
+
+function assemble(parts: {
+  clusters: DiseaseClusters;
+  hierarchy: Hierarchy;
+  ehr: Pick<DiagnosticKg, 'features' | 'manifestations'>;
+  augmented: Pick<DiagnosticKg, 'features' | 'manifestations'>;
+  keyDifferences: DiagnosticKg['keyDifferences'];
+}): DiagnosticKg {
+  const { clusters, hierarchy } = parts;
+  return {
+    categories: hierarchy.categories,
+    subcategories: hierarchy.subcategories,
+    diseases: clusters.diseases.map((d) => ({ ...d, subcategoryId: hierarchy.subcategoryOf.get(d.id)! })),
+    features: [...parts.ehr.features, ...parts.augmented.features],
+    manifestations: [...parts.ehr.manifestations, ...parts.augmented.manifestations],
+    keyDifferences: parts.keyDifferences,
+  };
+}
+
+export function kgCounts(kg: DiagnosticKg, records: number): Record<string, number> {
+  return {
+    categories: kg.categories.length,
+    subcategories: kg.subcategories.length,
+    diseases: kg.diseases.length,
+    aliases: kg.diseases.reduce((s, d) => s + d.aliases.length, 0),
+    features: kg.features.length,
+    ehrFeatures: kg.features.filter((f) => f.kind === 'ehr').length,
+    augmentedFeatures: kg.features.filter((f) => f.kind === 'augmented').length,
+    manifestations: kg.manifestations.length,
+    keyDifferences: kg.keyDifferences.length,
+    trainingRecords: records,
+  };
+}
+
+async function* recordRows(spoolPath: string, clusters: DiseaseClusters): AsyncIterable<RecordRow> {
+  for await (const row of readSpool(spoolPath)) {
+    const diseaseId = clusters.diseaseOf.get(row.diagnosis);
+    if (diseaseId) yield { id: row.id, diagnosis: row.diagnosis, diseaseId, featureIds: row.features.map(featureIdOf) };
+  }
+}
+
+function uniqueBy<T>(items: readonly T[], key: (t: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const t of items) if (!seen.has(key(t))) seen.set(key(t), t);
+  return [...seen.values()];
+}
