@@ -28,7 +28,9 @@ async function tempDdxplusDir(csv: string | null): Promise<string> {
 
 const HEADER = 'AGE,DIFFERENTIAL_DIAGNOSIS,SEX,PATHOLOGY,EVIDENCES,INITIAL_EVIDENCE\n';
 
-describe('DDXPlus source', () => {
+describe('DDXPlus source', function () {
+  // Reads the 1,567-row sample several times; generous for loaded CI machines.
+  this.timeout(60_000);
   let sample: NormalizedRecord[];
   let sampleSrc: DdxplusSource;
   before(async () => {
