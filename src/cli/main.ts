@@ -4,6 +4,7 @@ import { registerNeo4jCommand } from './neo4j-command.js';
 import { registerSourceCommands } from './source-commands.js';
 import { registerBuildCommand } from './build-command.js';
 import { registerQueryCommands } from './query-commands.js';
+import { registerServeCommand } from './serve-command.js';
 
 const program = new Command('dxgraph')
   .description('Knowledge-graph RAG server for differential diagnosis')
@@ -14,6 +15,7 @@ registerNeo4jCommand(program);
 registerSourceCommands(program);
 registerBuildCommand(program);
 registerQueryCommands(program);
+registerServeCommand(program);
 
 try {
   await program.parseAsync(process.argv);

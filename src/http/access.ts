@@ -34,7 +34,7 @@ export function loadApiKeys(http: Config['http']): string[] {
 export function assertSafeBinding(host: string, apiKeys: readonly string[]): void {
   if (!isLoopback(host) && apiKeys.length === 0) {
     throw new ConfigError(
-      `HOST=${host} is not a loopback address and no API key is configured: set DXGRAPH_API_KEYS or DXGRAPH_API_KEY_FILE, or bind HOST=127.0.0.1`,
+      `host ${host} (HOST or --host) is not a loopback address and no API key is configured: set DXGRAPH_API_KEYS or DXGRAPH_API_KEY_FILE, or bind 127.0.0.1`,
     );
   }
 }

@@ -1,49 +1,32 @@
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-import { ArtifactError } from '../errors.js';
+import { loadPrompt, PromptError, type PromptFile } from '../adapters/llm/prompts.js';
 import type { ReasonerContext } from './reasoner.js';
 
 /**
- * The p_s prompt of MedRAG eq. 17 (prompts/diagnose.md): a "## System" block (system
- * message) and the rest (user message: answer template + information), with
- * `{{placeholder}}` slots filled from the reasoner context. Bounded: the prompt must
- * fit a context window whatever the retrieval returned.
+ * The p_s prompt of MedRAG eq. 17 (prompts/diagnose.md, loaded with the LLM adapter's
+ * prompt loader): its "## System" block becomes the system message, the rest (answer
+ * template + information) the user message, with the declared placeholders filled from
+ * the reasoner context. Bounded: the prompt must fit a context window whatever the
+ * retrieval returned.
  */
 export interface DiagnosePrompt {
   system: string;
   user: string;
 }
 
-const PLACEHOLDERS = ['patient', 'records', 'differences', 'diseases', 'followups'] as const;
 const LIMITS = { records: 5, recordChars: 800, triples: 150, followups: 10 };
-const PROMPT_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'prompts', 'diagnose.md');
 
-export async function loadDiagnosePrompt(path: string = PROMPT_FILE): Promise<DiagnosePrompt> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new ArtifactError(path, `prompt file ${path} is missing`, { cause: e });
-  }
-  return parseDiagnosePrompt(text, path);
+export function loadDiagnosePrompt(opts: { dir?: string } = {}): Promise<PromptFile> {
+  return loadPrompt('diagnose', opts);
 }
 
-export function parseDiagnosePrompt(text: string, path = 'prompts/diagnose.md'): DiagnosePrompt {
-  const body = text.replace(/^---\n[\s\S]*?\n---\n/, '');
-  const m = /^## System\s*\n([\s\S]*?)\n(## [\s\S]*)$/m.exec(body);
-  if (!m) throw new ArtifactError(path, `prompt ${path} needs a "## System" block followed by the user part`);
-  const missing = PLACEHOLDERS.filter((p) => !body.includes(`{{${p}}}`));
-  if (missing.length > 0) throw new ArtifactError(path, `prompt ${path} lacks placeholders: ${missing.join(', ')}`);
+/** Split the rendered prompt at its "## System" block (rendered first, so headings in values cannot move the split). */
+function splitSystem(rendered: string, path: string): DiagnosePrompt {
+  const m = /^\s*## System[ \t]*\r?\n([\s\S]*?)\r?\n(## [\s\S]*)$/.exec(rendered);
+  if (!m) throw new PromptError(`${path}: needs a leading "## System" block followed by a "## ..." user part`);
   return { system: m[1]!.trim(), user: m[2]!.trim() };
 }
 
-/** One pass over the template, so text inserted from the patient is never re-expanded. */
-function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
-}
-
-export function renderDiagnosePrompt(prompt: DiagnosePrompt, ctx: ReasonerContext): DiagnosePrompt {
+export function renderDiagnosePrompt(prompt: PromptFile, ctx: ReasonerContext): DiagnosePrompt {
   const values = {
     patient: patientText(ctx),
     records: ctx.retrieved
@@ -57,7 +40,7 @@ export function renderDiagnosePrompt(prompt: DiagnosePrompt, ctx: ReasonerContex
     diseases: ctx.snapshot.diseases.map((d) => `- ${d.name}`).join('\n'),
     followups: ctx.followUps.slice(0, LIMITS.followups).map((q) => `- ${q.text}`).join('\n') || '(none)',
   };
-  return { system: fill(prompt.system, values), user: fill(prompt.user, values) };
+  return splitSystem(prompt.fill(values), prompt.path);
 }
 
 function patientText(ctx: ReasonerContext): string {

@@ -4,7 +4,8 @@ import { completeJson } from '../adapters/llm/structured.js';
 import type { FollowUpQuestion, RankedDisease } from '../query/contracts.js';
 import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
-import { renderDiagnosePrompt, type DiagnosePrompt } from './llm-prompt.js';
+import type { PromptFile } from '../adapters/llm/prompts.js';
+import { renderDiagnosePrompt } from './llm-prompt.js';
 
 /**
  * LLM reasoner, MedRAG eq. 17: A = M_g(q, d_r, K, p_s). The prompt p_s (prompts/diagnose.md)
@@ -15,7 +16,8 @@ import { renderDiagnosePrompt, type DiagnosePrompt } from './llm-prompt.js';
  */
 export interface LlmReasonerDeps {
   chat: BaseChatModel;
-  prompt: DiagnosePrompt;
+  /** prompts/diagnose.md, from `loadDiagnosePrompt()`. */
+  prompt: PromptFile;
   /** Deadline for the whole exchange, repair included (config `llm.timeoutMs`). */
   timeoutMs: number;
 }

@@ -1,0 +1,88 @@
+import { createEmbedder } from './adapters/embeddings/index.js';
+import { createChatModel } from './adapters/llm/chat-model.js';
+import { GraphStore } from './adapters/neo4j/graph-store.js';
+import type { Config } from './config.js';
+import { assertSafeBinding, loadApiKeys } from './http/access.js';
+import { createApp } from './http/app.js';
+import { listen } from './http/listen.js';
+import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
+import type { Logger } from './logger.js';
+import { openQueryService, type QueryService } from './query/query-service.js';
+import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
+import { loadDiagnosePrompt } from './reasoners/llm-prompt.js';
+import { LlmReasoner } from './reasoners/llm-reasoner.js';
+import type { Reasoner } from './reasoners/reasoner.js';
+import { WithFallback } from './reasoners/with-fallback.js';
+
+/**
+ * Start-up wiring for `dxgraph serve`: check access rules, connect Neo4j (fails with one
+ * line), read the KG snapshot and open the FAISS indexes once, create the reasoners
+ * (evidence always; LLM with fallback when configured), then listen. Everything the
+ * app needs is built here and passed in; nothing below does I/O on import.
+ */
+export interface DxServer {
+  url: string;
+  port: number;
+  query: QueryService;
+  /** Stop accepting, drain in-flight requests, close the Neo4j driver. */
+  close(opts?: { drainMs?: number }): Promise<void>;
+}
+
+export interface StartServerOptions {
+  config: Config;
+  logger: Logger;
+  /** Override config.http.host / port (CLI flags, tests with port 0). */
+  host?: string;
+  port?: number;
+}
+
+export async function createReasoners(config: Config, logger: Logger): Promise<Reasoner[]> {
+  const evidence = new EvidenceReasoner();
+  if (!config.llm.enabled) return [evidence];
+  const llm = new LlmReasoner({ chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs });
+  return [evidence, new WithFallback(llm, evidence, { timeoutMs: config.llm.timeoutMs, logger })];
+}
+
+export async function startServer(opts: StartServerOptions): Promise<DxServer> {
+  const { config, logger } = opts;
+  const host = opts.host ?? config.http.host;
+  const port = opts.port ?? config.http.port;
+  const apiKeys = loadApiKeys(config.http);
+  assertSafeBinding(host, apiKeys);
+
+  const graph = new GraphStore(config.neo4j);
+  try {
+    await graph.connect();
+    const embedder = createEmbedder(config);
+    const reasoners = await createReasoners(config, logger);
+    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder, reasoners });
+    const app = createApp({
+      query,
+      kg: new Neo4jKgReader(graph),
+      readiness: async () => ({
+        neo4j: await graph.ping(),
+        indexes: query.snapshot.diseases.length > 0 && query.artifacts.featureIndex.size > 0,
+      }),
+      config,
+      apiKeys,
+      logger,
+    });
+    const running = await listen(app, { host, port });
+    logger.info(
+      { url: running.url, buildId: query.snapshot.buildId, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
+      'dxgraph serving',
+    );
+    return {
+      url: running.url,
+      port: running.port,
+      query,
+      close: async ({ drainMs } = {}) => {
+        await running.close(drainMs === undefined ? {} : { drainMs });
+        await graph.close();
+      },
+    };
+  } catch (e) {
+    await graph.close();
+    throw e;
+  }
+}
