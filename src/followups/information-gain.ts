@@ -1,0 +1,132 @@
+/**
+ * Information-gain ranker: IG(q) = H(D) − Σ_a P(a) · H(D | a), with
+ * P(a) = Σ_d p(d) · P(a | d) from the KG's smoothed prevalences P(f | d).
+ *
+ * Answer distributions:
+ *  - yes/no: P(yes | d) = P(f | d), P(no | d) = 1 − P(f | d)   (exact)
+ *  - one-of / number: the grouped categorical P(v | d) plus "none"   (exact)
+ *  - several-of: options are independent Bernoullis given d (the same naive-Bayes
+ *    assumption the posterior makes), so the answer space is 2^K. It is approximated
+ *    by stratified Monte Carlo: `samplesPerDisease` answer vectors drawn from each live
+ *    disease, weighted by p(d); seeded by the question id, hence deterministic.
+ * Diseases below `minProbability` are dropped from the sums (their share of the
+ * entropy is negligible) to keep a turn cheap.
+ */
+import { openQuestions, type FollowupRanker, type RankContext, type ScoredQuestion } from './ranker.js';
+import { hashString, seededRandom } from './rng.js';
+import type { Question } from './question-model.js';
+
+export interface InformationGainOptions {
+  minProbability: number;
+  samplesPerDisease: number;
+}
+
+const DEFAULTS: InformationGainOptions = { minProbability: 1e-4, samplesPerDisease: 6 };
+
+/** Entropy (nats) of p restricted to `live`, weighted by likelihood row `l`; also returns the mass. */
+function weightedEntropy(p: Float64Array, l: ArrayLike<number>, live: readonly number[]): { mass: number; h: number } {
+  let mass = 0;
+  for (const i of live) mass += p[i]! * l[i]!;
+  if (mass <= 0) return { mass: 0, h: 0 };
+  let h = 0;
+  for (const i of live) {
+    const q = (p[i]! * l[i]!) / mass;
+    if (q > 0) h -= q * Math.log(q);
+  }
+  return { mass, h };
+}
+
+/** Expected posterior entropy over an exact answer distribution (rows: P(a | d)). */
+function expectedEntropyExact(p: Float64Array, rows: readonly ArrayLike<number>[], live: readonly number[]): number {
+  return rows.reduce((s, row) => {
+    const { mass, h } = weightedEntropy(p, row, live);
+    return s + mass * h;
+  }, 0);
+}
+
+function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly number[], samples: number): number {
+  // Options no live disease has ever shown carry (almost) no information: skip them.
+  const opts = q.options.filter((o) => live.some((i) => ctx.model.countsOf(o.featureId)[i]! > 0));
+  if (opts.length === 0) return Infinity;
+  const probs = opts.map((o) => ctx.model.bernoulli(o.featureId));
+  // log L(all absent) once; a sampled "present" option then adds log p − log(1 − p) (answers are sparse).
+  const base = new Float64Array(ctx.posterior.length);
+  const delta = probs.map((p) => {
+    const row = new Float64Array(p.length);
+    for (const i of live) {
+      base[i]! += Math.log(1 - p[i]!);
+      row[i] = Math.log(p[i]!) - Math.log(1 - p[i]!);
+    }
+    return row;
+  });
+  const rand = seededRandom(hashString(q.id));
+  const l = new Float64Array(ctx.posterior.length);
+  let expected = 0;
+  let total = 0;
+  for (const d of live) {
+    for (let s = 0; s < samples; s++) {
+      for (const i of live) l[i] = base[i]!;
+      probs.forEach((p, k) => {
+        if (rand() < p[d]!) for (const i of live) l[i]! += delta[k]![i]!;
+      });
+      let max = -Infinity;
+      for (const i of live) max = Math.max(max, l[i]!);
+      for (const i of live) l[i] = Math.exp(l[i]! - max);
+      const w = ctx.posterior[d]! / samples;
+      expected += w * weightedEntropy(ctx.posterior, l, live).h;
+      total += w;
+    }
+  }
+  return expected / total;
+}
+
+function bernoulliRows(p: Float64Array): Float64Array[] {
+  return [p, p.map((v) => 1 - v)];
+}
+
+export function informationGain(ctx: RankContext, q: Question, opts: InformationGainOptions = DEFAULTS): number {
+  const live = [...ctx.posterior.keys()].filter((i) => ctx.posterior[i]! >= opts.minProbability);
+  const ones = new Float64Array(ctx.posterior.length).fill(1);
+  const h0 = weightedEntropy(ctx.posterior, ones, live).h;
+  let expected: number;
+  if (q.answerType === 'several-of' && q.options.length > 1) {
+    expected = expectedEntropySampled(ctx, q, live, opts.samplesPerDisease);
+  } else {
+    // Exact: enumerate the answers (yes/no, or each option + none) with the posterior's likelihoods.
+    const rows = q.answerType === 'yes-no' || q.answerType === 'several-of' ? bernoulliRows(ctx.model.bernoulli(q.options[0]!.featureId)) : ctx.model.categorical(q.options.map((o) => o.featureId));
+    expected = expectedEntropyExact(ctx.posterior, rows, live);
+  }
+  return Number.isFinite(expected) ? Math.max(0, h0 - expected) : 0;
+}
+
+export function informationGainRanker(opts: Partial<InformationGainOptions> = {}): FollowupRanker {
+  const o = { ...DEFAULTS, ...opts };
+  return {
+    name: 'information-gain',
+    rank(ctx, limit) {
+      const scored: ScoredQuestion[] = openQuestions(ctx).map((q) => ({
+        question: q,
+        score: informationGain(ctx, q, o),
+        ranker: 'information-gain',
+        featureId: bestFeature(ctx, q),
+      }));
+      scored.sort((a, b) => b.score - a.score || a.question.id.localeCompare(b.question.id));
+      return scored.slice(0, limit);
+    },
+  };
+}
+
+/** The option whose prevalence varies most across the differential (reported as the question's feature). */
+function bestFeature(ctx: RankContext, q: Question): string {
+  let best = q.options[0]!.featureId;
+  let bestVar = -1;
+  for (const o of q.options) {
+    const p = ctx.model.bernoulli(o.featureId);
+    let mean = 0;
+    for (let i = 0; i < p.length; i++) mean += ctx.posterior[i]! * p[i]!;
+    let v = 0;
+    for (let i = 0; i < p.length; i++) v += ctx.posterior[i]! * (p[i]! - mean) ** 2;
+    if (v > bestVar) [best, bestVar] = [o.featureId, v];
+  }
+  return best;
+}

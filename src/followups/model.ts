@@ -1,0 +1,129 @@
+/**
+ * The prevalence model the follow-up engine reasons with: diseases, features with
+ * provenance, and smoothed P(feature | disease). It is read from any KG-like object
+ * (the Neo4j snapshot, a `DiagnosticKg`, or one estimated from training records in
+ * memory), so the simulation and the server share one code path.
+ */
+import type { DemographicModel } from './demographics.js';
+
+/** The narrow view of a KG the follow-ups need (a `DiagnosticKg` satisfies it). */
+export interface FollowupKg {
+  diseases: readonly { id: string; name: string; recordCount: number }[];
+  features: readonly FollowupFeature[];
+  manifestations: readonly { diseaseId: string; featureId: string; prevalence: number; count: number }[];
+}
+
+/** A feature node with its provenance (FeatureNode's fields that questions are built from). */
+export interface FollowupFeature {
+  id: string;
+  text: string;
+  code: string | null;
+  valueCode: string | null;
+  question: string | null;
+  valueText: string | null;
+  antecedent: boolean | null;
+}
+
+export interface ModelOptions {
+  /** Additive (Laplace/Lidstone) smoothing: an unseen feature gets alpha / (n_d + 2·alpha). */
+  alpha: number;
+  /** Records assumed for a disease with none (e.g. only LLM-estimated edges), so its prevalences still count. */
+  pseudoRecords: number;
+}
+
+export const DEFAULT_MODEL_OPTIONS: ModelOptions = { alpha: 0.1, pseudoRecords: 10 };
+
+export class FollowupModel {
+  readonly diseases: readonly { id: string; name: string }[];
+  readonly features: readonly FollowupFeature[];
+  readonly logPrior: Float64Array;
+  /** Effective record count per disease (the smoothing denominator). */
+  readonly recordCounts: Float64Array;
+  readonly alpha: number;
+  readonly demographics: DemographicModel | null;
+  private readonly counts = new Map<string, Float64Array>();
+  private readonly featureById = new Map<string, FollowupFeature>();
+  private readonly diseaseIdx = new Map<string, number>();
+  private readonly bernoulliCache = new Map<string, Float64Array>();
+  private readonly categoricalCache = new Map<string, Float64Array[]>();
+
+  constructor(kg: FollowupKg, opts: Partial<ModelOptions> & { demographics?: DemographicModel | null } = {}) {
+    const o = { ...DEFAULT_MODEL_OPTIONS, ...opts };
+    this.alpha = o.alpha;
+    this.demographics = opts.demographics ?? null;
+    this.diseases = kg.diseases.map((d) => ({ id: d.id, name: d.name }));
+    kg.diseases.forEach((d, i) => this.diseaseIdx.set(d.id, i));
+    const D = kg.diseases.length;
+    this.recordCounts = Float64Array.from(kg.diseases, (d) => (d.recordCount > 0 ? d.recordCount : o.pseudoRecords));
+    // Prior from training frequency, Laplace-smoothed so unseen diseases stay possible.
+    const total = kg.diseases.reduce((s, d) => s + d.recordCount, 0);
+    this.logPrior = Float64Array.from(kg.diseases, (d) => Math.log((d.recordCount + 1) / (total + D)));
+    for (const f of kg.features) this.featureById.set(f.id, f);
+    for (const m of kg.manifestations) {
+      const i = this.diseaseIdx.get(m.diseaseId);
+      if (i === undefined || !this.featureById.has(m.featureId)) continue;
+      let row = this.counts.get(m.featureId);
+      if (!row) this.counts.set(m.featureId, (row = new Float64Array(D)));
+      // Edges without a record count (LLM estimates) contribute prevalence × effective n.
+      row[i] = m.count > 0 ? m.count : m.prevalence * this.recordCounts[i]!;
+    }
+    this.features = kg.features.filter((f) => this.counts.has(f.id));
+  }
+
+  diseaseIndex(id: string): number | undefined {
+    return this.diseaseIdx.get(id);
+  }
+
+  feature(id: string): FollowupFeature | undefined {
+    return this.featureById.get(id);
+  }
+
+  /** Raw co-occurrence count of a feature per disease (zeros when never seen). */
+  countsOf(featureId: string): Float64Array {
+    return this.counts.get(featureId) ?? new Float64Array(this.diseases.length);
+  }
+
+  /** Smoothed Bernoulli P(f | d) per disease: (count + alpha) / (n_d + 2·alpha). */
+  bernoulli(featureId: string): Float64Array {
+    let p = this.bernoulliCache.get(featureId);
+    if (p) return p;
+    const c = this.countsOf(featureId);
+    p = Float64Array.from(c, (ci, i) => (Math.min(ci, this.recordCounts[i]!) + this.alpha) / (this.recordCounts[i]! + 2 * this.alpha));
+    this.bernoulliCache.set(featureId, p);
+    return p;
+  }
+
+  /**
+   * Categorical P(value | d) over mutually exclusive options plus "none of them":
+   * (count_v + alpha) / (n_d + alpha·(K + 1)); the last row is the "none" outcome.
+   */
+  categorical(featureIds: readonly string[]): Float64Array[] {
+    const key = featureIds.join('|');
+    const cached = this.categoricalCache.get(key);
+    if (cached) return cached;
+    const D = this.diseases.length;
+    const K = featureIds.length;
+    const counts = featureIds.map((id) => this.countsOf(id));
+    const none = new Float64Array(D);
+    const out = counts.map(() => new Float64Array(D));
+    for (let i = 0; i < D; i++) {
+      const n = this.recordCounts[i]!;
+      const denom = n + this.alpha * (K + 1);
+      let seen = 0;
+      counts.forEach((r, k) => {
+        seen += r[i]!;
+        out[k]![i] = (r[i]! + this.alpha) / denom;
+      });
+      none[i] = (Math.max(0, n - seen) + this.alpha) / denom;
+    }
+    const rows = [...out, none];
+    this.categoricalCache.set(key, rows);
+    return rows;
+  }
+
+  /** Number of diseases linked to the feature (its degree in the KG, MedRAG eq. 15). */
+  degree(featureId: string): number {
+    const c = this.counts.get(featureId);
+    return c ? c.reduce((s, v) => s + (v > 0 ? 1 : 0), 0) : 0;
+  }
+}
