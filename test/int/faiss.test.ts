@@ -108,6 +108,16 @@ describe('FaissVectorIndex (real faiss-node)', function () {
     assert.ok(Math.abs(hits[1]!.score - Math.SQRT1_2) < 1e-6);
   });
 
+  it('ivf created without nlist sizes its lists from the first add, even a small one', () => {
+    for (const n of [10, 500]) {
+      const index = FaissVectorIndex.create({ kind: 'ivf', dim: DIM });
+      index.add(data.ids.slice(0, n), data.rows.slice(0, n));
+      assert.equal(index.size, n);
+      assert.equal(index.search(data.rows[n - 1]!, 1)[0]!.id, `rec-${n - 1}`);
+    }
+    assert.throws(() => FaissVectorIndex.create({ kind: 'ivf', dim: DIM, nlist: 16 }).add(['a'], data.rows[0]!), InputError);
+  });
+
   it('rejects duplicate ids and wrong dimensions with InputError', () => {
     const index = FaissVectorIndex.create({ kind: 'flat', dim: 2 });
     index.add(['a'], Float32Array.of(1, 0));

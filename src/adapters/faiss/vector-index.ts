@@ -44,32 +44,27 @@ export class FaissVectorIndex implements VectorIndexLike {
   private readonly idSet: Set<string>;
 
   private constructor(
-    private readonly native: NativeIndex,
+    private native: NativeIndex,
     readonly kind: IndexKind,
     readonly dim: number,
     private readonly ids: string[],
-    /** IVF: at most this many rows are used to train the coarse quantizer. */
-    private readonly trainLimit = Number.POSITIVE_INFINITY,
+    /** IVF list count; null = not chosen yet: sized from the first (training) batch. */
+    private ivfLists: number | null = null,
   ) {
     this.idSet = new Set(ids);
   }
 
+  /** IVF without `nlist` gets ~sqrt(n) lists, n being the size of its first add (it trains on that). */
   static create(opts: CreateIndexOptions): FaissVectorIndex {
-    const f = faiss();
-    const ip = f.MetricType.METRIC_INNER_PRODUCT;
-    const native =
-      opts.kind === 'flat'
-        ? new f.IndexFlatIP(opts.dim)
-        : opts.kind === 'hnsw'
-          ? f.Index.fromFactory(opts.dim, `HNSW${opts.hnswM ?? 32},Flat`, ip)
-          : f.Index.fromFactory(opts.dim, `IVF${opts.nlist ?? 64},Flat`, ip);
-    return new FaissVectorIndex(native, opts.kind, opts.dim, [], MAX_TRAIN_PER_LIST * (opts.nlist ?? 64));
+    const lists = opts.kind === 'ivf' ? (opts.nlist ?? null) : null;
+    // An IVF index's list count is fixed at creation: without nlist, the native index is made at first add.
+    const native = opts.kind === 'ivf' && lists === null ? newNative({ ...opts, nlist: 1 }) : newNative(opts);
+    return new FaissVectorIndex(native, opts.kind, opts.dim, [], lists);
   }
 
   /** Create and fill in one go; IVF is trained on (a sample of) these vectors. */
   static build(opts: CreateIndexOptions & { ids: readonly string[]; vectors: Vectors }): FaissVectorIndex {
-    const nlist = opts.nlist ?? defaultNlist(opts.ids.length);
-    const index = FaissVectorIndex.create({ ...opts, nlist });
+    const index = FaissVectorIndex.create(opts);
     index.add(opts.ids, opts.vectors);
     return index;
   }
@@ -93,7 +88,12 @@ export class FaissVectorIndex implements VectorIndexLike {
     }
     if (n === 0) return;
     if (!this.native.isTrained()) {
-      const sample = Math.min(n, this.trainLimit);
+      if (this.ivfLists === null) {
+        this.ivfLists = defaultNlist(n);
+        this.native = newNative({ kind: 'ivf', dim: this.dim, nlist: this.ivfLists });
+      }
+      if (n < this.ivfLists) throw new InputError(`IVF with ${this.ivfLists} lists needs at least that many vectors in its first add, got ${n}`, { field: 'vectors' });
+      const sample = Math.min(n, MAX_TRAIN_PER_LIST * this.ivfLists);
       this.native.train(toNumberArray(normalizedRowsAt(vectors, this.dim, stridedRows(n, sample))));
     }
     for (let start = 0; start < n; start += ADD_CHUNK) {
@@ -132,6 +132,14 @@ export class FaissVectorIndex implements VectorIndexLike {
   async save(indexPath: string, idsPath: string = defaultIdsPath(indexPath)): Promise<void> {
     await writeIndexFiles(this.native, { kind: this.kind, dim: this.dim, ids: this.ids }, { indexPath, idsPath });
   }
+}
+
+function newNative(opts: CreateIndexOptions): NativeIndex {
+  const f = faiss();
+  const ip = f.MetricType.METRIC_INNER_PRODUCT;
+  if (opts.kind === 'flat') return new f.IndexFlatIP(opts.dim);
+  if (opts.kind === 'hnsw') return f.Index.fromFactory(opts.dim, `HNSW${opts.hnswM ?? 32},Flat`, ip);
+  return f.Index.fromFactory(opts.dim, `IVF${opts.nlist ?? 1},Flat`, ip);
 }
 
 function rowCount(vectors: Vectors, dim: number): number {
