@@ -1,5 +1,7 @@
 import { InputError } from '../errors.js';
 import { DdxplusSource } from './ddxplus/ddxplus-source.js';
+import { openPostgresSource } from './postgres/postgres-source.js';
+import { redactUrl } from './redact-url.js';
 import { openFileSource } from './tabular/file-source.js';
 import type { RecordSource, SourceOptions, SourceSpec } from './types.js';
 
@@ -62,9 +64,6 @@ export function describeSourceSpec(spec: SourceSpec): string {
   }
 }
 
-export function redactUrl(url: string): string {
-  return url.replace(/(\/\/[^:/@]+):[^@/]*@/, '$1:***@');
-}
 
 /** Opens the RecordSource a spec names. Reads nothing until records() is iterated. */
 export async function openSource(spec: SourceSpec, opts: SourceOptions): Promise<RecordSource> {
@@ -74,7 +73,7 @@ export async function openSource(spec: SourceSpec, opts: SourceOptions): Promise
     case 'csv':
     case 'jsonl':
       return openFileSource(spec, opts);
-    default:
-      throw new InputError(`source kind ${spec.kind} is not available yet`);
+    case 'postgres':
+      return openPostgresSource(spec, opts);
   }
 }
