@@ -37,7 +37,7 @@ export interface BuildParams {
   recordsInGraph: boolean;
   /** External (subject, relation, object) triples file (CSV/JSONL) imported as L4a. */
   triplesFile: string | null;
-  split: { testFraction: number; seed: number } | null;
+  split: { testFraction: number; seed: number; stratify?: boolean } | null;
 }
 
 export interface BuildServices {

@@ -1,4 +1,109 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { createEmbedder } from '../adapters/embeddings/index.js';
+import { FaissVectorIndex } from '../adapters/faiss/vector-index.js';
+import { createChatModel } from '../adapters/llm/chat-model.js';
+import { ResponseCache } from '../adapters/llm/response-cache.js';
+import { GraphStore } from '../adapters/neo4j/graph-store.js';
+import { loadConfig } from '../config.js';
+import { buildDir } from '../domain/artifacts.js';
+import { InputError } from '../errors.js';
+import { describeSourceSpec, openSource, parseSourceSpec } from '../sources/source-spec.js';
+import { splitFilter } from '../sources/split.js';
+import type { HierarchyRequest } from '../../kg-build/aggregate-hierarchy.js';
+import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
+import { createProgress } from '../../kg-build/progress.js';
+import { formatReport } from '../../kg-build/report.js';
 
-// Placeholder: filled in by its issue.
-export function registerBuildCommand(_program: Command): void {}
+interface BuildFlags {
+  source: string;
+  mapping?: string;
+  queryFile?: string;
+  hierarchy: string;
+  strict?: boolean;
+  recordsInGraph?: boolean;
+  testFraction?: number;
+  seed?: number;
+  stratify?: boolean;
+  subcategories: string;
+  categories: string;
+  batchSize: number;
+  triples?: string;
+}
+
+const HIERARCHY_MODES = ['auto', 'statistical', 'icd10', 'llm'] as const;
+
+function num(flag: string, opts: { integer?: boolean } = {}) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) throw new InputError(`--${flag} must be a${opts.integer ? 'n integer' : ' number'}, got '${v}'`, { field: flag });
+    return n;
+  };
+}
+
+function size(flag: string, v: string): number | 'auto' {
+  return v === 'auto' ? 'auto' : num(flag, { integer: true })(v);
+}
+
+/** Builds BuildParams from the flags; every rule about flag combinations lives here. */
+export function paramsFromFlags(o: BuildFlags): BuildParams {
+  if (!(HIERARCHY_MODES as readonly string[]).includes(o.hierarchy)) throw new InputError(`--hierarchy must be one of ${HIERARCHY_MODES.join('|')}, got '${o.hierarchy}'`, { field: 'hierarchy' });
+  if ((o.testFraction === undefined) !== (o.seed === undefined)) throw new InputError('--test-fraction and --seed go together', { field: o.seed === undefined ? 'seed' : 'test-fraction' });
+  if (!(o.batchSize >= 1 && Number.isInteger(o.batchSize))) throw new InputError(`--batch-size must be a positive integer, got ${o.batchSize}`, { field: 'batch-size' });
+  return {
+    hierarchy: o.hierarchy as HierarchyRequest,
+    sizes: { subcategories: size('subcategories', o.subcategories), categories: size('categories', o.categories) },
+    cluster: {},
+    decompose: {},
+    keyDifferences: {},
+    index: {},
+    batchSize: o.batchSize,
+    recordsInGraph: o.recordsInGraph === true,
+    triplesFile: o.triples ?? null,
+    split: o.testFraction !== undefined && o.seed !== undefined ? { testFraction: o.testFraction, seed: o.seed, ...(o.stratify ? { stratify: true } : {}) } : null,
+  };
+}
+
+async function runBuildCommand(o: BuildFlags): Promise<void> {
+  const params = paramsFromFlags(o);
+  const config = loadConfig();
+  const spec = parseSourceSpec(o.source, { mapping: o.mapping ?? null, queryFile: o.queryFile ?? null });
+  const include = params.split ? splitFilter({ ...params.split, part: 'train' }) : undefined;
+  const graph = new GraphStore(config.neo4j);
+  await graph.connect();
+  const source = await openSource(spec, { strict: o.strict === true });
+  try {
+    const llm = config.llm.enabled
+      ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs }
+      : null;
+    const outcome = await runBuild(
+      { source, dataDir: config.dataDir, params, ...(include ? { include } : {}) },
+      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress() },
+    );
+    process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
+    process.stdout.write(`source: ${describeSourceSpec(spec)}\n`);
+  } finally {
+    await source.close();
+    await graph.close();
+  }
+}
+
+export function registerBuildCommand(program: Command): void {
+  program
+    .command('build')
+    .description('build the four-tier diagnostic KG in Neo4j and the FAISS indexes from an EHR source')
+    .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL')
+    .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources')
+    .option('--query-file <file>', 'SQL query yielding the rows (postgres)')
+    .option('--hierarchy <mode>', 'auto (LLM if configured, else statistical) | statistical | icd10 | llm', 'auto')
+    .option('--subcategories <n>', "number of L2 subcategories, or 'auto'", 'auto')
+    .option('--categories <n>', "number of L1 categories, or 'auto'", 'auto')
+    .option('--strict', 'stop at the first malformed source row')
+    .option('--records-in-graph', 'also load the training records as :Record nodes')
+    .option('--triples <file>', 'external (subject, relation, object) triples (CSV or JSONL) imported as L4a features')
+    .option('--test-fraction <x>', 'hold out this share of patients (never seen by the build)', num('test-fraction'))
+    .option('--seed <n>', 'seed of the train/test split', num('seed', { integer: true }))
+    .option('--stratify', 'stratified split (same as `dxgraph split --stratify`)')
+    .option('--batch-size <n>', 'rows per Neo4j UNWIND batch', num('batch-size', { integer: true }), 5000)
+    .action(runBuildCommand);
+}

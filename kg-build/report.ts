@@ -1,0 +1,45 @@
+import type { ImportSummary } from '../src/sources/types.js';
+import type { BuildOutcome } from './pipeline.js';
+
+/** Stage 8: the human build report (stdout). Counts, cluster sizes, the hierarchy as a tree, timings. */
+export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSummary; buildDir?: string } = {}): string {
+  const c = o.kg;
+  const lines: string[] = [];
+  const total = Object.values(o.timings).reduce((s, t) => s + t, 0);
+  lines.push(`build ${o.buildId}  hierarchy=${o.hierarchy.mode}  llm=${o.llmUsed ? 'yes' : 'no'}  embedder=${o.manifest.embedder}`);
+  const src = extra.sourceSummary;
+  lines.push(`records: ${o.scan.recordCount} in the build, ${o.scan.excluded} held out (test split)${src ? `, ${src.skipped} malformed rows skipped` : ''}`);
+  lines.push(
+    `tiers: L1 categories ${c.categories.length} | L2 subcategories ${c.subcategories.length} | L3 diseases ${c.diseases.length} | ` +
+      `L4 features ${c.features.length} (ehr ${c.features.filter((f) => f.kind === 'ehr').length}, augmented ${c.features.filter((f) => f.kind === 'augmented').length})`,
+  );
+  lines.push(`edges: manifestations ${c.manifestations.length} | key differences ${c.keyDifferences.length} (statistical ${c.keyDifferences.filter((k) => k.source === 'statistical').length}, llm ${c.keyDifferences.filter((k) => k.source === 'llm').length})`);
+  const sizes = c.diseases.map((d) => d.recordCount).sort((a, b) => a - b);
+  const merged = c.diseases.filter((d) => d.aliases.length > 0);
+  lines.push(`disease clusters: ${o.scan.diagnoses.length} raw names -> ${c.diseases.length} diseases; records per disease min ${sizes[0] ?? 0}, median ${sizes[Math.floor(sizes.length / 2)] ?? 0}, max ${sizes.at(-1) ?? 0}`);
+  for (const d of merged) lines.push(`  ${d.name} <- ${d.aliases.join(' | ')}`);
+  lines.push(`neo4j: ${o.neo4j.batches} batches, stale removed: ${o.neo4j.stale.nodes} nodes, ${o.neo4j.stale.relationships} relationships`);
+  lines.push(`  counts: ${Object.entries(o.neo4j.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  lines.push(`indexes: records ${o.manifest.recordIndex.kind} ${o.manifest.recordIndex.size}, features flat ${o.manifest.featureIndex.size}, dim ${o.manifest.embeddingDim}${extra.buildDir ? ` -> ${extra.buildDir}` : ''}`);
+  lines.push('hierarchy:');
+  lines.push(...hierarchyTree(o));
+  lines.push(`timings (ms): ${Object.entries(o.timings).map(([k, v]) => `${k} ${v}`).join(' | ')} | total ${total}`);
+  return lines.join('\n');
+}
+
+/** The hierarchy as an indented tree: category > subcategory > diseases (record counts). */
+export function hierarchyTree(o: Pick<BuildOutcome, 'kg'>): string[] {
+  const out: string[] = [];
+  const { categories, subcategories, diseases } = o.kg;
+  categories.forEach((cat, ci) => {
+    const lastCat = ci === categories.length - 1;
+    out.push(`${lastCat ? '└─' : '├─'} ${cat.name}`);
+    const subs = subcategories.filter((s) => s.categoryId === cat.id);
+    subs.forEach((sub, si) => {
+      const pad = lastCat ? '   ' : '│  ';
+      const members = diseases.filter((d) => d.subcategoryId === sub.id).map((d) => `${d.name} (${d.recordCount})`);
+      out.push(`${pad}${si === subs.length - 1 ? '└─' : '├─'} ${sub.name}: ${members.join(', ')}`);
+    });
+  });
+  return out;
+}
