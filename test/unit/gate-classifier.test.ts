@@ -15,7 +15,7 @@ function toyData(n: number, seed: number): TrainingSentence[] {
   return Array.from({ length: n }, (_, i) => {
     const k = i % 3;
     const v = new Float32Array(DIM).map(() => 0.15 * gauss());
-    v[k * 2] += 1;
+    v[k * 2] = v[k * 2]! + 1;
     return { vector: v, text: `sentence ${i}`, label: SENTENCE_LABELS[k]! };
   });
 }
