@@ -1,5 +1,7 @@
 import type { Finding, NormalizedRecord } from '../../src/domain/record.js';
 import type { ImportSummary, RecordSource } from '../../src/sources/types.js';
+import type { FeatureNode, ManifestationEdge } from '../../src/domain/kg.js';
+import type { ClusteredDisease } from '../../kg-build/cluster-diseases.js';
 
 /** An in-memory RecordSource for build tests: streams the given records, counts them. */
 export class MemorySource implements RecordSource {
@@ -74,4 +76,33 @@ export function syntheticRecords(diseases: readonly SyntheticDisease[], opts: { 
     }
   }
   return out;
+}
+
+/**
+ * A small hand-shaped KG input for hierarchy / key-difference tests: `blocks` groups of
+ * diseases; each group shares its own block of features at high prevalence, plus
+ * a disease-specific feature that only that disease shows often.
+ */
+export function blockFixture(blocks: number, perBlock: number, seed = 3) {
+  const rand = rng(seed);
+  const diseases: ClusteredDisease[] = [];
+  const features: FeatureNode[] = [];
+  const manifestations: ManifestationEdge[] = [];
+  const feature = (id: string, text: string): string => {
+    if (!features.some((f) => f.id === id)) features.push({ id, text, kind: 'ehr', code: id, valueCode: null, question: text, valueText: 'yes', antecedent: false });
+    return id;
+  };
+  for (let b = 0; b < blocks; b++) {
+    for (let i = 0; i < perBlock; i++) {
+      const id = `dis:b${b}-d${i}`;
+      diseases.push({ id, name: `Block ${b} disease ${i}`, icd10: null, recordCount: 50, aliases: [] });
+      for (let k = 0; k < 5; k++) {
+        const p = 0.7 + 0.3 * rand();
+        manifestations.push({ diseaseId: id, featureId: feature(`feat:b${b}-${k}`, `block ${b} sign ${k}`), prevalence: p, count: Math.round(p * 50), source: 'ehr' });
+      }
+      manifestations.push({ diseaseId: id, featureId: feature(`feat:own-${b}-${i}`, `own sign of ${b}-${i}`), prevalence: 0.9, count: 45, source: 'ehr' });
+      manifestations.push({ diseaseId: id, featureId: feature('feat:common', 'common sign'), prevalence: 0.5, count: 25, source: 'ehr' });
+    }
+  }
+  return { diseases, features, manifestations };
 }
