@@ -103,7 +103,7 @@ export async function openArtifacts(input: OpenArtifactsInput): Promise<QueryArt
   const dir = buildDir(input.dataDir, manifest.buildId);
   const expectF = { dim: manifest.embeddingDim, size: manifest.featureIndex.size };
   const featureIndex = await openChecked(input.openIndex, join(dir, manifest.featureIndex.file), join(dir, manifest.featureIndex.ids), expectF);
-  const recordIndex = await openChecked(input.openIndex, join(dir, manifest.recordIndex.file), null, { dim: manifest.embeddingDim, size: manifest.recordIndex.size });
+  const recordIndex = await openChecked(input.openIndex, join(dir, manifest.recordIndex.file), join(dir, manifest.recordIdsFile), { dim: manifest.embeddingDim, size: manifest.recordIndex.size });
   const rowsPath = join(dir, manifest.recordIndex.rows);
   const records = new Map<string, RecordRow>();
   (await readText(rowsPath, 'record rows')).split('\n').forEach((line, i) => {
