@@ -10,33 +10,36 @@ const ANSWER_WORDS: Readonly<Record<string, string>> = { Y: 'yes', N: 'no' };
 /** Answers that deny the question ("N", "nowhere"): kept, but as evidence against. */
 const NEGATIVE_ANSWERS = new Set(['N', 'nowhere']);
 
+/** "label: value" when the question has a short label, else "question value". */
+function phrase(code: string, question: string, value: string): string {
+  const label = SHORT_LABELS[code];
+  return label !== undefined ? `${label}: ${value}` : `${question} ${value}`;
+}
+
+function finding(token: EvidenceToken, ev: EvidenceEntry, text: string, polarity: Finding['polarity'], valueCode: string | null, valueText: string): Finding {
+  return { text, polarity, code: token.code, valueCode, question: ev.question_en, valueText, antecedent: ev.is_antecedent };
+}
+
 /**
  * One Finding per evidence token (a multi-choice answer with 3 values gives 3 findings,
  * each a graph feature of its own); grouping of multi-choice values happens in the text only.
  */
 export function renderFinding(token: EvidenceToken, ev: EvidenceEntry | undefined): Result<Finding, RowProblem> {
   if (ev === undefined) return err({ category: 'unknown-evidence-code', reason: `unknown evidence code ${token.code}` });
-  const base = { code: token.code, question: ev.question_en, antecedent: ev.is_antecedent };
   if (token.value === null) {
     if (ev.data_type !== 'B') return err({ category: 'missing-evidence-value', reason: `evidence ${token.code} (type ${ev.data_type}) has no value` });
-    return ok({ ...base, text: `${ev.question_en} yes`, polarity: 'present', valueCode: null, valueText: 'yes' });
+    return ok(finding(token, ev, `${ev.question_en} yes`, 'present', null, 'yes'));
   }
   if (ev.data_type === 'B') return err({ category: 'unexpected-evidence-value', reason: `boolean evidence ${token.code} has a value` });
-  const label = SHORT_LABELS[token.code];
-  const phrase = (value: string): string => (label !== undefined ? `${label}: ${value}` : `${ev.question_en} ${value}`);
   if (token.value.kind === 'number') {
-    return ok({ ...base, text: phrase(token.value.raw), polarity: 'present', valueCode: token.value.raw, valueText: token.value.raw });
+    const raw = token.value.raw;
+    return ok(finding(token, ev, phrase(token.code, ev.question_en, raw), 'present', raw, raw));
   }
   const meaning = ev.value_meaning[token.value.code];
   if (meaning === undefined) return err({ category: 'unknown-value-code', reason: `unknown value code ${token.value.code} for evidence ${token.code}` });
   const valueText = ANSWER_WORDS[meaning.en] ?? meaning.en;
-  return ok({
-    ...base,
-    text: phrase(valueText),
-    polarity: NEGATIVE_ANSWERS.has(meaning.en) ? 'absent' : 'present',
-    valueCode: token.value.code,
-    valueText,
-  });
+  const polarity = NEGATIVE_ANSWERS.has(meaning.en) ? 'absent' : 'present';
+  return ok(finding(token, ev, phrase(token.code, ev.question_en, valueText), polarity, token.value.code, valueText));
 }
 
 /**
@@ -59,9 +62,7 @@ export function renderRecordText(input: { age: number | null; sex: 'M' | 'F' | n
       lines.push(first.text);
       continue;
     }
-    const label = SHORT_LABELS[first.code as string];
-    const values = g.map((f) => f.valueText).join(', ');
-    lines.push(label !== undefined ? `${label}: ${values}` : `${first.question} ${values}`);
+    lines.push(phrase(first.code as string, first.question as string, g.map((f) => f.valueText).join(', ')));
   }
   return lines.join('\n');
 }
