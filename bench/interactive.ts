@@ -10,13 +10,19 @@ import { runMasking, MASK_RATES } from '../src/followups/masking.js';
 import { FollowupModel } from '../src/followups/model.js';
 import { buildQuestionCatalogue } from '../src/followups/question-model.js';
 import { RANKER_NAMES } from '../src/followups/ranker.js';
-import { kgFromRecords, PROVENANCE_IDS } from '../src/followups/record-kg.js';
+import { kgFromRecords, KG_BUILD_IDS } from '../src/followups/record-kg.js';
 import { initialState, runDialogue, summarize, type AccuracyRow } from '../src/followups/simulate.js';
-import { isTrain, loadMiniDdxplus } from '../test/support/ddxplus-mini.js';
+import { ddxplusAnswerTypes } from '../src/followups/ddxplus-hints.js';
+import type { NormalizedRecord } from '../src/domain/record.js';
+import { DdxplusSource } from '../src/sources/ddxplus/ddxplus-source.js';
+import { loadDdxplusDictionary } from '../src/sources/ddxplus/dictionary.js';
+import { createSplitAssigner } from '../src/sources/split.js';
 
 const CHECKPOINTS = [0, 1, 3, 5, 10, 20];
 const { values } = parseArgs({
   options: {
+    dir: { type: 'string', default: 'datasets/ddxplus' },
+    seed: { type: 'string', default: '7' },
     limit: { type: 'string', default: '100000' },
     alpha: { type: 'string', default: '0.1' },
     confidence: { type: 'string', default: '0.9' },
@@ -26,10 +32,18 @@ const { values } = parseArgs({
   },
 });
 
-const { records, hints } = loadMiniDdxplus();
-const train = records.filter((r) => isTrain(r.id));
-const test = records.filter((r) => !isTrain(r.id)).slice(0, Number(values.limit));
-const scheme = PROVENANCE_IDS;
+const dir = values.dir!;
+const hints = ddxplusAnswerTypes((await loadDdxplusDictionary(dir)).evidences);
+// 60/40 patient-level split, stratified by diagnosis (the sources' split predicate).
+const assign = createSplitAssigner({ seed: Number(values.seed), testFraction: 0.4, stratify: true });
+const train: NormalizedRecord[] = [];
+const all: NormalizedRecord[] = [];
+for await (const rec of new DdxplusSource(dir, { strict: false }).records()) {
+  if (assign({ id: rec.id, diagnosis: rec.diagnosis }) === 'train') train.push(rec);
+  else all.push(rec);
+}
+const test = all.slice(0, Number(values.limit));
+const scheme = KG_BUILD_IDS;
 const { kg, demographics } = kgFromRecords(train, scheme);
 const model = new FollowupModel(kg, { alpha: Number(values.alpha), demographics });
 const engine = new FollowupEngine(model, buildQuestionCatalogue(model.features, { hints }));

@@ -4,6 +4,8 @@
  * prevalence is P(feature | disease). Lets the simulation run without Neo4j, with the
  * same shapes the Neo4j snapshot has.
  */
+import { featureIdOf, featureKey } from '../../kg-build/feature-key.js';
+import { slug } from '../../kg-build/text.js';
 import type { Finding, NormalizedRecord } from '../domain/record.js';
 import { countDemographics, demographicModel, emptyDemographicCounts, type DemographicModel } from './demographics.js';
 import type { FollowupFeature, FollowupKg } from './model.js';
@@ -13,15 +15,12 @@ export interface FeatureIdScheme {
   diseaseId(diagnosis: string): string;
 }
 
-const slug = (s: string): string =>
-  s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-
 /**
- * Default ids: coded findings by provenance (`feat:E_55:V_101`, `feat:E_91`), free text by slug.
- * TODO(kg-build): switch to kg-build/decompose-features.ts's scheme when it lands.
+ * The KG build's ids (kg-build/feature-key.ts): a feature is a hash of its (code, value)
+ * or normalised text, a disease a slug of its name (DDXPlus names need no clustering).
  */
-export const PROVENANCE_IDS: FeatureIdScheme = {
-  featureId: (f) => (f.code !== null ? `feat:${f.code}${f.valueCode !== null ? `:${f.valueCode}` : ''}` : `feat:text:${slug(f.text)}`),
+export const KG_BUILD_IDS: FeatureIdScheme = {
+  featureId: (f) => featureIdOf(featureKey(f)),
   diseaseId: (diagnosis) => `dis:${slug(diagnosis)}`,
 };
 
@@ -29,7 +28,7 @@ export function featureFromFinding(id: string, f: Finding): FollowupFeature {
   return { id, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent };
 }
 
-export function kgFromRecords(records: Iterable<NormalizedRecord>, scheme: FeatureIdScheme = PROVENANCE_IDS): { kg: FollowupKg; demographics: DemographicModel } {
+export function kgFromRecords(records: Iterable<NormalizedRecord>, scheme: FeatureIdScheme = KG_BUILD_IDS): { kg: FollowupKg; demographics: DemographicModel } {
   const diseases = new Map<string, { id: string; name: string; recordCount: number }>();
   const features = new Map<string, FollowupFeature>();
   const edges = new Map<string, Map<string, number>>(); // diseaseId -> featureId -> count

@@ -1,0 +1,57 @@
+/** Session state → response bodies (no patient text beyond what the client sent). */
+import type { AnswerValue } from '../followups/answers.js';
+import type { Assessment, FollowupEngine } from '../followups/engine.js';
+import type { ScoredQuestion } from '../followups/ranker.js';
+import type { SessionState } from './consultation.js';
+import type { SessionHistory, SessionView, Turn } from './schemas.js';
+import type { StoredSession } from './session-store.js';
+
+const iso = (t: number): string => new Date(t).toISOString();
+
+export function questionView(s: ScoredQuestion): SessionView['questions'][number] {
+  const q = s.question;
+  return {
+    id: q.id,
+    text: q.text,
+    answerType: q.answerType,
+    options: q.answerType === 'yes-no' ? [] : q.options.map((o) => ({ id: o.featureId, valueCode: o.valueCode, label: o.label })),
+    score: s.score,
+    ranker: s.ranker,
+    featureId: s.featureId,
+  };
+}
+
+export function sessionView(s: StoredSession<SessionState>, expiresAt: number): SessionView {
+  const st = s.value;
+  return {
+    sessionId: s.id,
+    createdAt: iso(s.createdAt),
+    expiresAt: iso(expiresAt),
+    ranker: st.ranker,
+    differential: st.last.differential,
+    questions: st.last.questions.map(questionView),
+    stop: st.last.stop,
+    answered: st.answers.size,
+  };
+}
+
+export function turnOf(t: { at: number; kind: Turn['kind']; answers: [string, AnswerValue][]; assessment: Assessment; engine: FollowupEngine }): Turn {
+  return {
+    at: iso(t.at),
+    kind: t.kind,
+    answers: t.answers.map(([qid, answer]) => ({ questionId: qid, question: t.engine.catalogue.byId.get(qid)?.text ?? qid, answer })),
+    differential: t.assessment.differential.slice(0, 5),
+    questions: t.assessment.questions.map((q) => q.question.id),
+    stop: t.assessment.stop,
+  };
+}
+
+export function historyView(s: StoredSession<SessionState>, expiresAt: number, engine: FollowupEngine): SessionHistory {
+  const st = s.value;
+  return {
+    ...sessionView(s, expiresAt),
+    description: st.description,
+    evidence: st.evidence.map((e) => ({ featureId: e.featureId, feature: engine.model.feature(e.featureId)?.text ?? e.featureId, present: e.present })),
+    turns: st.turns,
+  };
+}
