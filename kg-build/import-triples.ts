@@ -20,7 +20,8 @@ const TripleSchema = z.object({
   subject: z.string().min(1),
   relation: z.string().min(1),
   object: z.string().min(1),
-  prevalence: z.coerce.number().min(0).max(1).optional(),
+  // CSV gives '' for an empty cell: that is 'unknown', not 0.
+  prevalence: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().min(0).max(1).optional()),
 });
 
 export const UNKNOWN_PREVALENCE = 0.5;
