@@ -67,18 +67,30 @@ function clauseFindings(clause: string): InputFinding[] {
 function segmentFindings(segment: string): InputFinding[] {
   const qa = splitQuestionAnswer(segment);
   if (qa) return qa;
-  // Clauses: commas and "but" separate findings; a negation's list continues through commas.
+  // Clauses: commas and "but" separate findings. A negation spans a list that closes
+  // with "or"/"nor" ("no fever, chills, or cough"), as in NegEx; "but" ends its scope.
+  const clauses = segment.split(/\s*,\s*|\s+(but)\s+/i).map((c) => c?.trim() ?? '');
   const out: InputFinding[] = [];
-  let negatedList = false;
-  for (const raw of segment.split(/\s*,\s*|\s+but\s+/i)) {
-    const clause = raw.trim();
-    if (!clause) continue;
-    const continues: boolean = negatedList && /^(?:or|nor)\s+/i.test(clause);
-    const fs: InputFinding[] = continues ? clauseFindings(`no ${clause.replace(/^(?:or|nor)\s+/i, '')}`) : clauseFindings(clause);
-    negatedList = fs.length > 0 && fs.every((f) => f.polarity === 'absent');
+  let negateUntil = -1;
+  clauses.forEach((raw, i) => {
+    if (/^but\b/i.test(raw)) negateUntil = -1;
+    const clause = raw.replace(/^but\b\s*/i, '');
+    if (!clause) return;
+    const fs = i <= negateUntil ? clauseFindings(`no ${clause.replace(/^(?:or|nor)\s+/i, '')}`) : clauseFindings(clause);
+    if (i > negateUntil && fs.length > 0 && fs.every((f) => f.polarity === 'absent')) negateUntil = listEnd(clauses, i);
     out.push(...fs);
-  }
+  });
   return out;
+}
+
+/** Index of the clause closing a list that starts after `i` ("or"/"nor"), else `i`. */
+function listEnd(clauses: string[], i: number): number {
+  for (let j = i + 1; j < clauses.length; j++) {
+    const c = clauses[j]!;
+    if (/^but\b/i.test(c) || c.split(/\s+/).length > 5) return i;
+    if (/(?:^|\s)(?:or|nor)\s/i.test(c)) return j;
+  }
+  return i;
 }
 
 function textFindings(text: string): InputFinding[] {

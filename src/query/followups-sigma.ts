@@ -25,7 +25,8 @@ export interface FollowUpRanker {
 /** The question to ask for a feature: the source's own question for coded features. */
 export function questionText(s: KgSnapshot, f: number): string {
   const node = s.features[f]!;
-  if (node.question && node.valueText && node.valueText !== node.question) return `${node.question} ${node.valueText}?`.replace(/\?\s+(.*)\?$/, '? $1?');
+  // Boolean questions carry "yes" as their value: the question alone is the follow-up.
+  if (node.question && node.valueText && !/^yes$/i.test(node.valueText)) return `${node.question} ${node.valueText}`;
   if (node.question) return node.question;
   return `Does the patient have: ${node.text}?`;
 }
