@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import yazl from 'yazl';
 import type { NormalizedRecord } from '../../src/domain/record.js';
-import { SourceRowError } from '../../src/errors.js';
+import { InputError, SourceRowError } from '../../src/errors.js';
 import { DdxplusSource } from '../../src/sources/ddxplus/ddxplus-source.js';
 import { parseEvidenceList } from '../../src/sources/ddxplus/evidence-token.js';
 
@@ -142,6 +142,15 @@ describe('DDXPlus source', function () {
       assert.deepEqual(s.examples.map((e) => e.location), ['patients.csv:3', 'patients.csv:4', 'patients.csv:5', 'patients.csv:6', 'patients.csv:7']);
       assert.match(s.examples[1]?.reason ?? '', /unknown evidence code E_9999/);
       await assert.rejects(collect(dir, true), (e: unknown) => e instanceof SourceRowError && e.location === 'patients.csv:3');
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it('rejects a CSV that is not a DDXPlus patients file, naming it', async () => {
+    const dir = await tempDdxplusDir('id,diagnosis\n1,Pneumonia\n');
+    try {
+      await assert.rejects(collect(dir), (e: unknown) => e instanceof InputError && /patients\.csv is not a DDXPlus patients file: missing column\(s\) AGE, SEX, PATHOLOGY, EVIDENCES, INITIAL_EVIDENCE/.test(e.message));
     } finally {
       await rm(dir, { recursive: true });
     }

@@ -1,4 +1,5 @@
 import type { NormalizedRecord } from '../../domain/record.js';
+import { InputError } from '../../errors.js';
 import { csvRows } from '../csv-rows.js';
 import { RowTally } from '../row-issues.js';
 import type { ImportSummary, RecordSource, SourceOptions } from '../types.js';
@@ -38,8 +39,15 @@ export class DdxplusSource implements RecordSource {
 
   private async *fileRecords(file: PatientFile, dict: DdxplusDictionary): AsyncGenerator<NormalizedRecord> {
     const stream = await openPatientFile(file);
+    let headerChecked = false;
     try {
       for await (const item of csvRows(stream)) {
+        if (!headerChecked && item.kind === 'row') {
+          // A stray CSV in the directory would otherwise show up as thousands of "bad rows".
+          const missing = DDXPLUS_COLUMNS.filter((c) => c !== 'DIFFERENTIAL_DIAGNOSIS' && !(c in item.row));
+          if (missing.length > 0) throw new InputError(`${file.name} is not a DDXPlus patients file: missing column(s) ${missing.join(', ')}`);
+          headerChecked = true;
+        }
         this.tally.read();
         const location = `${file.name}:${item.line}`;
         if (item.kind === 'bad') {
