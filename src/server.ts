@@ -52,7 +52,9 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
 
   const graph = new GraphStore(config.neo4j);
   try {
-    await graph.connect();
+    // Fail fast while serving: a request should get its 503 in about a second, not after
+    // the driver's default 30 s of transaction retries.
+    await graph.connect({ maxRetryMs: 1000 });
     const embedder = createEmbedder(config);
     const reasoners = await createReasoners(config, logger);
     const query = await openQueryService({ graph, dataDir: config.dataDir, embedder, reasoners });

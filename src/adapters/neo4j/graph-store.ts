@@ -23,8 +23,12 @@ export class GraphStore {
     return this.opts.uri;
   }
 
-  /** Open the driver and check Bolt answers; throws a one-line ServiceUnavailableError. */
-  async connect(opts: { timeoutMs?: number } = {}): Promise<void> {
+  /**
+   * Open the driver and check Bolt answers; throws a one-line ServiceUnavailableError.
+   * `maxRetryMs` bounds the driver's transaction retries (default 30 s): a server passes a
+   * short one so a request fails fast with 503 while Neo4j is down.
+   */
+  async connect(opts: { timeoutMs?: number; maxRetryMs?: number } = {}): Promise<void> {
     if (!this.driver) {
       const auth = this.opts.password ? neo4j.auth.basic(this.opts.user, this.opts.password) : undefined;
       try {
@@ -33,6 +37,7 @@ export class GraphStore {
           connectionAcquisitionTimeout: opts.timeoutMs ?? 10000,
           connectionTimeout: opts.timeoutMs ?? 10000,
           maxConnectionPoolSize: 50,
+          ...(opts.maxRetryMs !== undefined ? { maxTransactionRetryTime: opts.maxRetryMs } : {}),
         });
       } catch (e) {
         throw new ConfigError(`NEO4J_URI: cannot use ${this.opts.uri}: ${(e as Error).message}`);
