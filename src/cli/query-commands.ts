@@ -1,4 +1,115 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { createEmbedder } from '../adapters/embeddings/index.js';
+import { GraphStore } from '../adapters/neo4j/graph-store.js';
+import { loadConfig } from '../config.js';
+import { InputError } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { DEFAULT_OPTIONS, type DiagnoseOptions, type DiagnoseResult } from '../query/contracts.js';
+import { openQueryService, textInput } from '../query/query-service.js';
+import { createReasoners } from '../server.js';
 
-// Placeholder: filled in by its issue.
-export function registerQueryCommands(_program: Command): void {}
+/**
+ * `dxgraph ask "<text>"`: one diagnosis from the shell through the same `diagnose()`
+ * the HTTP server uses, printed readably (or as the full JSON result with --json).
+ */
+interface AskFlags {
+  json?: boolean;
+  k?: number;
+  m?: number;
+  threshold?: number;
+  followUps?: number;
+  reasoner?: DiagnoseOptions['reasoner'];
+  file?: string;
+}
+
+const int = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim())) throw new InputError(`--${name} must be a non-negative integer, got '${v}'`, { field: name });
+  return n;
+};
+const unit = (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < -1 || n > 1) throw new InputError(`--threshold must be a number in [-1, 1], got '${v}'`, { field: 'threshold' });
+  return n;
+};
+const reasonerFlag = (v: string) => {
+  if (v !== 'auto' && v !== 'evidence' && v !== 'llm') throw new InputError(`--reasoner must be auto|evidence|llm, got '${v}'`, { field: 'reasoner' });
+  return v;
+};
+
+async function readQuery(text: string | undefined, file: string | undefined): Promise<string> {
+  const raw = file === '-' ? await readStdin() : file ? await readFile(file, 'utf8') : (text ?? '');
+  if (!raw.trim()) throw new InputError('ask needs a non-empty description: dxgraph ask "<text>" (or --file PATH / --file -)', { field: 'text' });
+  return raw;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export function formatResult(r: DiagnoseResult): string {
+  const out: string[] = [];
+  out.push(`Differential (reasoner: ${r.reasoner}${r.degraded ? ', degraded' : ''})`);
+  r.differential.forEach((d, i) => out.push(`  ${String(i + 1).padStart(2)}. ${d.disease.padEnd(40)} ${pct(d.score).padStart(6)}   ${d.subcategory} / ${d.category}`));
+  const top = r.differential[0];
+  if (top) for (const e of top.evidence.slice(0, 6)) out.push(`        ${e}`);
+  const chosen = r.trace.chosenSubcategory;
+  out.push('', `Subcategory: ${chosen ? `${chosen.name} (${chosen.votes} votes)` : '(none: no feature matched)'}`);
+  for (const v of r.trace.votes.slice(0, 5)) out.push(`  ${v.name.padEnd(40)} ${v.votes}`);
+  out.push('', `Findings: ${r.trace.findings.length}, matched feature nodes: ${new Set(r.trace.matches.map((m) => m.featureId)).size}`);
+  for (const m of r.trace.matches.slice(0, 15)) out.push(`  ${m.polarity === 'absent' ? '-' : '+'} ${m.featureText} (${m.similarity.toFixed(2)})`);
+  if (r.trace.matches.length > 15) out.push(`  ... ${r.trace.matches.length - 15} more`);
+  out.push('', 'Similar records:');
+  for (const x of r.trace.retrieved.slice(0, 5)) out.push(`  ${x.diagnosis.padEnd(40)} ${x.similarity.toFixed(3)}`);
+  out.push('', 'Follow-up questions:');
+  for (const q of r.followUps) out.push(`  - ${q.text} [${q.ranker} ${q.score.toFixed(1)}]`);
+  if (r.report) out.push('', 'Report:', r.report.narrative);
+  const t = r.trace.timingsMs;
+  out.push('', `Timings (ms): ${Object.entries(t).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  return out.join('\n');
+}
+
+async function runAsk(text: string | undefined, o: AskFlags): Promise<void> {
+  const query = await readQuery(text, o.file);
+  const config = loadConfig();
+  if (query.length > config.http.maxTextChars) throw new InputError(`text is longer than DXGRAPH_MAX_TEXT_CHARS (${config.http.maxTextChars})`, { field: 'text' });
+  const logger = createLogger({ level: config.logLevel });
+  const graph = new GraphStore(config.neo4j);
+  await graph.connect();
+  try {
+    const service = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger) });
+    const options: Partial<DiagnoseOptions> = {
+      ...(o.k !== undefined ? { topK: o.k } : {}),
+      ...(o.m !== undefined ? { topM: o.m } : {}),
+      ...(o.threshold !== undefined ? { matchThreshold: o.threshold } : {}),
+      ...(o.followUps !== undefined ? { followUps: o.followUps } : {}),
+      reasoner: o.reasoner ?? DEFAULT_OPTIONS.reasoner,
+    };
+    const result = await service.diagnose(textInput(query, options));
+    process.stdout.write(o.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatResult(result)}\n`);
+  } finally {
+    await graph.close();
+  }
+}
+
+export function registerQueryCommands(program: Command): void {
+  program
+    .command('ask')
+    .description('diagnose one patient description from the shell (same pipeline as POST /v1/diagnose)')
+    .argument('[text]', 'free-text description, findings or DDXPlus evidence codes')
+    .option('--file <path>', "read the description from a file ('-' for stdin)")
+    .option('--json', 'print the full DiagnoseResult (with the trace) as JSON')
+    .option('--k <n>', `similar records retrieved (default ${DEFAULT_OPTIONS.topK})`, int('k'))
+    .option('--m <n>', `feature matches per finding (default ${DEFAULT_OPTIONS.topM})`, int('m'))
+    .option('--threshold <x>', `feature match threshold t_matching (default ${DEFAULT_OPTIONS.matchThreshold})`, unit)
+    .option('--follow-ups <n>', `follow-up questions (default ${DEFAULT_OPTIONS.followUps})`, int('follow-ups'))
+    .option('--reasoner <name>', 'auto | evidence | llm', reasonerFlag)
+    .action((text: string | undefined, o: AskFlags) => runAsk(text, o));
+
+  // `serve` lives in src/cli/serve-command.ts (HTTP engineer), registered in main.ts.
+}
