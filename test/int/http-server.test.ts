@@ -13,6 +13,8 @@ import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { hashUnit, splitFilter } from '../../src/sources/split.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 import { startTcpProxy, type TcpProxy } from './http-tcp-proxy.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { spawn } from 'node:child_process';
 
 /**
  * The REAL server (startServer, as `dxgraph serve` runs it) on port 0, after a real build
@@ -206,5 +208,74 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
     assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
     const again = await post(`${server.url}/v1/diagnose`, { text: heldOut[2]!.text });
     assert.equal(again.status, 200);
+  });
+  describe('with an LLM reasoner on a local OpenAI-compatible endpoint', () => {
+    let fake: FakeOpenAI;
+    let llmServer: DxServer;
+    before(async () => {
+      fake = await startFakeOpenAI();
+      const env = { ...process.env, NEO4J_URI: config.neo4j.uri, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_EMBEDDER: 'hashed' };
+      const llmConfig = loadConfig({ ...env, DXGRAPH_LLM: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'test', DXGRAPH_LLM_TIMEOUT_MS: '1500' });
+      llmServer = await startServer({ config: llmConfig, logger: createLogger({ level: 'silent' }), port: 0 });
+    });
+    after(async () => {
+      await llmServer?.close({ drainMs: 1000 });
+      await fake?.close();
+    });
+
+    it('the LLM answer (a KG disease, a report) comes back through HTTP', async () => {
+      const name = server.query.snapshot.diseases[3]!.name;
+      fake.push({ json: { diagnoses: [{ disease: name, explanation: 'scripted', confidence: 0.7 }], followUpQuestions: ['Any fever?'], treatments: ['t'], medications: ['m'], narrative: 'scripted narrative' } });
+      const r = await post(`${llmServer.url}/v1/diagnose`, { text: heldOut[3]!.text, options: { reasoner: 'auto' } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.reasoner, 'llm');
+      assert.equal(r.json.degraded, false);
+      assert.equal(r.json.differential[0].disease, name);
+      assert.equal(r.json.report.narrative, 'scripted narrative');
+      const prompt = JSON.stringify(fake.chatRequests().at(-1)!.body.messages);
+      assert.ok(prompt.includes(r.json.trace.differencesKg[0].object), 'the differences KG reaches the prompt');
+    });
+
+    it('garbage twice, then a slow endpoint: the evidence answer, degraded, within the timeout', async () => {
+      fake.push({ content: 'not json' }, { content: 'still not json' });
+      const bad = await post(`${llmServer.url}/v1/diagnose`, { text: heldOut[3]!.text });
+      assert.equal(bad.status, 200);
+      assert.equal(bad.json.degraded, true);
+      assert.equal(bad.json.report, null);
+      const evidence = await post(`${server.url}/v1/diagnose`, { text: heldOut[3]!.text });
+      assert.deepEqual(bad.json.differential.map((d: any) => d.diseaseId), evidence.json.differential.map((d: any) => d.diseaseId));
+      fake.push({ delayMs: 20_000, content: '{}' });
+      const t0 = Date.now();
+      const slow = await post(`${llmServer.url}/v1/diagnose`, { text: heldOut[3]!.text });
+      assert.equal(slow.json.degraded, true);
+      assert.ok(Date.now() - t0 < 1500 + 3000, `took ${Date.now() - t0} ms`);
+    });
+  });
+
+  it('`dxgraph serve` drains an in-flight request on SIGTERM and exits 0', async () => {
+    const child = spawn(process.execPath, ['bin/dxgraph.js', 'serve', '--port', '0'], {
+      env: { ...process.env, NEO4J_URI: config.neo4j.uri, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += String(c)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c) => {
+        out += String(c);
+        const m = /serving on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr.slice(-500)}`)));
+    });
+    const inFlight = post(`${url}/v1/diagnose`, { text: heldOut[4]!.text });
+    await new Promise((r) => setTimeout(r, 30));
+    child.kill('SIGTERM');
+    const r = await inFlight;
+    assert.equal(r.status, 200);
+    assert.equal(await exited, 0);
+    assert.match(stderr, /"msg":"stopped"/);
+    assert.ok(!stderr.includes(heldOut[4]!.text.slice(0, 40)), 'patient text in the server log');
   });
 });
