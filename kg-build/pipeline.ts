@@ -11,6 +11,7 @@ import { augmentFeatures } from './augment-features.js';
 import { buildIndexes, setCurrent, type IndexFactory, type IndexOptions } from './build-indexes.js';
 import { clusterDiseases, type ClusterDiseasesOptions, type DiseaseClusters } from './cluster-diseases.js';
 import { decomposeFeatures, type DecomposeOptions } from './decompose-features.js';
+import { exportGexf } from './export-graph.js';
 import { checkKg } from './graph-checks.js';
 import type { Hierarchy, HierarchySizes } from './hierarchy-types.js';
 import { llmHierarchy } from './hierarchy-llm.js';
@@ -18,11 +19,11 @@ import { importTriples } from './import-triples.js';
 import { llmKeyDifferences } from './key-differences-llm.js';
 import { statisticalKeyDifferences, type StatisticalKdOptions } from './key-differences.js';
 import type { BuildLlm } from './llm-types.js';
-import { loadNeo4j, type LoadProgress, type RecordRow } from './load-neo4j.js';
+import { loadNeo4j, type LoadProgress } from './load-neo4j.js';
+import { assemble, kgCounts, recordRows, uniqueBy } from './assemble-kg.js';
 import { NO_PROGRESS, type Progress } from './progress.js';
-import { featureIdOf } from './feature-key.js';
 import { topFeatureLabels } from './profiles.js';
-import { readSpool, scanRecords, type RecordScan } from './scan-records.js';
+import { scanRecords, type RecordScan } from './scan-records.js';
 import { stableHash } from './text.js';
 
 /** Everything that shapes the KG; recorded on the KgBuild node and part of the build id. */
@@ -57,6 +58,8 @@ export interface BuildInput {
   /** Interrupt the Neo4j load between batches (tests: a crash mid-load). */
   signal?: AbortSignal;
   onLoadBatch?: (p: LoadProgress) => void | Promise<void>;
+  /** Also write the checked KG as GEXF here (not part of the build's identity). */
+  exportGexf?: string | null;
 }
 
 export interface BuildOutcome {
@@ -69,6 +72,8 @@ export interface BuildOutcome {
   neo4j: { batches: number; stale: { nodes: number; relationships: number }; counts: Record<string, number> };
   timings: Record<string, number>;
   llmUsed: boolean;
+  /** Rows of the triples file, and those whose subject named no disease of the build. */
+  triples: { rows: number; unmatched: number };
 }
 
 export async function runBuild(input: BuildInput, services: BuildServices): Promise<BuildOutcome> {
@@ -98,9 +103,11 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const hierarchy = await timed('hierarchy', () =>
       aggregateHierarchy(base, { mode: params.hierarchy, sizes: params.sizes, ...(llm ? { llm: (i, s) => llmHierarchy({ ...i, llm, embeddings }, s) } : {}) }),
     );
+    let triples = { rows: 0, unmatched: 0 };
     const augmented = await timed('augment', async () => {
       const fromLlm = llm ? await augmentFeatures({ diseases: clusters.diseases, llm, known: topFeatureLabels(ehr.features, ehr.manifestations, 8) }) : { features: [], manifestations: [] };
-      const fromTriples = params.triplesFile ? await importTriples({ path: params.triplesFile, diseases: clusters.diseases }) : { features: [], manifestations: [] };
+      const fromTriples = params.triplesFile ? await importTriples({ path: params.triplesFile, diseases: clusters.diseases }) : { features: [], manifestations: [], rows: 0, unmatched: 0 };
+      triples = { rows: fromTriples.rows, unmatched: fromTriples.unmatched };
       // The same phrase from the LLM and a triples file is one node and one edge (first wins).
       return { features: uniqueBy([...fromLlm.features, ...fromTriples.features], (f) => f.id), manifestations: uniqueBy([...fromLlm.manifestations, ...fromTriples.manifestations], (m) => `${m.diseaseId}|${m.featureId}`) };
     });
@@ -111,6 +118,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     ]);
     const kg = assemble({ clusters, hierarchy, ehr, augmented, keyDifferences });
     const checked = await timed('checks', async () => checkKg(kg));
+    if (input.exportGexf) await exportGexf(checked.graph, input.exportGexf);
 
     const buildId = `kg-${stableHash(scan.fingerprint, JSON.stringify(params), services.embedder.id, llm ? 'llm' : 'no-llm', input.source.description)}`;
     const manifest = await timed('indexes', () => {
@@ -131,55 +139,9 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     );
     await setCurrent(input.dataDir, buildId);
     const { features, ...scanRest } = scan;
-    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null };
+    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples };
   } finally {
     progress.stop();
     await rm(spoolPath, { force: true });
   }
-}
-
-function assemble(parts: {
-  clusters: DiseaseClusters;
-  hierarchy: Hierarchy;
-  ehr: Pick<DiagnosticKg, 'features' | 'manifestations'>;
-  augmented: Pick<DiagnosticKg, 'features' | 'manifestations'>;
-  keyDifferences: DiagnosticKg['keyDifferences'];
-}): DiagnosticKg {
-  const { clusters, hierarchy } = parts;
-  return {
-    categories: hierarchy.categories,
-    subcategories: hierarchy.subcategories,
-    diseases: clusters.diseases.map((d) => ({ ...d, subcategoryId: hierarchy.subcategoryOf.get(d.id)! })),
-    features: [...parts.ehr.features, ...parts.augmented.features],
-    manifestations: [...parts.ehr.manifestations, ...parts.augmented.manifestations],
-    keyDifferences: parts.keyDifferences,
-  };
-}
-
-export function kgCounts(kg: DiagnosticKg, records: number): Record<string, number> {
-  return {
-    categories: kg.categories.length,
-    subcategories: kg.subcategories.length,
-    diseases: kg.diseases.length,
-    aliases: kg.diseases.reduce((s, d) => s + d.aliases.length, 0),
-    features: kg.features.length,
-    ehrFeatures: kg.features.filter((f) => f.kind === 'ehr').length,
-    augmentedFeatures: kg.features.filter((f) => f.kind === 'augmented').length,
-    manifestations: kg.manifestations.length,
-    keyDifferences: kg.keyDifferences.length,
-    trainingRecords: records,
-  };
-}
-
-async function* recordRows(spoolPath: string, clusters: DiseaseClusters): AsyncIterable<RecordRow> {
-  for await (const row of readSpool(spoolPath)) {
-    const diseaseId = clusters.diseaseOf.get(row.diagnosis);
-    if (diseaseId) yield { id: row.id, diagnosis: row.diagnosis, diseaseId, featureIds: row.features.map(featureIdOf) };
-  }
-}
-
-function uniqueBy<T>(items: readonly T[], key: (t: T) => string): T[] {
-  const seen = new Map<string, T>();
-  for (const t of items) if (!seen.has(key(t))) seen.set(key(t), t);
-  return [...seen.values()];
 }

@@ -14,6 +14,7 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
       `L4 features ${c.features.length} (ehr ${c.features.filter((f) => f.kind === 'ehr').length}, augmented ${c.features.filter((f) => f.kind === 'augmented').length})`,
   );
   lines.push(`edges: manifestations ${c.manifestations.length} | key differences ${c.keyDifferences.length} (statistical ${c.keyDifferences.filter((k) => k.source === 'statistical').length}, llm ${c.keyDifferences.filter((k) => k.source === 'llm').length})`);
+  if (o.triples.rows > 0) lines.push(`triples: ${o.triples.rows} rows imported as L4a, ${o.triples.unmatched} with a subject that names no disease (skipped)`);
   const sizes = c.diseases.map((d) => d.recordCount).sort((a, b) => a - b);
   const merged = c.diseases.filter((d) => d.aliases.length > 0);
   lines.push(`disease clusters: ${o.scan.diagnoses.length} raw names -> ${c.diseases.length} diseases; records per disease min ${sizes[0] ?? 0}, median ${sizes[Math.floor(sizes.length / 2)] ?? 0}, max ${sizes.at(-1) ?? 0}`);

@@ -29,6 +29,7 @@ interface BuildFlags {
   categories: string;
   batchSize: number;
   triples?: string;
+  exportGexf?: string;
 }
 
 const HIERARCHY_MODES = ['auto', 'statistical', 'icd10', 'llm'] as const;
@@ -77,7 +78,7 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
       ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs }
       : null;
     const outcome = await runBuild(
-      { source, dataDir: config.dataDir, params, ...(include ? { include } : {}) },
+      { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, ...(include ? { include } : {}) },
       { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress() },
     );
     process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
@@ -104,6 +105,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--test-fraction <x>', 'hold out this share of patients (never seen by the build)', num('test-fraction'))
     .option('--seed <n>', 'seed of the train/test split', num('seed', { integer: true }))
     .option('--stratify', 'stratified split (same as `dxgraph split --stratify`)')
+    .option('--export-gexf <file>', 'also write the KG as GEXF (Gephi)')
     .option('--batch-size <n>', 'rows per Neo4j UNWIND batch', num('batch-size', { integer: true }), 5000)
     .action(runBuildCommand);
 }

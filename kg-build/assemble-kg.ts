@@ -1,0 +1,53 @@
+import type { DiagnosticKg } from '../src/domain/kg.js';
+import type { DiseaseClusters } from './cluster-diseases.js';
+import { featureIdOf } from './feature-key.js';
+import type { Hierarchy } from './hierarchy-types.js';
+import type { RecordRow } from './load-neo4j.js';
+import { readSpool } from './scan-records.js';
+
+/** Joins the stages' outputs into the DiagnosticKg (MedRAG eq. 6-7: G = G_D ∪ E_L4, E_L4 = E_L4d ∪ E_L4a). */
+export function assemble(parts: {
+  clusters: DiseaseClusters;
+  hierarchy: Hierarchy;
+  ehr: Pick<DiagnosticKg, 'features' | 'manifestations'>;
+  augmented: Pick<DiagnosticKg, 'features' | 'manifestations'>;
+  keyDifferences: DiagnosticKg['keyDifferences'];
+}): DiagnosticKg {
+  const { clusters, hierarchy } = parts;
+  return {
+    categories: hierarchy.categories,
+    subcategories: hierarchy.subcategories,
+    diseases: clusters.diseases.map((d) => ({ ...d, subcategoryId: hierarchy.subcategoryOf.get(d.id)! })),
+    features: [...parts.ehr.features, ...parts.augmented.features],
+    manifestations: [...parts.ehr.manifestations, ...parts.augmented.manifestations],
+    keyDifferences: parts.keyDifferences,
+  };
+}
+
+export function kgCounts(kg: DiagnosticKg, records: number): Record<string, number> {
+  return {
+    categories: kg.categories.length,
+    subcategories: kg.subcategories.length,
+    diseases: kg.diseases.length,
+    aliases: kg.diseases.reduce((s, d) => s + d.aliases.length, 0),
+    features: kg.features.length,
+    ehrFeatures: kg.features.filter((f) => f.kind === 'ehr').length,
+    augmentedFeatures: kg.features.filter((f) => f.kind === 'augmented').length,
+    manifestations: kg.manifestations.length,
+    keyDifferences: kg.keyDifferences.length,
+    trainingRecords: records,
+  };
+}
+
+export async function* recordRows(spoolPath: string, clusters: DiseaseClusters): AsyncIterable<RecordRow> {
+  for await (const row of readSpool(spoolPath)) {
+    const diseaseId = clusters.diseaseOf.get(row.diagnosis);
+    if (diseaseId) yield { id: row.id, diagnosis: row.diagnosis, diseaseId, featureIds: row.features.map(featureIdOf) };
+  }
+}
+
+export function uniqueBy<T>(items: readonly T[], key: (t: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const t of items) if (!seen.has(key(t))) seen.set(key(t), t);
+  return [...seen.values()];
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
+import { buildDir, currentPointer } from '../../src/domain/artifacts.js';
+import { buildIndexes, setCurrent, type IndexFactory, type WritableIndex } from '../../kg-build/build-indexes.js';
+import { paramsFromFlags } from '../../src/cli/build-command.js';
+
+/** Records what the stage asks of the index: kinds, rows, files written. */
+function fakeFactory(log: { kind: string; ids: string[]; saved: string[] }[]): IndexFactory {
+  return {
+    create({ kind }) {
+      const entry = { kind, ids: [] as string[], saved: [] as string[] };
+      log.push(entry);
+      const index: WritableIndex = {
+        get size() {
+          return entry.ids.length;
+        },
+        add(ids) {
+          entry.ids.push(...ids);
+        },
+        async save(indexPath, idsPath) {
+          writeFileSync(indexPath, 'x');
+          writeFileSync(idsPath, JSON.stringify(entry.ids));
+          entry.saved.push(indexPath, idsPath);
+        },
+      };
+      return index;
+    },
+  };
+}
+
+function spool(dir: string, n: number): string {
+  const p = join(dir, 'spool.jsonl');
+  const rows = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `r${i}`, diagnosis: i % 2 ? 'Flu' : 'Cold', text: `patient ${i} cough`, features: [] }));
+  rows.push(JSON.stringify({ id: 'orphan', diagnosis: 'Unknown', text: 'x', features: [] }));
+  writeFileSync(p, rows.join('\n') + '\n');
+  return p;
+}
+
+describe('kg-build build-indexes (artifacts)', () => {
+  const embeddings = new HashedEmbedder({ dim: 32 });
+  const base = (dataDir: string, n: number, log: Parameters<typeof fakeFactory>[0]) => ({
+    dataDir, buildId: 'kg-test', source: 'memory:test', embedderId: 'hashed-ngram-v1:32', embeddings, factory: fakeFactory(log),
+    spoolPath: spool(dataDir, n), recordCount: n, diseaseOf: new Map([['Flu', 'dis:flu'], ['Cold', 'dis:cold']]),
+    features: [{ id: 'feat:1', text: 'cough', kind: 'ehr' as const, code: null, valueCode: null, question: null, valueText: null, antecedent: null }],
+  });
+
+  it('writes rows in index order, a flat record index below the threshold, the feature index and the manifest', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kg-idx-'));
+    const log: { kind: string; ids: string[]; saved: string[] }[] = [];
+    const m = await buildIndexes(base(dataDir, 300, log), { embedBatch: 64 });
+    const dir = buildDir(dataDir, 'kg-test');
+    const rows = readFileSync(join(dir, 'records.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(rows.map((r) => r.id), log[0]!.ids, 'rows follow index order');
+    assert.equal(rows.length, 300, 'a record whose diagnosis is in no disease is left out');
+    assert.equal(rows[1].diseaseId, 'dis:flu');
+    assert.equal(m.recordIndex.kind, 'flat');
+    assert.equal(m.embeddingDim, 32);
+    assert.equal(m.embedder, 'hashed-ngram-v1:32');
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')), m);
+    assert.deepEqual(log[1], { kind: 'flat', ids: ['feat:1'], saved: [join(`${dir}.tmp-${process.pid}`, 'features.faiss'), join(`${dir}.tmp-${process.pid}`, 'features.ids.json')] });
+    assert.ok(!existsSync(`${dir}.tmp-${process.pid}`), 'temp dir renamed into place');
+    assert.ok(!existsSync(currentPointer(dataDir)), 'the pipeline, not this stage, switches current');
+    await setCurrent(dataDir, 'kg-test');
+    assert.equal(readFileSync(currentPointer(dataDir), 'utf8').trim(), 'kg-test');
+  });
+
+  it('switches to the approximate index at the configured size', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kg-idx-'));
+    const log: { kind: string; ids: string[]; saved: string[] }[] = [];
+    const m = await buildIndexes(base(dataDir, 120, log), { flatBelow: 100, approximate: 'ivf' });
+    assert.equal(m.recordIndex.kind, 'ivf');
+    assert.equal(log[0]!.ids.length, 120);
+  });
+});
+
+describe('dxgraph build flags', () => {
+  const flags = { source: 'ddxplus:x', hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000 };
+  it('map to build params', () => {
+    const p = paramsFromFlags({ ...flags, hierarchy: 'icd10', subcategories: '12', testFraction: 0.2, seed: 7, recordsInGraph: true });
+    assert.equal(p.hierarchy, 'icd10');
+    assert.deepEqual(p.sizes, { subcategories: 12, categories: 'auto' });
+    assert.deepEqual(p.split, { testFraction: 0.2, seed: 7 });
+    assert.equal(p.recordsInGraph, true);
+  });
+  it('reject bad combinations naming the flag', () => {
+    assert.throws(() => paramsFromFlags({ ...flags, hierarchy: 'kmeans' }), /--hierarchy must be one of/);
+    assert.throws(() => paramsFromFlags({ ...flags, testFraction: 0.2 }), /--test-fraction and --seed go together/);
+    assert.throws(() => paramsFromFlags({ ...flags, subcategories: 'many' }), /--subcategories must be an integer/);
+  });
+});
