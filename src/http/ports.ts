@@ -5,7 +5,8 @@ import type { Differences, DiseaseItem, KgSummary, Readiness } from './schemas.j
 
 /** What the HTTP layer needs from the rest of the system; passed into createApp. */
 export interface DiagnoseService {
-  diagnose(input: DiagnoseInput): Promise<DiagnoseResult>;
+  /** `signal` aborts when the client goes away, so an LLM call can stop early. */
+  diagnose(input: DiagnoseInput, opts?: { signal?: AbortSignal }): Promise<DiagnoseResult>;
 }
 
 /** Read-only KG exploration. `differences` resolves null for an unknown subcategory id. */

@@ -111,3 +111,32 @@ describe('HTTP POST /v1/diagnose failures from the query side', () => {
     });
   }
 });
+
+describe('HTTP POST /v1/diagnose when the client goes away', () => {
+  it('aborts the signal handed to the query service (so an LLM call can stop)', async () => {
+    let sawAbort!: (v: boolean) => void;
+    const aborted = new Promise<boolean>((r) => (sawAbort = r));
+    const h = await startFakeApp({
+      query: {
+        diagnose: (_input, opts) =>
+          new Promise((_resolve, reject) => {
+            opts?.signal?.addEventListener('abort', () => {
+              sawAbort(true);
+              reject(new Error('aborted'));
+            });
+          }),
+      },
+    });
+    try {
+      const client = new AbortController();
+      const req = fetch(`${h.url}/v1/diagnose`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"cough"}', signal: client.signal });
+      await new Promise((r) => setTimeout(r, 100));
+      client.abort();
+      await assert.rejects(req);
+      const seen = await Promise.race([aborted, new Promise<boolean>((r) => setTimeout(() => r(false), 2000))]);
+      assert.equal(seen, true);
+    } finally {
+      await h.close();
+    }
+  });
+});

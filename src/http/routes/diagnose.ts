@@ -11,7 +11,11 @@ export function diagnoseRoutes(deps: AppDeps): Router {
     // express.json leaves the body undefined for other content types.
     if (req.body === undefined) throw new InputError('body: send a JSON object with Content-Type: application/json', { field: 'body' });
     const body = schema.parse(req.body);
-    const result = await deps.query.diagnose(toDiagnoseInput(body, deps.config.privacy));
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const result = await deps.query.diagnose(toDiagnoseInput(body, deps.config.privacy), { signal: gone.signal });
     res.json(result);
   });
   return router;
