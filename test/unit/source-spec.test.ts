@@ -1,4 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { registerSourceCommands } from '../../src/cli/source-commands.js';
 import { InputError } from '../../src/errors.js';
 import { describeSourceSpec, openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 
@@ -47,5 +52,26 @@ describe('source spec', () => {
     }
     assert.equal(n, 3);
     await src.close();
+  });
+
+  it('dxgraph import prints the summary and writes normalized JSON Lines', async function () {
+    this.timeout(60_000);
+    const dir = await mkdtemp(join(tmpdir(), 'dxgraph-cli-'));
+    const printed: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => (printed.push(String(chunk)), true)) as typeof process.stdout.write;
+    try {
+      const program = new Command('dxgraph').exitOverride();
+      registerSourceCommands(program);
+      await program.parseAsync(['import', '--source', 'ddxplus:datasets/ddxplus', '--out', join(dir, 'r.jsonl')], { from: 'user' });
+    } finally {
+      process.stdout.write = write;
+    }
+    const out = printed.join('');
+    assert.match(out, /rows read: 1567\nrecords emitted: 1567\nskipped: 0/);
+    const lines = (await readFile(join(dir, 'r.jsonl'), 'utf8')).trim().split('\n');
+    assert.equal(lines.length, 1567);
+    assert.equal(JSON.parse(lines[2] as string).id, 'ddxplus:patients-dev.csv:3');
+    await rm(dir, { recursive: true });
   });
 });
