@@ -15,7 +15,9 @@ import { HashedEmbedder } from '../src/adapters/embeddings/hashed-embedder.js';
 import { FaissVectorIndex } from '../src/adapters/faiss/vector-index.js';
 import type { NormalizedRecord } from '../src/domain/record.js';
 import { chunkIndexFromVectors, recordChunks } from '../src/gate/chunk-index.js';
+import { calibrateThresholds } from '../src/gate/calibrate-thresholds.js';
 import { createGate } from '../src/gate/gate.js';
+import { decideGate } from '../src/gate/gate-decision.js';
 import type { Diagnoser } from '../src/gate/masking-annotation.js';
 import { createChunkRetrievalProbe } from '../src/gate/retrieval-probe.js';
 import { segmentSentences } from '../src/gate/segment-sentences.js';
@@ -102,6 +104,17 @@ console.log(`AUROC of I_norm separating full from initial-only inputs: ${auroc(f
 const all = [...full, ...initial];
 console.log(`AUROC of I_norm for the direct answer being correct (both input kinds): ${auroc(all.filter((x) => x.correct).map((x) => x.g.score), all.filter((x) => !x.correct).map((x) => x.g.score)).toFixed(3)}`);
 console.log(`  (full evidence only: ${auroc(full.filter((x) => x.correct).map((x) => x.g.score), full.filter((x) => !x.correct).map((x) => x.g.score)).toFixed(3)})`);
+
+// Thresholds calibrated on the first half of the test records, applied to the second half.
+const half = Math.floor(testRecs.length / 2);
+const calib = calibrateThresholds([...full.slice(0, half), ...initial.slice(0, half)].map((x) => ({ score: x.g.score, correct: x.correct })));
+const th = { theta1: calib.theta1 ?? DEFAULT_GATE_PARAMS.theta1, theta2: Math.min(calib.theta2 ?? DEFAULT_GATE_PARAMS.theta2, calib.theta1 ?? 1) };
+console.log(`\ncalibrated on ${half} test records (full + initial, target 90% direct accuracy): θ1 ${calib.theta1?.toFixed(3) ?? 'none'}, θ2 ${calib.theta2?.toFixed(3) ?? 'none'}`);
+for (const [name, xs] of [['full evidence', full.slice(half)], ['initial evidence only', initial.slice(half)]] as const) {
+  const direct = xs.filter((x) => decideGate(x.g.score, th).decision === 'direct');
+  const warn = xs.filter((x) => decideGate(x.g.score, th).decision === 'retrieve-warn');
+  console.log(`  other half, ${name}: direct ${pct(direct.length / xs.length)} (correct ${pct(direct.length ? direct.filter((x) => x.correct).length / direct.length : null)}), warn ${pct(warn.length / xs.length)}`);
+}
 
 // Latency, µs per sentence, over the test inputs' sentences.
 const texts = testRecs.map((r) => r.text);

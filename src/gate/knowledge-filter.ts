@@ -9,7 +9,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { z } from 'zod';
 import { completeJson, type LlmFailureKind } from '../adapters/llm/structured.js';
 import { loadPrompt, PromptError, type PromptFile } from '../adapters/llm/prompts.js';
-import { mapWithConcurrency } from './masking-annotation.js';
+import { mapWithConcurrency } from './concurrency.js';
 
 /** Models often answer "True"/"False" as strings (the ICA-RAG template asks for "True"); accept both. */
 export const FilterVerdictSchema = z.object({

@@ -10,6 +10,7 @@
  * ICA-RAG §3.2.2 is the same without the C→B upgrade in (1): `variant: 'ica-rag'`.
  * "≈" is: the gold disease id is among the diagnoser's top `correctAtRank` answers.
  */
+import { mapWithConcurrency } from './concurrency.js';
 import type { SentenceLabel } from './types.js';
 
 /** Answers a diagnosis for a list of sentences: ranked disease ids, best first. */
@@ -102,18 +103,4 @@ export async function annotateByMasking(
 
   const results = await mapWithConcurrency(chosen, Math.max(1, opts.concurrency), annotateOne);
   return { sentences: results.flat(), stats };
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
