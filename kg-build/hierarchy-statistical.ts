@@ -17,15 +17,21 @@ export interface StatisticalOptions {
   method: 'average' | 'complete' | 'ward';
   /** Features used to name a group. */
   nameFeatures: number;
+  /**
+   * Weight prevalences by log(n / diseases with the feature): features nearly every disease
+   * shows (pain questions in DDXPlus) stop dominating the cosine distance.
+   */
+  idf: boolean;
 }
 
-export const DEFAULT_STATISTICAL_OPTIONS: StatisticalOptions = { method: 'ward', nameFeatures: 2 };
+export const DEFAULT_STATISTICAL_OPTIONS: StatisticalOptions = { method: 'ward', nameFeatures: 2, idf: true };
 
 export function statisticalHierarchy(input: HierarchyInput, sizes: HierarchySizes, options: Partial<StatisticalOptions> = {}): Hierarchy {
   const opts = { ...DEFAULT_STATISTICAL_OPTIONS, ...options };
   const diseases = [...input.diseases].sort((a, b) => a.id.localeCompare(b.id));
   const byDisease = diseaseProfiles(input.manifestations);
-  const profiles = diseases.map((d) => byDisease.get(d.id) ?? new Map<string, number>());
+  const raw = diseases.map((d) => byDisease.get(d.id) ?? new Map<string, number>());
+  const profiles = opts.idf ? idfWeighted(raw) : raw;
   const featureById = new Map(input.features.map((f) => [f.id, f]));
   const { l2, l1 } = resolveSizes(diseases.length, sizes);
 
@@ -48,6 +54,12 @@ export function statisticalHierarchy(input: HierarchyInput, sizes: HierarchySize
     }
   });
   return { mode: 'statistical', categories, subcategories, subcategoryOf };
+}
+
+function idfWeighted(profiles: Profile[]): Profile[] {
+  const deg = new Map<string, number>();
+  for (const p of profiles) for (const id of p.keys()) deg.set(id, (deg.get(id) ?? 0) + 1);
+  return profiles.map((p) => new Map([...p].map(([id, v]) => [id, v * Math.log(profiles.length / deg.get(id)!)])));
 }
 
 /** Exactly `k` groups of indices (fewer only if there are fewer items), in a stable order. */
