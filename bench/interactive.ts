@@ -9,7 +9,7 @@ import { FollowupEngine } from '../src/followups/engine.js';
 import { runMasking, MASK_RATES } from '../src/followups/masking.js';
 import { FollowupModel } from '../src/followups/model.js';
 import { buildQuestionCatalogue } from '../src/followups/question-model.js';
-import { RANKER_NAMES } from '../src/followups/ranker.js';
+import { RANKER_NAMES, type RankerName } from '../src/followups/ranker.js';
 import { kgFromRecords, KG_BUILD_IDS } from '../src/followups/record-kg.js';
 import { initialState, runDialogue, summarize, type AccuracyRow } from '../src/followups/simulate.js';
 import { ddxplusAnswerTypes } from '../src/followups/ddxplus-hints.js';
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     confidence: { type: 'string', default: '0.9' },
     'no-demographics': { type: 'boolean', default: false },
     'skip-masking': { type: 'boolean', default: false },
+    rankers: { type: 'string', default: RANKER_NAMES.join(',') },
     json: { type: 'boolean', default: false },
   },
 });
@@ -53,7 +54,7 @@ const useDemo = !values['no-demographics'];
 const confidence = Number(values.confidence);
 
 const rows: AccuracyRow[] = [];
-for (const ranker of RANKER_NAMES) {
+for (const ranker of values.rankers!.split(',') as RankerName[]) {
   const t0 = Date.now();
   const runs = test.map((rec) => runDialogue(engine, rec, initialState(engine, rec, scheme, { demographics: useDemo }), { ranker, checkpoints: CHECKPOINTS, confidence, scheme }));
   rows.push(summarize(ranker, runs, truthOf, CHECKPOINTS, Math.max(...CHECKPOINTS)));

@@ -80,14 +80,27 @@ function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly nu
   return expected / total;
 }
 
+const complements = new WeakMap<Float64Array, Float64Array>();
+
+/** [P(yes | d), P(no | d)]; the complement is cached with the model's cached row. */
 function bernoulliRows(p: Float64Array): Float64Array[] {
-  return [p, p.map((v) => 1 - v)];
+  let q = complements.get(p);
+  if (!q) complements.set(p, (q = p.map((v) => 1 - v)));
+  return [p, q];
 }
 
-export function informationGain(ctx: RankContext, q: Question, opts: InformationGainOptions = DEFAULTS): number {
+interface Prepared {
+  live: number[];
+  h0: number;
+}
+
+function prepare(ctx: RankContext, opts: InformationGainOptions): Prepared {
   const live = [...ctx.posterior.keys()].filter((i) => ctx.posterior[i]! >= opts.minProbability);
   const ones = new Float64Array(ctx.posterior.length).fill(1);
-  const h0 = weightedEntropy(ctx.posterior, ones, live).h;
+  return { live, h0: weightedEntropy(ctx.posterior, ones, live).h };
+}
+
+function gain(ctx: RankContext, q: Question, opts: InformationGainOptions, { live, h0 }: Prepared): number {
   let expected: number;
   if (q.answerType === 'several-of' && q.options.length > 1) {
     expected = expectedEntropySampled(ctx, q, live, opts.samplesPerDisease);
@@ -99,19 +112,19 @@ export function informationGain(ctx: RankContext, q: Question, opts: Information
   return Number.isFinite(expected) ? Math.max(0, h0 - expected) : 0;
 }
 
+export function informationGain(ctx: RankContext, q: Question, opts: InformationGainOptions = DEFAULTS): number {
+  return gain(ctx, q, opts, prepare(ctx, opts));
+}
+
 export function informationGainRanker(opts: Partial<InformationGainOptions> = {}): FollowupRanker {
   const o = { ...DEFAULTS, ...opts };
   return {
     name: 'information-gain',
     rank(ctx, limit) {
-      const scored: ScoredQuestion[] = openQuestions(ctx).map((q) => ({
-        question: q,
-        score: informationGain(ctx, q, o),
-        ranker: 'information-gain',
-        featureId: bestFeature(ctx, q),
-      }));
+      const prep = prepare(ctx, o);
+      const scored = openQuestions(ctx).map((q) => ({ question: q, score: gain(ctx, q, o, prep) }));
       scored.sort((a, b) => b.score - a.score || a.question.id.localeCompare(b.question.id));
-      return scored.slice(0, limit);
+      return scored.slice(0, limit).map((s): ScoredQuestion => ({ ...s, ranker: 'information-gain', featureId: bestFeature(ctx, s.question) }));
     },
   };
 }
