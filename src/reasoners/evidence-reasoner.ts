@@ -21,7 +21,7 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
 }
 
 export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
-  alpha: 0.5,
+  alpha: 0.03,
   unreportedWeight: 1,
   voteWeight: 0.5,
   knnWeight: 1,
