@@ -10,7 +10,7 @@
  *  - "." ends a unit only when followed by space or end (decimals never split), and the
  *    word before it is not an abbreviation: titles ("Dr.", "vs.", "e.g.", "approx.") never
  *    end a sentence; other abbreviations ("b.i.d.", "etc.", "temp.") only before a capital;
- *  - an ellipsis ends a unit only before a capital;
+ *  - an ellipsis ends a unit unless a lowercase word follows;
  *  - heading-only lines ("HPI:") and units with no letter or digit are dropped.
  */
 
@@ -96,7 +96,8 @@ function splitOnTerminators(clause: string): string[] {
 function isBoundary(run: string, before: string, following: string): boolean {
   const capitalNext = /^[\p{Lu}]/u.test(following);
   if (/[!?]/.test(run)) return true;
-  if (run.startsWith('..') || run.startsWith('…')) return capitalNext;
+  // An ellipsis trails off inside a sentence unless something other than a lowercase word follows.
+  if (run.startsWith('..') || run.startsWith('…')) return !/^\p{Ll}/u.test(following);
   const word = (before.match(/[^\s(\[]+$/)?.[0] ?? '').toLowerCase().replace(/^[^a-z0-9]+/, '');
   if (TITLES.has(word)) return false;
   if (ABBREVIATIONS.has(word) || DOTTED.test(word)) return capitalNext;

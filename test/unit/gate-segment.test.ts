@@ -21,6 +21,7 @@ const CASES: { name: string; input: string; expected: string[] }[] = [
   { name: 'inline enumeration', input: 'Problems: 1. fever 2. cough 3. rash', expected: ['fever', 'cough', 'rash'] },
   { name: 'a lone number is not an enumeration', input: 'Vomited x 2. Nausea 1) persists', expected: ['Vomited x 2.', 'Nausea 1) persists'] },
   { name: 'ellipsis before capital splits', input: 'Patient was confused... Then improved.', expected: ['Patient was confused...', 'Then improved.'] },
+  { name: 'ellipsis before a section tag splits (FIND case text)', input: '<Chief Complaint>: pain for 2 days... <History>: ...persistent pain', expected: ['<Chief Complaint>: pain for 2 days...', '<History>: ...persistent pain'] },
   { name: 'ellipsis before lowercase does not', input: 'pain radiating to... the left arm', expected: ['pain radiating to... the left arm'] },
   { name: 'question and exclamation', input: 'Chest pain? Yes! Started today.', expected: ['Chest pain?', 'Yes!', 'Started today.'] },
   { name: 'etc. before lowercase', input: 'fever, cough, etc. were noted', expected: ['fever, cough, etc. were noted'] },
