@@ -8,7 +8,7 @@ import { isPortFree } from './ports.js';
 import { runningPid, spawnServer, stopServer } from './process.js';
 import { boltUri, browserUrl, type LauncherSettings } from './settings.js';
 import { probeBolt, probeHttp, waitUntilUp } from './wait-bolt.js';
-import { tailLines } from './log-tail.js';
+import { fileSize, logSays, tailLines } from './log-tail.js';
 
 export interface Neo4jStatus {
   assembled: boolean;
@@ -58,9 +58,12 @@ export class Neo4jLauncher {
     writeNeo4jConf(s);
     if (s.auth && !hasSystemDatabase(s)) setInitialPassword(java.path, s, s.auth.password);
     const t0 = Date.now();
+    const logOffset = fileSize(l.neo4jLog);
     const pid = spawnServer(java.path, s);
     try {
-      await this.waitReady(pid, { boltUri: boltUri(s), browserUrl: browserUrl(s) });
+      // Another server grabbing the same port between our check and Neo4j's bind must not
+      // pass for ours: also require our own log to say "Started.".
+      await this.waitReady(pid, { boltUri: boltUri(s), browserUrl: browserUrl(s), logOffset });
     } catch (e) {
       await stopServer(pid, l, 10_000);
       throw e;
@@ -69,7 +72,7 @@ export class Neo4jLauncher {
   }
 
   /** Bolt first (what clients need), then HTTP, which Neo4j opens a few seconds later. */
-  private async waitReady(pid: number, at: { boltUri: string; browserUrl: string }): Promise<void> {
+  private async waitReady(pid: number, at: { boltUri: string; browserUrl: string; logOffset?: number }): Promise<void> {
     const s = this.settings;
     const isAlive = () => runningPid(s.layout) === pid;
     const deadline = Date.now() + s.startTimeoutMs;
@@ -77,6 +80,10 @@ export class Neo4jLauncher {
     if (!bolt.ok) throw this.startError('Bolt', at.boltUri, bolt);
     const http = await waitUntilUp({ probe: () => probeHttp(at.browserUrl), isAlive, timeoutMs: Math.max(5000, deadline - Date.now()) });
     if (!http.ok) throw this.startError('HTTP', at.browserUrl, http);
+    if (at.logOffset === undefined) return;
+    const logPath = s.layout.neo4jLog;
+    const logged = await waitUntilUp({ probe: async () => logSays(logPath, at.logOffset!, 'Started.'), isAlive, timeoutMs: 30_000 });
+    if (!logged.ok) throw this.startError('its log', logPath, logged);
   }
 
   private startError(what: string, addr: string, out: { why: string; reason: string }): SetupError {

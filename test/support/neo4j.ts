@@ -1,0 +1,115 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
+import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } from '../../src/neo4j-launcher/index.js';
+import { runningPid, stopServer } from '../../src/neo4j-launcher/process.js';
+
+/**
+ * Integration tests talk to a real Neo4j over Bolt. With NEO4J_URI set, that server is
+ * used as is. Without it, a dedicated server is started from the project's assembled
+ * jars in its own instance directory (its own data, so clearDatabase never touches a
+ * developer's graph), on free ports (NEO4J_URI is set for the tests to read).
+ */
+interface TestServer {
+  launcher: Neo4jLauncher | null;
+  boltUri: string;
+  httpUrl: string;
+}
+
+let server: TestServer | null = null;
+const stores: GraphStore[] = [];
+
+function instancesRoot(): string {
+  return join(defaultHome(), 'test-instances');
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Instances left by a test run that was killed: stop their server, delete their files. */
+async function reapStaleInstances(): Promise<void> {
+  const root = instancesRoot();
+  if (!existsSync(root)) return;
+  for (const name of readdirSync(root)) {
+    const owner = Number(name);
+    if (Number.isInteger(owner) && pidAlive(owner)) continue;
+    const layout = makeLayout({ home: defaultHome(), instanceDir: join(root, name) });
+    const pid = runningPid(layout);
+    if (pid !== null) await stopServer(pid, layout, 30_000);
+    rmSync(layout.instanceDir, { recursive: true, force: true });
+  }
+}
+
+export async function startTestNeo4j(): Promise<TestServer> {
+  if (server) return server;
+  if (process.env.NEO4J_URI) {
+    const host = new URL(process.env.NEO4J_URI.replace(/^[a-z+]+:/, 'http:')).hostname;
+    server = { launcher: null, boltUri: process.env.NEO4J_URI, httpUrl: process.env.NEO4J_HTTP_URL ?? `http://${host}:7474` };
+    return server;
+  }
+  await reapStaleInstances();
+  // Free ports, not 7687/7474: several test runs (and a developer's own server) share
+  // this machine, and two runs racing for the default ports would collide.
+  const boltPort = await freePort();
+  const httpPort = await freePort();
+  // Auth off for the throwaway test server, whatever the developer's env says.
+  const env = { ...process.env, NEO4J_PASSWORD: '' };
+  const launcher = new Neo4jLauncher(
+    launcherSettings({ env, instanceDir: join(instancesRoot(), String(process.pid)), boltPort, httpPort }),
+  );
+  const started = await launcher.start();
+  process.env.NEO4J_URI = started.boltUri;
+  process.env.NEO4J_PASSWORD = '';
+  server = { launcher, boltUri: started.boltUri, httpUrl: `http://127.0.0.1:${httpPort}` };
+  process.stderr.write(`  [int] Neo4j test server ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s)\n`);
+  return server;
+}
+
+export async function stopTestNeo4j(): Promise<void> {
+  while (stores.length) await stores.pop()!.close();
+  const s = server;
+  server = null;
+  if (!s?.launcher) return;
+  await s.launcher.stop();
+  rmSync(s.launcher.settings.layout.instanceDir, { recursive: true, force: true });
+  delete process.env.NEO4J_URI;
+}
+
+/** Base URL of the test server's HTTP connector (Browser at /browser/). */
+export function neo4jHttpUrl(): string {
+  if (!server) throw new Error('Neo4j test server not started (is test/int/hooks.ts loaded?)');
+  return server.httpUrl;
+}
+
+/** A connected GraphStore on the test server; closed automatically after the run. */
+export async function testGraphStore(): Promise<GraphStore> {
+  const cfg = loadConfig();
+  const store = new GraphStore(cfg.neo4j);
+  await store.connect();
+  stores.push(store);
+  return store;
+}
+
+/** Delete every node and relationship (in batches); with `schema`, drop constraints and indexes too. */
+export async function clearDatabase(opts: { store?: GraphStore; schema?: boolean } = {}): Promise<void> {
+  const store = opts.store ?? (await testGraphStore());
+  for (;;) {
+    const rows = await store.runText('MATCH (n) WITH n LIMIT 10000 DETACH DELETE n RETURN count(*) AS c', {}, 'WRITE');
+    if (Number(rows[0]?.c ?? 0) === 0) break;
+  }
+  if (!opts.schema) return;
+  const quote = (name: unknown) => `\`${String(name).replace(/`/g, '``')}\``;
+  for (const r of await store.runText('SHOW CONSTRAINTS YIELD name RETURN name', {}, 'READ')) {
+    await store.runText(`DROP CONSTRAINT ${quote(r.name)} IF EXISTS`, {}, 'WRITE');
+  }
+  for (const r of await store.runText("SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP' RETURN name", {}, 'READ')) {
+    await store.runText(`DROP INDEX ${quote(r.name)} IF EXISTS`, {}, 'WRITE');
+  }
+}
