@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
+import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
+import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
+import { buildDir, currentPointer } from '../../src/domain/artifacts.js';
+import type { NormalizedRecord } from '../../src/domain/record.js';
+import { ArtifactError, ConfigError } from '../../src/errors.js';
+import { evaluateAsk } from '../../src/query/evaluate-ask.js';
+import { openQueryService, textInput, type QueryService } from '../../src/query/query-service.js';
+import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
+import { splitFilter } from '../../src/sources/split.js';
+import { runBuild } from '../../kg-build/pipeline.js';
+import { clearDatabase, testGraphStore } from '../support/neo4j.js';
+
+/**
+ * The query pipeline against the real build: DDXPlus sample, 60/40 patient-level split,
+ * train part built into real Neo4j + real faiss-node, test part held out.
+ */
+const SPLIT = { seed: 1, testFraction: 0.4 };
+const hashed = new HashedEmbedder();
+const embedder = { id: hashed.id, embeddings: hashed };
+
+async function part(which: 'train' | 'test'): Promise<NormalizedRecord[]> {
+  const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
+  const keep = splitFilter({ ...SPLIT, part: which });
+  const out: NormalizedRecord[] = [];
+  try {
+    for await (const r of source.records()) if (keep(r)) out.push(r);
+  } finally {
+    await source.close();
+  }
+  return out;
+}
+
+describe('query pipeline (real Neo4j, real faiss-node, DDXPlus 60/40 split)', function () {
+  this.timeout(600_000);
+  let store: GraphStore;
+  let service: QueryService;
+  let test: NormalizedRecord[];
+  const dataDir = mkdtempSync(join(tmpdir(), 'query-int-'));
+
+  before(async () => {
+    store = await testGraphStore();
+    await clearDatabase({ store });
+    const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
+    try {
+      await runBuild(
+        {
+          source, dataDir, include: splitFilter({ ...SPLIT, part: 'train' }),
+          params: { hierarchy: 'statistical', sizes: { subcategories: 'auto', categories: 'auto' }, cluster: {}, decompose: {}, keyDifferences: {}, index: {}, batchSize: 5000, recordsInGraph: false, triplesFile: null, split: SPLIT },
+        },
+        { graph: store, embedder, indexFactory: FaissVectorIndex, llm: null },
+      );
+    } finally {
+      await source.close();
+    }
+    service = await openQueryService({ graph: store, dataDir, embedder });
+    test = await part('test');
+  });
+
+  it('accuracy floor: the first 80 held-out text renderings give the right disease first', async () => {
+    const r = await evaluateAsk(service, test.slice(0, 80));
+    process.stderr.write(`    [query] held-out subset: top-1 ${(r.top1 * 100).toFixed(1)}%, top-3 ${(r.top3 * 100).toFixed(1)}%, ${r.meanMs.toFixed(0)} ms/query\n`);
+    assert.equal(r.n, 80);
+    assert.ok(r.top1 >= 0.93, `top-1 ${r.top1}`);
+    assert.ok(r.top3 >= r.top1);
+  });
+
+  it('returns the whole trace: findings, matches above t, votes, differences KG, records, follow-ups, timings', async () => {
+    const rec = test[3]!;
+    const res = await service.diagnose(textInput(rec.text, { topK: 7, topM: 2 }));
+    const t = res.trace;
+    assert.ok(t.findings.length >= rec.findings.length, 'one finding per clause at least');
+    assert.ok(t.matches.length > 0 && t.matches.every((m) => m.similarity > 0.55));
+    assert.ok(t.votes.length > 0 && t.chosenSubcategory?.subcategoryId === t.votes[0]!.subcategoryId);
+    const subDiseases = new Set(service.snapshot.diseases.filter((d) => d.subcategoryId === t.chosenSubcategory!.subcategoryId).map((d) => d.id));
+    assert.ok(t.differencesKg.length > 0 && t.differencesKg.every((x) => subDiseases.has(x.subjectId!)), 'triples of the chosen subcategory only');
+    assert.ok(t.differencesKg.some((x) => x.relation === 'HAS_MANIFESTATION' && x.weight !== null && x.weight > 0));
+    assert.equal(t.retrieved.length, 7);
+    assert.ok(t.retrieved.every((r, i) => i === 0 || r.similarity <= t.retrieved[i - 1]!.similarity));
+    const reported = new Set(t.matches.map((m) => m.featureId));
+    assert.ok(res.followUps.length > 0 && res.followUps.every((q) => !reported.has(q.featureId) && q.ranker === 'sigma'));
+    for (const stage of ['decompose', 'match', 'vote', 'differencesKg', 'retrieve', 'followUps', 'reason', 'total']) assert.ok(t.timingsMs[stage]! >= 0, stage);
+    assert.equal(res.reasoner, 'evidence');
+  });
+
+  it('DDXPlus evidence codes match feature nodes exactly and diagnose too', async () => {
+    const rec = test.find((r) => r.findings.length > 8)!;
+    const codes = rec.findings.filter((f) => f.polarity === 'present').map((f) => (f.valueCode ? `${f.code}_@_${f.valueCode}` : f.code)).join(' ');
+    const res = await service.diagnose(textInput(codes));
+    assert.ok(res.trace.matches.length > 0 && res.trace.matches.every((m) => m.similarity === 1));
+    assert.equal(res.differential[0]!.disease.toLowerCase(), rec.diagnosis.toLowerCase());
+  });
+
+  it('refuses a build made with another embedder, and names a corrupt index file', async () => {
+    await assert.rejects(openQueryService({ graph: store, dataDir, embedder: { id: 'hashed-ngram-v1:64', embeddings: new HashedEmbedder({ dim: 64 }) } }), (e: unknown) => e instanceof ConfigError && /embedder/.test(e.message));
+    const copy = mkdtempSync(join(tmpdir(), 'query-int-corrupt-'));
+    cpSync(dataDir, copy, { recursive: true });
+    const buildId = readFileSync(currentPointer(copy), 'utf8').trim();
+    const file = join(buildDir(copy, buildId), 'features.faiss');
+    writeFileSync(file, readFileSync(file).subarray(0, 100));
+    await assert.rejects(openQueryService({ graph: store, dataDir: copy, embedder }), (e: unknown) => e instanceof ArtifactError && e.message.includes('features.faiss'));
+  });
+});
