@@ -35,6 +35,12 @@ describe('HTTP KG exploration and probes (fake KG reader, real HTTP on port 0)',
     assert.match(body.error.message, /sub:nope/);
   });
 
+  it('400 naming the id when it is absurdly long', async () => {
+    const res = await fetch(`${h.url}/v1/kg/subcategories/${'x'.repeat(300)}/differences`);
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).error.field, 'id');
+  });
+
   it('404 with a JSON error for an unknown route', async () => {
     const res = await fetch(`${h.url}/v1/nothing-here`);
     assert.equal(res.status, 404);

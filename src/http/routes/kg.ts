@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { NotFoundError } from '../../errors.js';
+import { InputError, NotFoundError } from '../../errors.js';
 import { SubcategoryIdSchema } from '../schemas.js';
 import type { AppDeps } from '../ports.js';
 
@@ -12,7 +12,9 @@ export function kgRoutes(deps: AppDeps): Router {
     res.json({ diseases: await deps.kg.diseases() });
   });
   router.get('/v1/kg/subcategories/:id/differences', async (req, res) => {
-    const id = SubcategoryIdSchema.parse(req.params.id);
+    const parsed = SubcategoryIdSchema.safeParse(req.params.id);
+    if (!parsed.success) throw new InputError(`id: ${parsed.error.issues[0]!.message}`, { field: 'id' });
+    const id = parsed.data;
     const differences = await deps.kg.differences(id);
     if (!differences) throw new NotFoundError(`subcategory ${JSON.stringify(id.slice(0, 100))} does not exist`);
     res.json(differences);
