@@ -88,3 +88,23 @@ describe('follow-ups: engine', () => {
     assert.equal(b.questions.length, 3);
   });
 });
+
+describe('follow-ups: the pipeline FollowUpRanker port', () => {
+  it('ranks grouped questions over a KgSnapshot, skipping reported features', async () => {
+    const { buildSnapshot } = await import('../../src/query/kg-snapshot.js');
+    const { EngineFollowUpRanker } = await import('../../src/followups/pipeline-ranker.js');
+    const kg = fixtureKg();
+    const snapshot = buildSnapshot({
+      categories: [],
+      subcategories: [],
+      diseases: kg.diseases.map((d) => ({ ...d, subcategoryId: '', icd10: null, aliases: [] })),
+      features: kg.features.map((f) => ({ ...f, kind: 'ehr' as const })),
+      manifestations: kg.manifestations.map((m) => ({ ...m, source: 'ehr' as const })),
+    });
+    const out = new EngineFollowUpRanker().rank({ snapshot, candidateDiseases: [0, 1], reportedFeatureIds: new Set(['feat:cough']), limit: 3 });
+    assert.equal(out.length, 3);
+    assert.ok(out.every((q) => q.ranker === 'information-gain' && q.id.startsWith('q:E_')));
+    assert.ok(!out.some((q) => q.id === 'q:E_1'));
+    assert.ok(out[0]!.score >= out[2]!.score);
+  });
+});
