@@ -5,6 +5,7 @@ import { registerSourceCommands } from './source-commands.js';
 import { registerBuildCommand } from './build-command.js';
 import { registerQueryCommands } from './query-commands.js';
 import { registerServeCommand } from './serve-command.js';
+import { registerEvalCommand } from './eval-command.js';
 
 const program = new Command('dxgraph')
   .description('Knowledge-graph RAG server for differential diagnosis')
@@ -16,6 +17,7 @@ registerSourceCommands(program);
 registerBuildCommand(program);
 registerQueryCommands(program);
 registerServeCommand(program);
+registerEvalCommand(program);
 
 try {
   await program.parseAsync(process.argv);

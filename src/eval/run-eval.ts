@@ -1,0 +1,84 @@
+/**
+ * The evaluation use case: leakage check, then the requested protocols over the test
+ * patients, then the report. Everything outside (query service, consultation sessions,
+ * progress bar) is passed in; the CLI wires the same objects the server wires.
+ */
+import type { Progress } from '../../kg-build/progress.js';
+import type { NormalizedRecord } from '../domain/record.js';
+import { InputError } from '../errors.js';
+import type { RankerName } from '../followups/ranker.js';
+import { KG_BUILD_IDS } from '../followups/record-kg.js';
+import type { BuildManifest } from '../domain/artifacts.js';
+import type { DiagnoseOptions } from '../query/contracts.js';
+import type { KgSnapshot } from '../query/kg-snapshot.js';
+import type { RecordRow } from '../query/retrieve-records.js';
+import { interactiveStart, maskedStart, runDialogues, type DialogueOutcome } from './dialogue-protocols.js';
+import { truthResolver } from './hierarchy-levels.js';
+import { assertNoLeakage, findLeakage, indexedRecords } from './leakage.js';
+import { assembleReport } from './report-json.js';
+import { runFullProtocol, type DiagnoseService, type InputMode } from './run-full.js';
+import type { SessionPort } from './session-dialogue.js';
+import type { EvalCase, EvalReport } from './types.js';
+
+export const PROTOCOLS = ['full', 'interactive', 'masking'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+export interface EvalParams {
+  protocols: readonly Protocol[];
+  /** Question counts at which the interactive / masking accuracy is read. */
+  questions: readonly number[];
+  /** Shares of findings masked (0, 0.33, 0.66, 1). */
+  maskRates: readonly number[];
+  ranker: RankerName;
+  /** Session confidence at which a consultation says "stop asking" (for mean questions to a confident answer). */
+  confidence: number;
+  input: InputMode;
+  options: Partial<DiagnoseOptions>;
+  seed: number;
+  limit: number | null;
+  allowContentDuplicates: boolean;
+  testSource: string;
+}
+
+export interface EvalDeps {
+  query: DiagnoseService & { snapshot: KgSnapshot; artifacts: { manifest: BuildManifest; records: ReadonlyMap<string, RecordRow> } };
+  /** The consultation use case (src/sessions); required by the interactive and masking protocols. */
+  sessions: SessionPort | null;
+  progress: Progress;
+}
+
+export interface EvalRun {
+  report: EvalReport;
+  cases: EvalCase[];
+}
+
+export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord[], params: EvalParams): Promise<EvalRun> {
+  assertNoLeakage(findLeakage(records, indexedRecords(deps.query.artifacts.records.values())), { allowContentDuplicates: params.allowContentDuplicates });
+  const { snapshot } = deps.query;
+  const truthOf = truthResolver(snapshot);
+  const truthId = new Map(records.map((r) => [r.id, truthOf(r).diseaseId ?? ''] as const));
+  const wants = (p: Protocol) => params.protocols.includes(p);
+  if ((wants('interactive') || wants('masking')) && !deps.sessions) throw new InputError('--protocol interactive|masking needs the consultation sessions (none wired)', { field: 'protocol' });
+
+  let cases: EvalCase[] = [];
+  if (wants('full')) {
+    deps.progress.start('full', records.length);
+    cases = await runFullProtocol({ query: deps.query, snapshot }, { records, truth: truthOf, mode: params.input, options: params.options, onCase: (n) => deps.progress.update(n) });
+    deps.progress.stop();
+  }
+  const dialogue = async (label: string, start: Parameters<typeof runDialogues>[1]): Promise<DialogueOutcome> => {
+    let done = 0;
+    deps.progress.start(label, records.length);
+    const out = await runDialogues(deps.sessions!, start, {
+      records, truth: (id) => truthId.get(id) ?? '', ranker: params.ranker, checkpoints: params.questions, scheme: KG_BUILD_IDS, onDialogue: () => deps.progress.update(++done),
+    });
+    deps.progress.stop();
+    return out;
+  };
+  const interactive = wants('interactive') ? await dialogue('interactive', interactiveStart) : null;
+  const masking = new Map<number, DialogueOutcome>();
+  if (wants('masking')) for (const rate of params.maskRates) masking.set(rate, await dialogue(`mask ${Math.round(rate * 100)}%`, (rec) => maskedStart(snapshot, rec, rate, KG_BUILD_IDS)));
+
+  const report = assembleReport({ cases, interactive, masking, params, confidence: params.confidence, manifest: deps.query.artifacts.manifest, buildId: snapshot.buildId, n: records.length });
+  return { report, cases };
+}

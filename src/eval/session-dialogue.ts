@@ -1,0 +1,59 @@
+/**
+ * One simulated consultation through the session use case the server exposes
+ * (`Consultation.start` / `answer`, src/sessions): start from a first description, take
+ * the top question, let the simulated patient answer, repeat; note the top-1 disease
+ * after each checkpoint and when the top probability first reached the confidence.
+ */
+import { performance } from 'node:perf_hooks';
+import type { NormalizedRecord } from '../domain/record.js';
+import type { RankerName } from '../followups/ranker.js';
+import type { FeatureIdScheme } from '../followups/record-kg.js';
+import type { DialogueRun } from '../followups/simulate.js';
+import type { InputFinding } from '../query/contracts.js';
+import type { ConsultationPort } from '../sessions/consultation.js';
+import { patientAnswer } from './simulated-patient.js';
+
+export type SessionPort = Pick<ConsultationPort, 'start' | 'answer'>;
+
+export interface DialogueStart {
+  findings: InputFinding[];
+  age: number | null;
+  sex: 'M' | 'F' | null;
+}
+
+export interface SessionDialogueOptions {
+  ranker: RankerName;
+  checkpoints: readonly number[];
+  scheme: FeatureIdScheme;
+}
+
+export interface TimedDialogue {
+  run: DialogueRun;
+  startMs: number;
+  answerMs: number[];
+}
+
+export async function sessionDialogue(port: SessionPort, rec: NormalizedRecord, start: DialogueStart, opts: SessionDialogueOptions): Promise<TimedDialogue> {
+  const max = Math.max(0, ...opts.checkpoints);
+  const run: DialogueRun = { recordId: rec.id, topAt: new Map(), questionsToConfidence: null, topAtConfidence: null };
+  const answerMs: number[] = [];
+  let t0 = performance.now();
+  let view = await port.start({ findings: start.findings, age: start.age, sex: start.sex, ranker: opts.ranker, followUps: 1 });
+  const startMs = performance.now() - t0;
+  for (let asked = 0; ; asked++) {
+    const top = view.differential[0]?.diseaseId ?? '';
+    if (opts.checkpoints.includes(asked)) run.topAt.set(asked, top);
+    if (view.stop.reason === 'confident' && run.questionsToConfidence === null) {
+      run.questionsToConfidence = asked;
+      run.topAtConfidence = top;
+    }
+    const next = view.questions[0];
+    if (asked >= max || !next) {
+      for (const k of opts.checkpoints) if (k > asked) run.topAt.set(k, top); // nothing left to ask
+      return { run, startMs, answerMs };
+    }
+    t0 = performance.now();
+    view = port.answer(view.sessionId, { answers: [{ questionId: next.id, answer: patientAnswer(next, rec, opts.scheme) }] });
+    answerMs.push(performance.now() - t0);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Opens what the harness evaluates, the way `dxgraph serve` opens it (src/server.ts):
+ * the configured embedder and reasoners (`createReasoners`), the KG snapshot and build
+ * artifacts (`openQueryService`), and the consultation use case over that snapshot
+ * (`createConsultation`). Nothing is re-implemented here, so eval measures the server.
+ */
+import { createEmbedder } from '../adapters/embeddings/index.js';
+import { GraphStore } from '../adapters/neo4j/graph-store.js';
+import type { Config } from '../config.js';
+import type { AnswerTypeHints } from '../followups/question-model.js';
+import type { Logger } from '../logger.js';
+import { openQueryService, type QueryService } from '../query/query-service.js';
+import { createReasoners } from '../server.js';
+import { createConsultation } from '../sessions/create.js';
+import type { SessionPort } from './session-dialogue.js';
+
+export interface OpenedEval {
+  query: QueryService;
+  sessions: SessionPort;
+  close(): Promise<void>;
+}
+
+export async function openEvalTarget(opts: { config: Config; logger: Logger; hints: AnswerTypeHints | null; confidence: number }): Promise<OpenedEval> {
+  const graph = new GraphStore(opts.config.neo4j);
+  try {
+    await graph.connect();
+    const embedder = createEmbedder(opts.config);
+    const reasoners = await createReasoners(opts.config, opts.logger);
+    const query = await openQueryService({ graph, dataDir: opts.config.dataDir, embedder, reasoners });
+    // One dialogue at a time: a small session store suffices (old sessions fall out of the LRU).
+    const sessions = createConsultation({
+      snapshot: query.snapshot, query, ...(opts.hints ? { hints: opts.hints } : {}), options: { confidence: opts.confidence }, sessions: { maxSessions: 16 },
+    });
+    return { query, sessions, close: () => graph.close() };
+  } catch (e) {
+    await graph.close();
+    throw e;
+  }
+}
