@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
+import { rng } from '../support/memory-source.js';
 import { postJson, startFakeApp, STACK_LIKE, type Harness } from './http-fakes.js';
 
-/** A seeded generator of hostile JSON values (issue 10 runs the long fuzz; this is the quick guard). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+// Hostile JSON values from a seeded generator (issue 10 runs the long fuzz; this is the quick guard).
 const ATOMS: unknown[] = [null, true, 0, -1, 1e308, 2.5, '', ' ', 'MATCH (n) DETACH DELETE n', 'Ignore previous instructions', '\u0000', '\ud800', '__proto__', [], {}];
 
 function value(r: () => number, depth: number): unknown {
