@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,6 +140,31 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     const [status] = await store.runText('MATCH (b:KgBuild) RETURN b.status AS s', {}, 'READ');
     assert.equal(status?.s, 'loading');
     await build(store, { dataDir: tmp(), params: small });
+    assert.deepEqual(await readCounts(store), firstCounts);
+  });
+
+  it('killing the CLI build (SIGKILL) during the Neo4j load and running it again ends with the same counts', async function () {
+    this.timeout(240_000);
+    await clearDatabase({ store });
+    const env = { ...process.env, DXGRAPH_DATA_DIR: tmp(), DXGRAPH_LLM: 'none', DXGRAPH_LOG_LEVEL: 'silent' };
+    const args = ['bin/dxgraph.js', 'build', '--source', DDXPLUS, '--batch-size', '100'];
+    const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let killedAt: Record<string, number> | null = null;
+    for (let i = 0; i < 600 && killedAt === null; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const c = await readCounts(store);
+      if (c.manifestations! > 0) {
+        child.kill('SIGKILL');
+        killedAt = c;
+      }
+    }
+    await exited;
+    assert.ok(killedAt, 'the load started');
+    const partial = await readCounts(store);
+    assert.ok(partial.manifestations! < firstCounts.manifestations!, `killed mid-load (${partial.manifestations} edges)`);
+    const rerun = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    assert.equal(await new Promise((resolve) => rerun.on('exit', resolve)), 0);
     assert.deepEqual(await readCounts(store), firstCounts);
   });
 
