@@ -1,3 +1,4 @@
+import { ArtifactError } from '../errors.js';
 import { FaissVectorIndex } from '../adapters/faiss/vector-index.js';
 import type { GraphStore } from '../adapters/neo4j/graph-store.js';
 import { EvidenceReasoner } from '../reasoners/evidence-reasoner.js';
@@ -60,6 +61,13 @@ export async function openQueryService(deps: {
 }): Promise<QueryService> {
   const artifacts = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const snapshot = await loadSnapshot(deps.graph);
+  // The indexes' feature and disease ids must be the graph's: refuse a mixed pair.
+  if (snapshot.buildId !== artifacts.manifest.buildId) {
+    throw new ArtifactError(
+      artifacts.manifest.buildId,
+      `Neo4j holds KG build ${snapshot.buildId ?? '(none)'} but DXGRAPH_DATA_DIR's current build is ${artifacts.manifest.buildId}: rebuild, or point NEO4J_URI / DXGRAPH_DATA_DIR at the same build`,
+    );
+  }
   return createQueryService({ graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [] });
 }
 

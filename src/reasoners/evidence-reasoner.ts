@@ -2,7 +2,7 @@ import type { RankedDisease } from '../query/contracts.js';
 import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
 import { sigma } from '../query/discriminability.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
-import { nbScore, nbTables, softmax, type NbParams } from './scoring-naive-bayes.js';
+import { effectiveUnreportedWeight, nbScore, nbTables, softmax, type NbParams } from './scoring-naive-bayes.js';
 import { reportedFeatures } from './evidence-reported.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
 
@@ -46,11 +46,12 @@ export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions
   const s = ctx.snapshot;
   const D = s.diseases.length;
   if (D === 0) return [];
-  const reported = reportedFeatures(s, ctx.matches, opts.matchMargin);
+  const reported = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
   const tables = nbTables(s, opts.alpha);
+  const lambda = effectiveUnreportedWeight(tables, reported.reduce((a, r) => a + r.weight, 0), opts.unreportedWeight);
   const priors = contextPriors(ctx, opts);
   const scored = Array.from({ length: D }, (_, d) => {
-    const nb = nbScore(s, tables, d, reported, opts);
+    const nb = nbScore(s, tables, d, reported, { alpha: opts.alpha, unreportedWeight: lambda });
     return { d, score: nb.score + priors.total[d]!, contributions: nb.contributions };
   });
   const probs = softmax(scored.map((x) => x.score));
@@ -76,6 +77,6 @@ function featureEvidence(s: KgSnapshot, d: number, reported: ReturnType<typeof r
       const pos = m.position.get(r.feature);
       const prev = pos === undefined ? 0 : m.prevalence[pos]!;
       const f = s.features[r.feature]!;
-      return `${r.present ? '+' : '-'} ${f.text}: P=${prev.toFixed(2)} in disease, sigma=${sigma(s, r.feature).toFixed(1)}, log-odds ${c >= 0 ? '+' : ''}${c.toFixed(2)}`;
+      return `${r.present ? '+' : '-'} ${f.text}: P=${prev.toFixed(2)} in disease, sigma=${sigma(s, r.feature).toFixed(1)}, score ${c >= 0 ? '+' : ''}${c.toFixed(2)}`;
     });
 }

@@ -11,7 +11,8 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
  *            + λ · Σ_{f not reported} log(1 - p(f|d))   ("unreported" = weak absence)
  *
  * λ = 1 is the full Bernoulli model (every unreported feature counts as absent, true for
- * a complete DDXPlus record); λ < 1 softens it for short free-text descriptions. The
+ * a complete DDXPlus record); a short free-text description says little about what is
+ * absent, so λ is scaled by how complete it is (`effectiveUnreportedWeight`). The
  * unreported sum is computed as λ·(base(d) − Σ_reported log(1−p)), with base(d) the
  * all-absent sum precomputed once per snapshot, so a query costs O(reported × diseases).
  */
@@ -30,6 +31,8 @@ export interface NbTables {
   /** Per disease: Σ over all features of log(1 - p(f|d)). */
   allAbsent: Float64Array;
   logPrior: Float64Array;
+  /** Mean number of features per training record: how long a "complete" description is. */
+  meanFeaturesPerRecord: number;
 }
 
 const EPS = 1e-4;
@@ -44,8 +47,9 @@ export function nbTables(s: KgSnapshot, alpha: number): NbTables {
   const F = s.features.length;
   const t: NbTables = {
     logP: [], log1mP: [], logP0: new Float64Array(D), log1mP0: new Float64Array(D),
-    allAbsent: new Float64Array(D), logPrior: new Float64Array(D),
+    allAbsent: new Float64Array(D), logPrior: new Float64Array(D), meanFeaturesPerRecord: 0,
   };
+  let edgeCounts = 0;
   for (let d = 0; d < D; d++) {
     const n = s.diseases[d]!.recordCount;
     const m = s.manifestations[d]!;
@@ -59,6 +63,7 @@ export function nbTables(s: KgSnapshot, alpha: number): NbTables {
       lp[i] = Math.log(p);
       l1[i] = Math.log(1 - p);
       sum += l1[i]!;
+      edgeCounts += m.counts[i]!;
     }
     t.logP.push(lp);
     t.log1mP.push(l1);
@@ -67,11 +72,18 @@ export function nbTables(s: KgSnapshot, alpha: number): NbTables {
     t.allAbsent[d] = sum;
     t.logPrior[d] = Math.log((n + 1) / (s.totalRecords + D));
   }
+  t.meanFeaturesPerRecord = s.totalRecords > 0 ? edgeCounts / s.totalRecords : 0;
   perSnap.set(alpha, t);
   return t;
 }
 
 const clamp = (p: number) => Math.min(1 - EPS, Math.max(EPS, p));
+
+/** λ scaled by the description's length relative to a typical training record (capped at λ). */
+export function effectiveUnreportedWeight(t: NbTables, reportedWeight: number, lambda: number): number {
+  if (t.meanFeaturesPerRecord <= 0) return lambda;
+  return lambda * Math.min(1, reportedWeight / t.meanFeaturesPerRecord);
+}
 
 /** One reported feature: its index, polarity and weight (a fuzzy match counts partly). */
 export interface ReportedFeature {
