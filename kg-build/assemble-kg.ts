@@ -39,10 +39,11 @@ export function kgCounts(kg: DiagnosticKg, records: number): Record<string, numb
   };
 }
 
-export async function* recordRows(spoolPath: string, clusters: DiseaseClusters): AsyncIterable<RecordRow> {
+/** `:Record` rows from the spool; merged free-text findings point at the node they were merged into. */
+export async function* recordRows(spoolPath: string, clusters: DiseaseClusters, canonical: ReadonlyMap<string, string>): AsyncIterable<RecordRow> {
   for await (const row of readSpool(spoolPath)) {
     const diseaseId = clusters.diseaseOf.get(row.diagnosis);
-    if (diseaseId) yield { id: row.id, diagnosis: row.diagnosis, diseaseId, featureIds: row.features.map(featureIdOf) };
+    if (diseaseId) yield { id: row.id, diagnosis: row.diagnosis, diseaseId, featureIds: [...new Set(row.features.map((k) => featureIdOf(canonical.get(k) ?? k)))] };
   }
 }
 

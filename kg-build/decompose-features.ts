@@ -21,6 +21,8 @@ export interface DecomposedFeatures {
   manifestations: ManifestationEdge[];
   /** Free-text features folded into a near-duplicate. */
   merged: number;
+  /** feature key -> key of the node it was merged into (only free-text keys appear). */
+  canonical: ReadonlyMap<string, string>;
 }
 
 export async function decomposeFeatures(
@@ -54,7 +56,7 @@ export async function decomposeFeatures(
   }
   const features = [...used].sort().map((key) => toNode(scan.features.get(key)!));
   const merged = [...canonical.entries()].filter(([k, v]) => k !== v).length;
-  return { features, manifestations, merged };
+  return { features, manifestations, merged, canonical };
 }
 
 function toNode(p: FeatureProto): FeatureNode {

@@ -93,7 +93,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
   await mkdir(join(input.dataDir, 'builds'), { recursive: true });
   const spoolPath = join(input.dataDir, 'builds', `.spool-${process.pid}-${Date.now()}.jsonl`);
   try {
-    progress.start('scan', 0);
+    progress.start('scan', null);
     const scan = await timed('scan', () => scanRecords({ records: input.source.records(), spoolPath, ...(input.include ? { include: input.include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
     progress.stop();
     const clusters = await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster));
@@ -130,12 +130,19 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
       }, params.index).finally(() => progress.stop());
     });
     const counts = kgCounts(kg, scan.recordCount);
+    // Rows the load will write, for the progress bar (aliases are small and left out).
+    let loaded = 0;
+    progress.start('neo4j', counts.categories! + counts.subcategories! + counts.diseases! + counts.features! + counts.manifestations! + counts.keyDifferences! + (params.recordsInGraph ? scan.recordCount : 0));
+    const onBatch = async (p: LoadProgress) => {
+      progress.update((loaded += p.rows));
+      await input.onLoadBatch?.(p);
+    };
     const neo4j = await timed('neo4j', () =>
       loadNeo4j(services.graph, {
         kg, degree: checked.degree,
         build: { id: buildId, source: input.source.description, embedder: services.embedder.id, embeddingDim: manifest.embeddingDim, params: params as unknown as Record<string, unknown>, counts, startedAt: new Date().toISOString() },
-        records: params.recordsInGraph ? recordRows(spoolPath, clusters) : null,
-      }, { batchSize: params.batchSize, ...(input.signal ? { signal: input.signal } : {}), ...(input.onLoadBatch ? { onBatch: input.onLoadBatch } : {}) }),
+        records: params.recordsInGraph ? recordRows(spoolPath, clusters, ehr.canonical) : null,
+      }, { batchSize: params.batchSize, onBatch, ...(input.signal ? { signal: input.signal } : {}) }).finally(() => progress.stop()),
     );
     await setCurrent(input.dataDir, buildId);
     const { features, ...scanRest } = scan;

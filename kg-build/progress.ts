@@ -5,7 +5,8 @@ import cliProgress from 'cli-progress';
  * CI output stay clean). A disabled reporter costs nothing.
  */
 export interface Progress {
-  start(label: string, total: number): void;
+  /** `total` null: a count without a bar (streamed sources do not say how many rows they hold). */
+  start(label: string, total: number | null): void;
   update(done: number): void;
   stop(): void;
 }
@@ -18,8 +19,9 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): Pro
   return {
     start(label, total) {
       bar?.stop();
-      bar = new cliProgress.SingleBar({ stream, format: `${label.padEnd(12)} [{bar}] {value}/{total} {duration_formatted}`, hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic);
-      bar.start(Math.max(1, total), 0);
+      const format = total === null ? `${label.padEnd(12)} {value} records {duration_formatted}` : `${label.padEnd(12)} [{bar}] {value}/{total} {duration_formatted}`;
+      bar = new cliProgress.SingleBar({ stream, format, hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic);
+      bar.start(total === null ? 0 : Math.max(1, total), 0);
     },
     update(done) {
       bar?.update(done);
