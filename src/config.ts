@@ -30,6 +30,14 @@ const EnvSchema = z.object({
   DXGRAPH_LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30000),
   DXGRAPH_MAX_TEXT_CHARS: z.coerce.number().int().positive().default(20000),
   DXGRAPH_DROP_DEMOGRAPHICS: boolish.default(false),
+  // Issue 10: requests per window per API key (per client IP without keys); 0 turns it off.
+  DXGRAPH_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
+  DXGRAPH_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
+  // Browser origins allowed to call the API cross-origin (comma-separated); empty = no CORS headers.
+  DXGRAPH_CORS_ORIGINS: z
+    .string()
+    .regex(/^\s*(https?:\/\/[^\s/,*]+(:\d+)?\s*(,\s*https?:\/\/[^\s/,*]+(:\d+)?\s*)*)?$/, 'must be comma-separated origins like https://copilot.example.org (no paths, no *)')
+    .default(''),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
 });
@@ -39,7 +47,17 @@ export type Env = z.infer<typeof EnvSchema>;
 export interface Config {
   neo4j: { uri: string; user: string; password: string; database: string };
   dataDir: string;
-  http: { host: string; port: number; apiKeys: string[]; apiKeyFile: string | null; maxTextChars: number };
+  http: {
+    host: string;
+    port: number;
+    apiKeys: string[];
+    apiKeyFile: string | null;
+    maxTextChars: number;
+    /** Absent (hand-built configs in tests) = no rate limit; loadConfig always fills it. */
+    rateLimit?: { max: number; windowMs: number };
+    /** Absent or empty = no CORS headers at all. */
+    corsOrigins?: string[];
+  };
   logLevel: Env['DXGRAPH_LOG_LEVEL'];
   embedder: { kind: 'hashed' | 'openai'; model: string };
   llm: { enabled: boolean; model: string; apiKey: string; baseUrl: string | null; timeoutMs: number };
@@ -71,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKeys: e.DXGRAPH_API_KEYS.split(',').map((s) => s.trim()).filter(Boolean),
       apiKeyFile: e.DXGRAPH_API_KEY_FILE || null,
       maxTextChars: e.DXGRAPH_MAX_TEXT_CHARS,
+      rateLimit: { max: e.DXGRAPH_RATE_LIMIT_MAX, windowMs: e.DXGRAPH_RATE_LIMIT_WINDOW_MS },
+      corsOrigins: e.DXGRAPH_CORS_ORIGINS.split(',').map((s) => s.trim().replace(/\/$/, '')).filter(Boolean),
     },
     logLevel: e.DXGRAPH_LOG_LEVEL,
     embedder: { kind: e.DXGRAPH_EMBEDDER, model: e.DXGRAPH_EMBED_MODEL },
