@@ -59,13 +59,17 @@ export class Neo4jLauncher {
     if (s.auth && !hasSystemDatabase(s)) setInitialPassword(java.path, s, s.auth.password);
     const t0 = Date.now();
     const logOffset = fileSize(l.neo4jLog);
+    const freshData = !hasSystemDatabase(s);
     const pid = spawnServer(java.path, s);
     try {
       // Another server grabbing the same port between our check and Neo4j's bind must not
       // pass for ours: also require our own log to say "Started.".
       await this.waitReady(pid, { boltUri: boltUri(s), browserUrl: browserUrl(s), logOffset });
     } catch (e) {
-      await stopServer(pid, l, 10_000);
+      await stopServer(pid, l, s.stopTimeoutMs);
+      // A database stopped while being created cannot be recovered ("Transaction logs are
+      // missing"); nothing was in it, so remove it and let the next start create it anew.
+      if (freshData) rmSync(l.dataDir, { recursive: true, force: true });
       throw e;
     }
     return { ...this.status(), alreadyRunning: false, startMs: Date.now() - t0 };
@@ -83,7 +87,13 @@ export class Neo4jLauncher {
     if (at.logOffset === undefined) return;
     const logPath = s.layout.neo4jLog;
     const logged = await waitUntilUp({ probe: async () => logSays(logPath, at.logOffset!, 'Started.'), isAlive, timeoutMs: 30_000 });
-    if (!logged.ok) throw this.startError('its log', logPath, logged);
+    if (!logged.ok && logged.why === 'timeout') {
+      throw new SetupError(
+        `something answered at ${at.boltUri} but this server (pid ${pid}) never logged "Started." in ${logPath}: ` +
+          'another Neo4j probably took the port; stop it or set NEO4J_BOLT_PORT / NEO4J_HTTP_PORT',
+      );
+    }
+    if (!logged.ok) throw this.startError('Bolt', at.boltUri, logged);
   }
 
   private startError(what: string, addr: string, out: { why: string; reason: string }): SetupError {
@@ -96,7 +106,8 @@ export class Neo4jLauncher {
         : out.why === 'fatal'
           ? `Neo4j refused the credentials at ${addr} (${out.reason}); check NEO4J_USER/NEO4J_PASSWORD or run \`dxgraph neo4j reset\``
           : `Neo4j did not answer on ${what} at ${addr} within ${Math.round(this.settings.startTimeoutMs / 1000)} s (last: ${out.reason})`;
-    return new SetupError(`${head}; see ${log}${hint ? ` (${hint})` : ''}`);
+    const reset = /Transaction logs are missing|recovery/i.test(hint) ? '; `dxgraph neo4j reset` deletes the damaged database' : '';
+    return new SetupError(`${head}; see ${log}${hint ? ` (${hint})` : ''}${reset}`);
   }
 
   async stop(): Promise<{ wasRunning: boolean; how: 'terminated' | 'killed' | null }> {

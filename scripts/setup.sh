@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# One-command setup for a fresh Debian machine: system packages, a JDK for Neo4j,
+# npm packages, faiss-node's native binding, and the Neo4j jars.
+# Idempotent: every step checks first and skips what is already there, so a second
+# run takes seconds and changes nothing.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+T0=$(date +%s)
+
+say() { echo "[setup] $*"; }
+die() { echo "[setup] ERROR: $*" >&2; exit 1; }
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+# --- 1. system packages ----------------------------------------------------------
+# libfaiss/BLAS/LAPACK + a compiler: faiss-node's binding; postgresql: the SQL source's
+# integration tests; chromium: UI screenshots; maven + a JDK: the Neo4j launcher.
+java_ok() {
+  local j v
+  for j in "${JAVA_HOME:+$JAVA_HOME/bin/java}" java /usr/lib/jvm/*/bin/java; do
+    [ -n "$j" ] || continue
+    command -v "$j" >/dev/null 2>&1 || [ -x "$j" ] || continue
+    v=$("$j" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)
+    case "$v" in 17|21) return 0 ;; esac
+  done
+  return 1
+}
+
+want=(libfaiss-dev libblas-dev liblapack-dev g++ make python3 postgresql chromium maven)
+java_ok || want+=(openjdk-17-jre-headless)
+missing=()
+for p in "${want[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ "${#missing[@]}" -gt 0 ]; then
+  command -v apt-get >/dev/null || die "missing system packages (${missing[*]}) and no apt-get to install them"
+  say "installing system packages: ${missing[*]}"
+  $SUDO apt-get update -qq || die "apt-get update failed (no network to the Debian mirror?)"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || die "apt-get install ${missing[*]} failed"
+else
+  say "system packages present"
+fi
+java_ok || die "no Java 17 or 21 found after installing openjdk-17-jre-headless (Neo4j 5.26 needs one); set JAVA_HOME"
+command -v mvn >/dev/null || die "mvn not found after installing maven"
+
+# --- 2. npm packages -------------------------------------------------------------
+# --ignore-scripts: faiss-node's own install script downloads from GitHub, which is
+# unreachable here; step 3 builds it instead. The stamp makes a second run a no-op.
+command -v node >/dev/null || die "node is not installed (Node 20+ needed)"
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || die "Node 20+ needed (found $(node --version))"
+STAMP="node_modules/.dxgraph-setup-stamp"
+lock_hash() { cat package.json package-lock.json 2>/dev/null | sha256sum | cut -d' ' -f1; }
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$(lock_hash)" ] && [ -d node_modules ]; then
+  say "npm packages up to date"
+else
+  if [ -f package-lock.json ] && [ ! -d node_modules ]; then
+    say "npm ci --ignore-scripts"
+    npm ci --ignore-scripts --no-audit --no-fund || die "npm ci failed"
+  else
+    # node_modules exists (or no lockfile): install incrementally, keeping built bindings.
+    say "npm install --ignore-scripts"
+    npm install --ignore-scripts --no-audit --no-fund || die "npm install failed"
+  fi
+  # Run the install scripts we skipped, for every package that has one except faiss-node.
+  mapfile -t rebuild < <(node -e '
+    const lock = require("./package-lock.json");
+    for (const [path, p] of Object.entries(lock.packages ?? {}))
+      if (p.hasInstallScript && path.startsWith("node_modules/") && !path.endsWith("/faiss-node"))
+        console.log(path.replace(/^.*node_modules\//, ""));')
+  if [ "${#rebuild[@]}" -gt 0 ]; then
+    say "npm rebuild ${rebuild[*]}"
+    npm rebuild "${rebuild[@]}" >/dev/null || die "npm rebuild ${rebuild[*]} failed"
+  fi
+  lock_hash >"$STAMP"
+fi
+
+# --- 3. faiss-node native binding ------------------------------------------------------
+[ -f scripts/build-faiss-node.sh ] || die "scripts/build-faiss-node.sh is missing"
+bash scripts/build-faiss-node.sh || die "faiss-node binding could not be built (see the messages above and docs/faiss-node.md)"
+
+# --- 4. Neo4j jars from Maven Central --------------------------------------------------
+# Same as `dxgraph neo4j install`, without loading the whole CLI (seconds faster).
+node --import tsx src/neo4j-launcher/install-main.ts || die "Neo4j could not be assembled (see above; docs/neo4j-without-docker.md)"
+
+say "done in $(( $(date +%s) - T0 )) s. Next: npm run demo, npm test"
