@@ -50,7 +50,8 @@ export function keyMatches(candidate: string, keys: readonly Buffer[]): boolean 
   return found;
 }
 
-function presentedKey(authorization: string | undefined, xApiKey: string | string[] | undefined): string | null {
+/** The key a request presents (Bearer first, then x-api-key), or null; not yet checked. */
+export function presentedKey(authorization: string | undefined, xApiKey: string | string[] | undefined): string | null {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (bearer) return bearer[1]!;
   if (typeof xApiKey === 'string' && xApiKey.length > 0) return xApiKey;

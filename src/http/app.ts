@@ -4,6 +4,7 @@ import { errorHandler, notFoundRoute } from './error-handler.js';
 import { buildOpenApi } from './openapi.js';
 import type { AppDeps } from './ports.js';
 import { requestLog } from './request-log.js';
+import { dropDemographics, securityLayer } from './security.js';
 import { diagnoseRoutes } from './routes/diagnose.js';
 import { healthRoutes } from './routes/health.js';
 import { kgRoutes } from './routes/kg.js';
@@ -25,6 +26,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestLog(deps.logger));
+  app.use(securityLayer({ http: deps.config.http, apiKeys: deps.apiKeys, bodyLimitBytes: bodyLimitBytes(deps.config.http.maxTextChars), logger: deps.logger }));
   app.use((_req, res, next) => {
     res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     next();
@@ -38,6 +40,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use('/v1', requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: bodyLimitBytes(deps.config.http.maxTextChars), strict: true }));
+  app.use(dropDemographics(deps.config.privacy));
   app.use(diagnoseRoutes(deps));
   app.use(kgRoutes(deps));
 
