@@ -14,9 +14,9 @@ const fmt = (v: number): string => (Math.round(v * 10) / 10).toString();
 
 /** Accuracy (0..1) against a numeric x (questions asked), one polyline per series, with a legend. */
 export function lineChart(series: readonly Series[], opts: { title: string; xLabel: string; width?: number; height?: number }): string {
-  const w = opts.width ?? 640;
+  const w = opts.width ?? 720;
   const h = opts.height ?? 320;
-  const m = { l: 48, r: 150, t: 28, b: 40 };
+  const m = { l: 48, r: 200, t: 28, b: 40 };
   const xs = series.flatMap((s) => s.points.map((p) => p.x));
   const xMax = Math.max(1, ...xs);
   const X = (x: number) => m.l + (x / xMax) * (w - m.l - m.r);
