@@ -8,8 +8,9 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
 import { completeJson, type LlmFailureKind } from '../adapters/llm/structured.js';
-import { loadPrompt, PromptError, type PromptFile } from '../adapters/llm/prompts.js';
+import { loadPrompt, type PromptFile } from '../adapters/llm/prompts.js';
 import { mapWithConcurrency } from './concurrency.js';
+import { renderSystemAndUser } from './prompt-parts.js';
 
 /** Models often answer "True"/"False" as strings (the ICA-RAG template asks for "True"); accept both. */
 export const FilterVerdictSchema = z.object({
@@ -56,7 +57,7 @@ export async function filterKnowledge<R extends FilterableRecord>(
   const opts = { ...DEFAULT_FILTER_OPTIONS, ...options };
   const verdicts = await mapWithConcurrency(input.records, Math.max(1, opts.concurrency), async (record): Promise<FilterVerdict> => {
     const document = `Confirmed diagnosis: ${record.diagnosis}\n${record.text.slice(0, opts.maxDocumentChars)}`;
-    const { system, user } = splitSystem(services.prompt, services.prompt.fill({ patient: input.patient, document }));
+    const { system, user } = renderSystemAndUser(services.prompt, { patient: input.patient, document });
     const r = await completeJson({ chat: services.chat, system, prompt: user, schema: FilterVerdictSchema, timeoutMs: opts.timeoutMs });
     return r.ok ? { id: record.id, supports: r.value.status, failure: null } : { id: record.id, supports: null, failure: r.error.kind };
   });
@@ -65,11 +66,4 @@ export async function filterKnowledge<R extends FilterableRecord>(
     verdicts,
     degraded: verdicts.some((v) => v.supports === null),
   };
-}
-
-/** The prompt's leading "## System" block is the system message; the rest is the user message. */
-function splitSystem(prompt: PromptFile, rendered: string): { system: string; user: string } {
-  const m = /^\s*## System[ \t]*\r?\n([\s\S]*?)\r?\n(## [\s\S]*)$/.exec(rendered);
-  if (!m) throw new PromptError(`${prompt.path}: needs a leading "## System" block followed by a "## ..." user part`);
-  return { system: m[1]!.trim(), user: m[2]!.trim() };
 }
