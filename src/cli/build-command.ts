@@ -8,6 +8,7 @@ import { GraphStore } from '../adapters/neo4j/graph-store.js';
 import { loadConfig } from '../config.js';
 import { buildDir } from '../domain/artifacts.js';
 import { InputError } from '../errors.js';
+import { withoutDemographics } from '../sources/drop-demographics.js';
 import { describeSourceSpec, openSource, parseSourceSpec } from '../sources/source-spec.js';
 import { splitFilter } from '../sources/split.js';
 import type { HierarchyRequest } from '../../kg-build/aggregate-hierarchy.js';
@@ -72,7 +73,9 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
   const include = params.split ? splitFilter({ ...params.split, part: 'train' }) : undefined;
   const graph = new GraphStore(config.neo4j);
   await graph.connect();
-  const source = await openSource(spec, { strict: o.strict === true });
+  const opened = await openSource(spec, { strict: o.strict === true });
+  // DXGRAPH_DROP_DEMOGRAPHICS: age and sex never enter the build (docs/security.md).
+  const source = config.privacy.dropDemographics ? withoutDemographics(opened) : opened;
   try {
     const llm = config.llm.enabled
       ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs }
