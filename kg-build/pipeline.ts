@@ -120,7 +120,10 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const checked = await timed('checks', async () => checkKg(kg));
     if (input.exportGexf) await exportGexf(checked.graph, input.exportGexf);
 
-    const buildId = `kg-${stableHash(scan.fingerprint, JSON.stringify(params), services.embedder.id, llm ? 'llm' : 'no-llm', input.source.description)}`;
+    // Content-addressed: same records, same shaping parameters, same embedder -> same build
+    // (the batch size only changes how the load is cut, not what it writes).
+    const { batchSize: _batchSize, ...shaping } = params;
+    const buildId = `kg-${stableHash(scan.fingerprint, JSON.stringify(shaping), services.embedder.id, llm ? 'llm' : 'no-llm', input.source.description)}`;
     const manifest = await timed('indexes', () => {
       progress.start('embed', scan.recordCount);
       return buildIndexes({
