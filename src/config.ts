@@ -12,7 +12,7 @@ const boolish = z
 const EnvSchema = z.object({
   NEO4J_URI: z
     .string()
-    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/[^\s/]+(:\d+)?\/?$/, 'must look like bolt://host:7687 or neo4j://host:7687')
+    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/(\[[0-9a-fA-F:]+\]|[^\s/:\[\]]+)(:\d{1,5})?\/?$/, 'must look like bolt://host:7687 or neo4j://host:7687')
     .default('bolt://127.0.0.1:7687'),
   NEO4J_USER: z.string().min(1).default('neo4j'),
   NEO4J_PASSWORD: z.string().default(''),

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/errors.js';
+
+/** A bad variable must fail at start-up with a ConfigError that names it. */
+function rejects(env: NodeJS.ProcessEnv, variable: string): void {
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => {
+      assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
+      assert.ok(e.message.startsWith(`${variable}:`), e.message);
+      assert.ok(!e.message.includes('\n'), 'one line');
+      return true;
+    },
+  );
+}
+
+describe('config', () => {
+  it('has working defaults with an empty environment', () => {
+    const c = loadConfig({});
+    assert.equal(c.neo4j.uri, 'bolt://127.0.0.1:7687');
+    assert.equal(c.http.port, 8080);
+    assert.equal(c.http.host, '127.0.0.1');
+    assert.equal(c.llm.enabled, false);
+  });
+
+  it('reads the variables it is given', () => {
+    const c = loadConfig({ NEO4J_URI: 'neo4j://db.local:7688', NEO4J_PASSWORD: 'pw', PORT: '0', DXGRAPH_API_KEYS: 'a, b,' });
+    assert.equal(c.neo4j.uri, 'neo4j://db.local:7688');
+    assert.equal(c.neo4j.password, 'pw');
+    assert.equal(c.http.port, 0);
+    assert.deepEqual(c.http.apiKeys, ['a', 'b']);
+  });
+
+  for (const bad of ['eighty', '-1', '65536', '80.5']) {
+    it(`rejects PORT=${bad} naming PORT`, () => rejects({ PORT: bad }, 'PORT'));
+  }
+
+  for (const bad of ['http://127.0.0.1:7474', '127.0.0.1:7687', 'bolt://', 'bolt://host:port', 'bolt://a b:7687']) {
+    it(`rejects NEO4J_URI=${bad} naming NEO4J_URI`, () => rejects({ NEO4J_URI: bad }, 'NEO4J_URI'));
+  }
+
+  it('quotes the bad value so the user sees what was read', () => {
+    assert.throws(() => loadConfig({ NEO4J_URI: 'http://x:1' }), /"http:\/\/x:1"/);
+  });
+
+  it('rejects an unknown embedder and an openai embedder without an endpoint', () => {
+    rejects({ DXGRAPH_EMBEDDER: 'word2vec' }, 'DXGRAPH_EMBEDDER');
+    rejects({ DXGRAPH_EMBEDDER: 'openai' }, 'DXGRAPH_EMBEDDER');
+  });
+});
