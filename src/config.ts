@@ -9,6 +9,19 @@ const boolish = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
+export interface SessionsConfig {
+  /** Sliding expiry of an unused consultation session. */
+  ttlMs: number;
+  /** Live sessions kept; the least recently used is evicted past this. */
+  maxSessions: number;
+  /** Top-disease probability at which a response signals "stop asking". */
+  stopConfidence: number;
+  /** Default follow-up ranker (sessions and /v1/diagnose); information gain measured better. */
+  ranker: 'information-gain' | 'sigma';
+}
+
+export const DEFAULT_SESSIONS: SessionsConfig = { ttlMs: 30 * 60_000, maxSessions: 1000, stopConfidence: 0.9, ranker: 'information-gain' };
+
 const EnvSchema = z.object({
   NEO4J_URI: z
     .string()
@@ -38,6 +51,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\s*(https?:\/\/[^\s/,*]+(:\d+)?\s*(,\s*https?:\/\/[^\s/,*]+(:\d+)?\s*)*)?$/, 'must be comma-separated origins like https://copilot.example.org (no paths, no *)')
     .default(''),
+  // Issue 6: consultation sessions (sliding TTL, LRU bound) and follow-up questions.
+  DXGRAPH_SESSION_TTL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(DEFAULT_SESSIONS.ttlMs),
+  DXGRAPH_SESSION_MAX: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_SESSIONS.maxSessions),
+  DXGRAPH_STOP_CONFIDENCE: z.coerce.number().gt(0).max(1).default(DEFAULT_SESSIONS.stopConfidence),
+  DXGRAPH_FOLLOWUP_RANKER: z.enum(['information-gain', 'sigma']).default(DEFAULT_SESSIONS.ranker),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
 });
@@ -62,6 +80,8 @@ export interface Config {
   embedder: { kind: 'hashed' | 'openai'; model: string };
   llm: { enabled: boolean; model: string; apiKey: string; baseUrl: string | null; timeoutMs: number };
   privacy: { dropDemographics: boolean };
+  /** Absent (hand-built configs in tests) = DEFAULT_SESSIONS; loadConfig always fills it. */
+  sessions?: SessionsConfig;
 }
 
 /** Parse and validate `env` (defaults to process.env). Throws ConfigError naming the variable. */
@@ -102,5 +122,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.DXGRAPH_LLM_TIMEOUT_MS,
     },
     privacy: { dropDemographics: e.DXGRAPH_DROP_DEMOGRAPHICS },
+    sessions: {
+      ttlMs: e.DXGRAPH_SESSION_TTL_MS,
+      maxSessions: e.DXGRAPH_SESSION_MAX,
+      stopConfidence: e.DXGRAPH_STOP_CONFIDENCE,
+      ranker: e.DXGRAPH_FOLLOWUP_RANKER,
+    },
   };
 }

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { DEFAULT_SESSIONS, loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/errors.js';
+
+/** Issue 6 variables: consultation sessions and the follow-up ranker. */
+function rejects(env: NodeJS.ProcessEnv, variable: string): void {
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => {
+      assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
+      assert.ok(e.message.startsWith(`${variable}:`), e.message);
+      assert.ok(!e.message.includes('\n'), 'one line');
+      return true;
+    },
+  );
+}
+
+describe('config: consultation sessions and follow-ups', () => {
+  it('defaults: 30 min TTL, 1000 sessions, stop at 0.9, information gain', () => {
+    const c = loadConfig({});
+    assert.deepEqual(c.sessions, { ttlMs: 1_800_000, maxSessions: 1000, stopConfidence: 0.9, ranker: 'information-gain' });
+    assert.deepEqual(c.sessions, DEFAULT_SESSIONS);
+  });
+
+  it('reads the variables it is given', () => {
+    const c = loadConfig({ DXGRAPH_SESSION_TTL_MS: '5000', DXGRAPH_SESSION_MAX: '3', DXGRAPH_STOP_CONFIDENCE: '0.75', DXGRAPH_FOLLOWUP_RANKER: 'sigma' });
+    assert.deepEqual(c.sessions, { ttlMs: 5000, maxSessions: 3, stopConfidence: 0.75, ranker: 'sigma' });
+  });
+
+  it('an empty value means the default', () => {
+    assert.equal(loadConfig({ DXGRAPH_FOLLOWUP_RANKER: '' }).sessions?.ranker, 'information-gain');
+  });
+
+  const bad: [string, string[]][] = [
+    ['DXGRAPH_SESSION_TTL_MS', ['soon', '-1', '0', '999', '1500.5', String(8 * 86_400_000)]],
+    ['DXGRAPH_SESSION_MAX', ['many', '0', '-5', '2.5', '1000001']],
+    ['DXGRAPH_STOP_CONFIDENCE', ['high', '0', '-0.1', '1.01', '90']],
+    ['DXGRAPH_FOLLOWUP_RANKER', ['random', 'Sigma', 'ig', 'information_gain']],
+  ];
+  for (const [variable, values] of bad) {
+    for (const v of values) it(`rejects ${variable}=${v} naming ${variable}`, () => rejects({ [variable]: v }, variable));
+  }
+});
