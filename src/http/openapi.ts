@@ -9,6 +9,7 @@ import {
   ReadySchema,
   diagnoseRequestSchema,
 } from './schemas.js';
+import { AnswersRequestSchema, SessionHistorySchema, SessionViewSchema, startSessionSchema } from '../sessions/schemas.js';
 
 /**
  * The OpenAPI 3.1 document served at `GET /openapi.json`, generated from the zod
@@ -38,11 +39,46 @@ const errors = {
   '503': json('Error', 'Neo4j (or another required service) is unreachable'),
 };
 
+const sessionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Session id from POST /v1/sessions' };
+const gone = json('Error', 'Unknown or expired session id');
+
+/** Consultation sessions (src/sessions/routes.ts); bodies from src/sessions/schemas.ts. */
+function sessionPaths(security: Json[]): Record<string, Json> {
+  return {
+    '/v1/sessions': {
+      post: {
+        summary: 'Start a consultation from a first description: session id, differential, next questions',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('StartSessionRequest') } } },
+        responses: { '201': json('SessionView', 'Session started'), '413': json('Error', 'Body too large'), ...errors },
+      },
+    },
+    '/v1/sessions/{id}/answers': {
+      post: {
+        summary: 'Answer follow-up questions by question id; an identical repeat changes nothing',
+        security,
+        parameters: [sessionId],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('AnswersRequest') } } },
+        responses: { '200': json('SessionView', 'Updated differential, next questions, stop signal'), '404': gone, ...errors, '400': json('Error', 'Unknown question id or an answer of the wrong type (nothing is changed)') },
+      },
+    },
+    '/v1/sessions/{id}': {
+      get: { summary: 'The whole history of a session', security, parameters: [sessionId], responses: { '200': json('SessionHistory', 'Description, evidence and every turn'), '404': gone, ...errors } },
+    },
+  };
+}
+
 export function buildOpenApi(opts: { maxTextChars: number; version: string }): Json {
   const schemas = {
-    ...components({ DiagnoseRequest: diagnoseRequestSchema(opts.maxTextChars) }, 'input'),
     ...components(
-      { DiagnoseResult: DiagnoseResultSchema, KgSummary: KgSummarySchema, DiseaseList: DiseaseListSchema, Differences: DifferencesSchema, Health: HealthSchema, Ready: ReadySchema, Error: ErrorSchema },
+      { DiagnoseRequest: diagnoseRequestSchema(opts.maxTextChars), StartSessionRequest: startSessionSchema(opts.maxTextChars), AnswersRequest: AnswersRequestSchema },
+      'input',
+    ),
+    ...components(
+      {
+        DiagnoseResult: DiagnoseResultSchema, KgSummary: KgSummarySchema, DiseaseList: DiseaseListSchema, Differences: DifferencesSchema, Health: HealthSchema, Ready: ReadySchema, Error: ErrorSchema,
+        SessionView: SessionViewSchema, SessionHistory: SessionHistorySchema,
+      },
       'output',
     ),
   };
@@ -59,6 +95,7 @@ export function buildOpenApi(opts: { maxTextChars: number; version: string }): J
           responses: { '200': json('DiagnoseResult', 'Ranked differential, follow-ups and trace'), '413': json('Error', 'Body too large'), ...errors },
         },
       },
+      ...sessionPaths(security),
       '/v1/kg/summary': { get: { summary: 'Node counts per tier and the current build', security, responses: { '200': json('KgSummary', 'KG summary'), ...errors } } },
       '/v1/kg/diseases': { get: { summary: 'All L3 diseases with their subcategory and category', security, responses: { '200': json('DiseaseList', 'Diseases'), ...errors } } },
       '/v1/kg/subcategories/{id}/differences': {

@@ -34,6 +34,9 @@ describe('HTTP GET /openapi.json', () => {
       '/v1/kg/diseases',
       '/v1/kg/subcategories/{id}/differences',
       '/v1/kg/summary',
+      '/v1/sessions',
+      '/v1/sessions/{id}',
+      '/v1/sessions/{id}/answers',
     ]);
     assert.ok(doc.paths['/v1/diagnose'].post.responses['400']);
     assert.ok(doc.paths['/v1/kg/subcategories/{id}/differences'].get.responses['404']);
@@ -58,5 +61,34 @@ describe('HTTP GET /openapi.json', () => {
     assert.ok(result.required.includes('trace'));
     assert.ok(result.properties.trace.properties.differencesKg);
     assert.ok(!JSON.stringify(doc).includes('"$schema"'));
+  });
+
+  it('the consultation-session routes carry their request and response schemas', () => {
+    const start = doc.paths['/v1/sessions'].post;
+    assert.equal(start.requestBody.content['application/json'].schema.$ref, '#/components/schemas/StartSessionRequest');
+    assert.equal(start.responses['201'].content['application/json'].schema.$ref, '#/components/schemas/SessionView');
+    const answers = doc.paths['/v1/sessions/{id}/answers'].post;
+    assert.equal(answers.requestBody.content['application/json'].schema.$ref, '#/components/schemas/AnswersRequest');
+    assert.equal(answers.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/SessionView');
+    assert.deepEqual(answers.parameters.map((p: any) => [p.name, p.in, p.required]), [['id', 'path', true]]);
+    const history = doc.paths['/v1/sessions/{id}'].get;
+    assert.equal(history.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/SessionHistory');
+    for (const op of [answers, history]) {
+      assert.ok(op.responses['404'], 'unknown or expired id');
+      assert.ok(op.responses['400']);
+      assert.deepEqual(op.security, start.security);
+    }
+
+    // Generated from src/sessions/schemas.ts: strict requests, the config's text limit, the rankers, the answer kinds.
+    const startReq = doc.components.schemas.StartSessionRequest;
+    assert.equal(startReq.additionalProperties, false);
+    assert.equal(startReq.properties.text.maxLength, 1234);
+    assert.deepEqual(startReq.properties.ranker.enum, ['information-gain', 'sigma', 'random']);
+    const answer = doc.components.schemas.AnswersRequest.properties.answers.items.properties.answer;
+    assert.deepEqual(answer.oneOf.map((o: any) => o.properties.type.const).sort(), ['no', 'number', 'options', 'unknown', 'yes']);
+    const view = doc.components.schemas.SessionView;
+    for (const k of ['sessionId', 'differential', 'questions', 'stop']) assert.ok(view.required.includes(k), k);
+    assert.deepEqual(view.properties.questions.items.properties.answerType.enum, ['yes-no', 'one-of', 'several-of', 'number']);
+    assert.ok(doc.components.schemas.SessionHistory.required.includes('turns'));
   });
 });
