@@ -6,7 +6,7 @@
  *  - leading bullets ("-", "*", "•") and list numbers ("1.", "2)", "(3)", "a)") are stripped;
  *  - an inline enumeration "1. x 2. y" (consecutive numbers from 1) is split at each number;
  *  - ";" ends a unit;
- *  - "!" / "?" followed by space or end end a unit;
+ *  - "!" / "?" followed by space or end end a unit, unless a lowercase word follows ("Cough? yes");
  *  - "." ends a unit only when followed by space or end (decimals never split), and the
  *    word before it is not an abbreviation: titles ("Dr.", "vs.", "e.g.", "approx.") never
  *    end a sentence; other abbreviations ("b.i.d.", "etc.", "temp.") only before a capital;
@@ -95,7 +95,8 @@ function splitOnTerminators(clause: string): string[] {
 
 function isBoundary(run: string, before: string, following: string): boolean {
   const capitalNext = /^[\p{Lu}]/u.test(following);
-  if (/[!?]/.test(run)) return true;
+  // "Cough? yes" (a question with its answer, as record renderings put it) is one unit.
+  if (/[!?]/.test(run)) return !/^\p{Ll}/u.test(following);
   // An ellipsis trails off inside a sentence unless something other than a lowercase word follows.
   if (run.startsWith('..') || run.startsWith('…')) return !/^\p{Ll}/u.test(following);
   const word = (before.match(/[^\s(\[]+$/)?.[0] ?? '').toLowerCase().replace(/^[^a-z0-9]+/, '');
