@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FOLLOW_UP_RANKERS } from '../query/contracts.js';
 import { TripleSchema } from './diagnose-result-schema.js';
 
 /**
@@ -24,6 +25,7 @@ export const DiagnoseOptionsSchema = z.strictObject({
   candidateSubcategories: z.int().min(1).max(20).optional(),
   followUps: z.int().min(0).max(50).optional(),
   reasoner: z.enum(['auto', 'evidence', 'llm']).optional(),
+  followUpRanker: z.enum(FOLLOW_UP_RANKERS).optional().describe('Follow-up ranker; default information-gain (measured better than sigma)'),
 });
 
 /** The diagnose request; the text limit comes from config (`DXGRAPH_MAX_TEXT_CHARS`). */

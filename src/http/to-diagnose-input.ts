@@ -18,6 +18,7 @@ export function toDiagnoseInput(body: DiagnoseRequest, privacy: Config['privacy'
       candidateSubcategories: o.candidateSubcategories ?? DEFAULT_OPTIONS.candidateSubcategories,
       followUps: o.followUps ?? DEFAULT_OPTIONS.followUps,
       reasoner: o.reasoner ?? DEFAULT_OPTIONS.reasoner,
+      followUpRanker: o.followUpRanker ?? DEFAULT_OPTIONS.followUpRanker,
     },
   };
 }

@@ -14,6 +14,10 @@ export interface InputFinding {
   valueCode: string | null;
 }
 
+/** Follow-up rankers selectable per request (issue 6). */
+export const FOLLOW_UP_RANKERS = ['information-gain', 'sigma'] as const;
+export type FollowUpRankerName = (typeof FOLLOW_UP_RANKERS)[number];
+
 export interface DiagnoseOptions {
   /** Feature matches kept per finding (MedRAG top-m, eq. 9-11). */
   topM: number;
@@ -26,6 +30,12 @@ export interface DiagnoseOptions {
   /** Follow-up questions returned. */
   followUps: number;
   reasoner: 'auto' | 'evidence' | 'llm';
+  /**
+   * Which ranker picks the follow-ups: expected entropy reduction of the differential
+   * (default: measured better, docs/followups.md) or MedRAG's sigma (eq. 15-16).
+   * Absent = the default.
+   */
+  followUpRanker?: FollowUpRankerName;
 }
 
 export interface DiagnoseInput {
@@ -116,4 +126,5 @@ export const DEFAULT_OPTIONS: DiagnoseOptions = {
   candidateSubcategories: 3,
   followUps: 5,
   reasoner: 'auto',
+  followUpRanker: 'information-gain',
 };

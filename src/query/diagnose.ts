@@ -3,7 +3,7 @@ import type { GraphStore } from '../adapters/neo4j/graph-store.js';
 import type { VectorIndexLike } from '../adapters/faiss/types.js';
 import { InputError } from '../errors.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
-import type { DiagnoseInput, DiagnoseResult, Triple } from './contracts.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type Triple } from './contracts.js';
 import { decompose } from './decompose.js';
 import type { TextEmbedder } from './embed.js';
 import type { FollowUpRanker } from './followups-sigma.js';
@@ -26,7 +26,10 @@ export interface DiagnoseDeps {
   records: ReadonlyMap<string, RecordRow>;
   /** Available reasoners; one named "evidence" is required, one named "llm" is optional. */
   reasoners: Reasoner[];
+  /** The ranker when `followUpRankers` is not given (a single hand-wired ranker). */
   followUpRanker: FollowUpRanker;
+  /** Rankers selectable per request by `options.followUpRanker`. */
+  followUpRankers?: Partial<Record<FollowUpRankerName, FollowUpRanker>>;
   /** Manifestation triples per disease in the differences KG. */
   differencesPerDisease: number;
 }
@@ -38,6 +41,15 @@ export function selectReasoner(reasoners: Reasoner[], wanted: DiagnoseInput['opt
   const chosen = wanted === 'evidence' ? byName.get('evidence') : (llm ?? byName.get('evidence'));
   if (!chosen) throw new InputError(`options.reasoner: no "${wanted}" reasoner available`, { field: 'options.reasoner' });
   return chosen;
+}
+
+/** The follow-up ranker a request asked for; a 400 naming the option when it is not wired. */
+export function selectFollowUpRanker(deps: Pick<DiagnoseDeps, 'followUpRanker' | 'followUpRankers'>, wanted: FollowUpRankerName | undefined): FollowUpRanker {
+  if (!deps.followUpRankers) return deps.followUpRanker;
+  const name = wanted ?? DEFAULT_OPTIONS.followUpRanker!;
+  const ranker = deps.followUpRankers[name];
+  if (!ranker) throw new InputError(`options.followUpRanker: no "${name}" ranker available`, { field: 'options.followUpRanker' });
+  return ranker;
 }
 
 export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: { signal?: AbortSignal } = {}): Promise<DiagnoseResult> {
@@ -53,6 +65,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
   const t0 = performance.now();
   const o = input.options;
   const reasoner = selectReasoner(deps.reasoners, o.reasoner);
+  const followUpRanker = selectFollowUpRanker(deps, o.followUpRanker);
 
   const { findings } = await timed('decompose', () => decompose({ text: input.text, findings: input.findings }));
   if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
@@ -68,8 +81,9 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
     timed('retrieve', () => retrieveRecords(deps, { text: queryText, topK: o.topK })),
   ]);
   const followUps = await timed('followUps', () => {
+    if (o.followUps <= 0) return []; // sessions ask for none: skip the ranker's work
     const candidateDiseases = vote.candidates.flatMap((c) => [...(deps.snapshot.subcategoryDiseases[deps.snapshot.subcategoryIndex.get(c.subcategoryId) ?? -1] ?? [])]);
-    return deps.followUpRanker.rank({ snapshot: deps.snapshot, candidateDiseases, reportedFeatureIds: new Set(matches.map((m) => m.featureId)), limit: o.followUps });
+    return followUpRanker.rank({ snapshot: deps.snapshot, candidateDiseases, reportedFeatureIds: new Set(matches.map((m) => m.featureId)), limit: o.followUps });
   });
   const out = await timed('reason', () =>
     reasoner.reason({

@@ -3,9 +3,10 @@ import { FaissVectorIndex } from '../adapters/faiss/vector-index.js';
 import type { GraphStore } from '../adapters/neo4j/graph-store.js';
 import { EvidenceReasoner } from '../reasoners/evidence-reasoner.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
-import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseOptions, type DiagnoseResult } from './contracts.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseOptions, type DiagnoseResult, type FollowUpRankerName } from './contracts.js';
 import { diagnose, type DiagnoseDeps } from './diagnose.js';
 import type { TextEmbedder } from './embed.js';
+import { EngineFollowUpRanker } from '../followups/pipeline-ranker.js';
 import { SigmaRanker, type FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } from './load-snapshot.js';
@@ -29,6 +30,8 @@ export interface QueryServiceDeps {
   /** Extra reasoners (the LLM reasoner); the evidence reasoner is always present. */
   reasoners?: Reasoner[];
   followUpRanker?: FollowUpRanker;
+  /** Per-request follow-up rankers (options.followUpRanker); default: both follow-up engine rankers. */
+  followUpRankers?: Partial<Record<FollowUpRankerName, FollowUpRanker>>;
   differencesPerDisease?: number;
 }
 
@@ -44,6 +47,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     records: deps.artifacts.records,
     reasoners,
     followUpRanker: deps.followUpRanker ?? new SigmaRanker(),
+    // A single injected ranker answers every request; otherwise both are selectable per request.
+    followUpRankers: deps.followUpRanker ? undefined : (deps.followUpRankers ?? { 'information-gain': new EngineFollowUpRanker('information-gain'), sigma: new EngineFollowUpRanker('sigma') }),
     differencesPerDisease: deps.differencesPerDisease ?? 30,
   };
   return { snapshot: deps.snapshot, artifacts: deps.artifacts, reasoners, diagnose: (input, opts) => diagnose(d, input, opts ?? {}) };
