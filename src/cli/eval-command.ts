@@ -28,8 +28,8 @@ interface EvalFlags {
   maskRates: string;
   limit?: string;
   seed: string;
-  ranker: string;
-  confidence: string;
+  ranker?: string;
+  confidence?: string;
   input: string;
   reasoner: string;
   strict?: boolean;
@@ -49,19 +49,20 @@ function oneOf<T extends string>(flag: string, v: string, allowed: readonly T[])
   return v as T;
 }
 
-export function paramsFromEvalFlags(o: EvalFlags): EvalParams {
+/** Ranker and stop confidence default to the server's session settings (config.sessions). */
+export function paramsFromEvalFlags(o: EvalFlags, defaults: { ranker: RankerName; confidence: number }): EvalParams {
   const protocols = o.protocol.split(',').map((p) => oneOf<Protocol>('protocol', p.trim(), PROTOCOLS));
   const limit = o.limit === undefined ? null : Number(o.limit);
   if (limit !== null && !(Number.isInteger(limit) && limit > 0)) throw new InputError(`--limit must be a positive integer, got '${o.limit}'`, { field: 'limit' });
   const seed = Number(o.seed);
   if (!Number.isInteger(seed)) throw new InputError(`--seed must be an integer, got '${o.seed}'`, { field: 'seed' });
-  const confidence = Number(o.confidence);
+  const confidence = o.confidence === undefined ? defaults.confidence : Number(o.confidence);
   if (!(confidence > 0 && confidence <= 1)) throw new InputError(`--confidence must be in (0, 1], got '${o.confidence}'`, { field: 'confidence' });
   return {
     protocols: [...new Set(protocols)],
     questions: numbers('questions', o.questions, (n) => Number.isInteger(n) && n >= 0 && n <= 200),
     maskRates: numbers('mask-rates', o.maskRates, (n) => n >= 0 && n <= 1),
-    ranker: oneOf<RankerName>('ranker', o.ranker, RANKER_NAMES),
+    ranker: o.ranker === undefined ? defaults.ranker : oneOf<RankerName>('ranker', o.ranker, RANKER_NAMES),
     confidence,
     input: oneOf('input', o.input, ['findings', 'text'] as const),
     options: { reasoner: oneOf('reasoner', o.reasoner, ['auto', 'evidence', 'llm'] as const) },
@@ -73,10 +74,10 @@ export function paramsFromEvalFlags(o: EvalFlags): EvalParams {
 }
 
 async function runEvalCommand(o: EvalFlags): Promise<void> {
-  const params = paramsFromEvalFlags(o);
+  const config = loadConfig();
+  const params = paramsFromEvalFlags(o, { ranker: config.sessions?.ranker ?? 'information-gain', confidence: config.sessions?.stopConfidence ?? 0.9 });
   const spec = parseSourceSpec(o.test, { mapping: o.mapping ?? null, queryFile: o.queryFile ?? null });
   params.testSource = describeSourceSpec(spec);
-  const config = loadConfig();
   const logger = createLogger({ level: config.logLevel });
   // DDXPlus declares each question's answer type; other sources let the catalogue infer it.
   const hints = spec.kind === 'ddxplus' ? ddxplusAnswerTypes((await loadDdxplusDictionary(spec.dir)).evidences) : null;
@@ -118,8 +119,8 @@ export function registerEvalCommand(program: Command): void {
     .option('--mask-rates <list>', 'shares of findings masked (masking protocol)', '0,0.33,0.66,1')
     .option('--limit <n>', 'evaluate a seeded sample of n test patients')
     .option('--seed <n>', 'seed of the --limit sample', '1')
-    .option('--ranker <name>', `follow-up ranker: ${RANKER_NAMES.join(' | ')}`, 'information-gain')
-    .option('--confidence <p>', 'top probability counted as a confident answer', '0.9')
+    .option('--ranker <name>', `follow-up ranker: ${RANKER_NAMES.join(' | ')} (default: DXGRAPH_FOLLOWUP_RANKER, as the server)`)
+    .option('--confidence <p>', 'top probability counted as a confident answer (default: DXGRAPH_STOP_CONFIDENCE, as the server)')
     .option('--input <mode>', 'full protocol request: findings (structured, coded) | text (rendered record)', 'findings')
     .option('--reasoner <name>', 'auto | evidence | llm', 'auto')
     .option('--strict', 'stop at the first malformed test row')
