@@ -1,0 +1,74 @@
+import { createEmbedder } from '../../src/adapters/embeddings/index.js';
+import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
+import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
+import { loadConfig } from '../../src/config.js';
+import { DdxplusSource } from '../../src/sources/ddxplus/ddxplus-source.js';
+import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
+import { mb } from './stats.js';
+
+/**
+ * Bench phase 1 (own process, so its peak RSS is the build's): wipe the bench database,
+ * then the real build pipeline (kg-build/pipeline.ts, exactly what `dxgraph build` runs)
+ * over a generated DDXPlus directory. Stage timings are the pipeline's own.
+ */
+export interface BuildPhaseInput {
+  datasetDir: string;
+  dataDir: string;
+  neo4jUri: string;
+  recordsInGraph: boolean;
+  batchSize: number;
+}
+
+export interface BuildPhaseResult {
+  buildId: string;
+  records: number;
+  stagesMs: Record<string, number>;
+  totalMs: number;
+  wipeMs: number;
+  neo4j: { relationships: number; nodes: number; relsPerSec: number; counts: Record<string, number> };
+  recordIndex: { kind: string; size: number };
+  peakRssMb: number;
+}
+
+const REL_KEYS = ['isA', 'manifestations', 'hasKeyDifference', 'contrastsWith', 'about', 'aliasOf', 'hasFeature', 'diagnosedAs'];
+const NODE_KEYS = ['categories', 'subcategories', 'diseases', 'aliases', 'features', 'keyDifferences', 'records'];
+
+export function benchParams(o: { recordsInGraph: boolean; batchSize: number }): BuildParams {
+  return {
+    hierarchy: 'statistical', sizes: { subcategories: 'auto', categories: 'auto' }, cluster: {}, decompose: {}, keyDifferences: {}, index: {},
+    batchSize: o.batchSize, recordsInGraph: o.recordsInGraph, triplesFile: null, split: null,
+  };
+}
+
+export async function buildPhase(input: BuildPhaseInput): Promise<BuildPhaseResult> {
+  const config = loadConfig({ ...process.env, NEO4J_URI: input.neo4jUri, NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '', DXGRAPH_DATA_DIR: input.dataDir, DXGRAPH_LLM: 'none' });
+  const graph = new GraphStore(config.neo4j);
+  await graph.connect();
+  try {
+    const w0 = performance.now();
+    while (Number((await graph.write('bench/wipe', { limit: 20_000 }))[0]?.deleted ?? 0) > 0);
+    const wipeMs = Math.round(performance.now() - w0);
+    const source = new DdxplusSource(input.datasetDir, { strict: false });
+    const t0 = performance.now();
+    const out = await runBuild(
+      { source, dataDir: input.dataDir, params: benchParams(input) },
+      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm: null },
+    );
+    const totalMs = Math.round(performance.now() - t0);
+    const counts = out.neo4j.counts;
+    const relationships = REL_KEYS.reduce((s, k) => s + (counts[k] ?? 0), 0);
+    const nodes = NODE_KEYS.reduce((s, k) => s + (counts[k] ?? 0), 0);
+    return {
+      buildId: out.buildId,
+      records: out.scan.recordCount,
+      stagesMs: out.timings,
+      totalMs,
+      wipeMs,
+      neo4j: { relationships, nodes, relsPerSec: Math.round(relationships / Math.max(0.001, (out.timings.neo4j ?? 0) / 1000)), counts },
+      recordIndex: { kind: out.manifest.recordIndex.kind, size: out.manifest.recordIndex.size },
+      peakRssMb: mb(process.resourceUsage().maxRSS * 1024),
+    };
+  } finally {
+    await graph.close();
+  }
+}

@@ -1,0 +1,23 @@
+import type { FaissBenchResult } from './faiss-bench.js';
+import type { LoadResult } from './http-load.js';
+import type { BuildPhaseResult } from './phase-build.js';
+import type { ServePhaseResult } from './phase-serve.js';
+
+/** What `npm run bench` prints as JSON (--json). */
+export interface SizeReport {
+  size: number;
+  build: BuildPhaseResult;
+  load: LoadResult;
+  serve: ServePhaseResult;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  machine: { cpus: number; model: string; memGb: number; loadAvgStart: number[]; loadAvgEnd: number[]; node: string };
+  options: Record<string, unknown>;
+  neo4j: { dedicated: boolean; startMs: number };
+  sizes: SizeReport[];
+  faissOnly: { size: number; result: FaissBenchResult & { peakRssMb: number; embedMs: number } }[];
+  targets: { name: string; target: string; measured: string; met: boolean | null }[];
+  totalSeconds: number;
+}

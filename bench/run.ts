@@ -1,0 +1,103 @@
+/**
+ * `npm run bench`: performance and scale figures of dxgraph, measured side by side in one run.
+ * For each size (--sizes, default 10000,100000): a generated DDXPlus-like dataset
+ * (bench/scale/generate.ts), the real build into Neo4j + FAISS (stage timings, load rate,
+ * peak RSS), the real server on 127.0.0.1:0 under a bounded HTTP load (p50/p99, req/s),
+ * FAISS build/query/recall, and the reference-path ratio. --faiss-only 1000000 adds the
+ * FAISS part alone at that size (no Neo4j). Each phase runs in its own process.
+ *
+ * The Neo4j it builds into is wiped before every size: by default a dedicated server
+ * started for the run (own instance dir, free ports, deleted afterwards); with
+ * --neo4j-uri, that server's whole database is DELETED and replaced. See docs/benchmarks.md.
+ *
+ *   npm run bench -- --quick                 # 10k only, short load: a few minutes
+ *   npm run bench -- --sizes 10000,100000 --json bench-out.json
+ *   npm run bench -- --sizes 10000 --faiss-only 1000000
+ */
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generate } from './scale/generate.js';
+import { forkPhase } from './lib/fork-phase.js';
+import { runLoad, type LoadResult } from './lib/http-load.js';
+import { benchNeo4j } from './lib/neo4j.js';
+import type { BenchReport, SizeReport } from './lib/report-types.js';
+import { formatTable } from './lib/table.js';
+import { checkTargets } from './lib/targets.js';
+
+const { values: a } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    'faiss-only': { type: 'string', default: '' },
+    'faiss-kinds': { type: 'string', default: 'ivf,hnsw32,hnsw64' },
+    requests: { type: 'string' },
+    concurrency: { type: 'string', default: '8' },
+    queries: { type: 'string' },
+    'reference-queries': { type: 'string' },
+    'kg-only': { type: 'boolean', default: false },
+    'batch-size': { type: 'string', default: '5000' },
+    'neo4j-uri': { type: 'string' },
+    'work-dir': { type: 'string', default: '.dxgraph-bench' },
+    json: { type: 'string' },
+  },
+});
+const quick = a.quick!;
+const opts = {
+  sizes: (a.sizes ?? (quick ? '10000' : '10000,100000')).split(',').map(Number),
+  faissOnly: a['faiss-only'] ? a['faiss-only'].split(',').map(Number) : [],
+  faissKinds: a['faiss-kinds']!.split(','),
+  requests: Number(a.requests ?? (quick ? 300 : 2000)),
+  concurrency: Number(a.concurrency),
+  queries: Number(a.queries ?? (quick ? 100 : 200)),
+  referenceQueries: Number(a['reference-queries'] ?? (quick ? 5 : 10)),
+  recordsInGraph: !a['kg-only'],
+  batchSize: Number(a['batch-size']),
+  workDir: resolve(a['work-dir']!),
+};
+const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
+const t0 = performance.now();
+const loadAvgStart = os.loadavg();
+log(`machine: ${os.cpus().length} cpus, load average ${loadAvgStart.map((x) => x.toFixed(1)).join(' ')}`);
+
+const neo = opts.sizes.length > 0 ? await benchNeo4j({ uri: a['neo4j-uri'] ?? null }) : null;
+const sizes: SizeReport[] = [];
+try {
+  if (neo) log(`neo4j ${neo.uri} (${neo.dedicated ? `dedicated, started in ${(neo.startMs / 1000).toFixed(1)} s` : 'given: its database is wiped'})`);
+  for (const size of opts.sizes) {
+    const ds = await generate({ size, outDir: join(opts.workDir, 'data', `ddxplus-${size}`) });
+    log(`${size}: dataset ${ds.reused ? 'reused' : 'generated'} (${ds.dir}); building`);
+    const dataDir = join(opts.workDir, 'dxgraph', String(size));
+    const build = await forkPhase<SizeReport['build']>({ phase: 'build', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, recordsInGraph: opts.recordsInGraph, batchSize: opts.batchSize } });
+    log(`${size}: built in ${(build.totalMs / 1000).toFixed(1)} s; serving`);
+    let load: LoadResult | null = null;
+    const serve = await forkPhase<SizeReport['serve']>(
+      { phase: 'serve', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, referenceQueries: opts.referenceQueries, records: build.records, faiss: true } },
+      async ({ url, bodies }) => {
+        load = await runLoad({ url, bodies, requests: opts.requests, concurrency: opts.concurrency, warmup: Math.min(50, bodies.length) });
+        log(`${size}: ${load.rps} req/s, p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms; FAISS + reference path`);
+      },
+    );
+    sizes.push({ size, build, load: load!, serve });
+  }
+} finally {
+  await neo?.stop();
+}
+const faissOnly: BenchReport['faissOnly'] = [];
+for (const size of opts.faissOnly) {
+  const ds = await generate({ size, outDir: join(opts.workDir, 'data', `ddxplus-${size}`) });
+  log(`${size}: FAISS only (${opts.faissKinds.join(', ')})`);
+  const result = await forkPhase<BenchReport['faissOnly'][number]['result']>({ phase: 'faiss', input: { datasetDir: ds.dir, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, records: size, kinds: opts.faissKinds } }, undefined, { heapMb: 6144 });
+  faissOnly.push({ size, result });
+}
+const base = {
+  startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString(),
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '', memGb: Math.round(os.totalmem() / 2 ** 30), loadAvgStart, loadAvgEnd: os.loadavg(), node: process.version },
+  options: opts, neo4j: { dedicated: neo?.dedicated ?? false, startMs: neo?.startMs ?? 0 }, sizes, faissOnly,
+};
+const report: BenchReport = { ...base, targets: checkTargets(base), totalSeconds: Math.round((performance.now() - t0) / 1000) };
+process.stdout.write(`${formatTable(report)}\n\ntargets:\n`);
+for (const t of report.targets) process.stdout.write(`  ${t.met === null ? '·' : t.met ? '✓' : '✗'} ${t.name.padEnd(34)} ${t.target.padEnd(14)} ${t.measured}\n`);
+process.stdout.write(`(load average ${loadAvgStart.map((x) => x.toFixed(1)).join(' ')} -> ${report.machine.loadAvgEnd.map((x) => x.toFixed(1)).join(' ')}; ${report.totalSeconds} s total)\n`);
+if (a.json) await writeFile(a.json, JSON.stringify(report, null, 2));
