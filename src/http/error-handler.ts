@@ -58,8 +58,22 @@ function bodyParserFailure(err: unknown): HttpFailure | null {
     case 'stream.encoding.set':
       return fail(400, 'INPUT', 'body: could not be read', 'body');
     default:
-      return null;
+      return clientHttpError(err);
   }
+}
+
+/**
+ * Other 4xx errors raised by express itself (a path parameter that is not valid
+ * percent-encoding) or by `send` (a static file that is not there) carry an http-errors
+ * `status`: they are the client's, never a 500 (found by the fuzz test, issue 10).
+ */
+function clientHttpError(err: unknown): HttpFailure | null {
+  const e = err as { status?: unknown; statusCode?: unknown };
+  const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : null;
+  if (status === null || status < 400 || status > 499) return null;
+  if (status === 404) return fail(404, 'NOT_FOUND', 'not found');
+  if (err instanceof URIError) return fail(400, 'INPUT', 'path: not valid percent-encoding', 'path');
+  return fail(status, 'INPUT', 'request: rejected', null);
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

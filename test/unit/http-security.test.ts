@@ -167,3 +167,19 @@ describe('HTTP security: body size', () => {
     assert.equal(h.calls.length, 0);
   });
 });
+
+describe('HTTP security: a malformed path is the client error', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startFakeApp();
+  });
+  after(() => h.close());
+
+  it('400 naming the path for invalid percent-encoding (found by the fuzz test), never a 500', async () => {
+    for (const path of ['/v1/kg/subcategories/%ZZ/differences', '/v1/kg/subcategories/%C0%AE%C0%AE/differences']) {
+      const r = await fetch(h.url + path);
+      assert.equal(r.status, 400, path);
+      assert.deepEqual((await r.json()).error, { code: 'INPUT', message: 'path: not valid percent-encoding', field: 'path' });
+    }
+  });
+});
