@@ -65,12 +65,18 @@ const QUESTION_LEAD = /^(do|did|are|were|have|has|is|was)\s+(you|your)\s+((have|
 export function distinctiveFeatures(inside: readonly Profile[], outside: readonly Profile[], k: number): string[] {
   const mi = meanProfile(inside);
   const mo = meanProfile(outside);
+  // Weight by coverage (share of the group's diseases that commonly show the feature), so a
+  // name describes the group as a whole, not one member's rare trait.
+  const coverage = (id: string) => inside.filter((p) => (p.get(id) ?? 0) >= COVERAGE_PREVALENCE).length / Math.max(1, inside.length);
   return [...mi.entries()]
-    .map(([id, p]) => [id, p - (mo.get(id) ?? 0)] as const)
+    .map(([id, p]) => [id, coverage(id) ** 2 * (p - (mo.get(id) ?? 0))] as const)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, k)
     .map(([id]) => id);
 }
+
+/** A disease "commonly shows" a feature at this prevalence (for group naming). */
+const COVERAGE_PREVALENCE = 0.2;
 
 /** Each disease's `k` most prevalent feature labels (for prompts and topic assignment). */
 export function topFeatureLabels(features: readonly FeatureNode[], manifestations: readonly ManifestationEdge[], k: number): Map<string, string[]> {
