@@ -12,6 +12,7 @@ import { buildIndexes, setCurrent, type IndexFactory, type IndexOptions } from '
 import { clusterDiseases, type ClusterDiseasesOptions, type DiseaseClusters } from './cluster-diseases.js';
 import { decomposeFeatures, type DecomposeOptions } from './decompose-features.js';
 import { exportGexf } from './export-graph.js';
+import { gateArtifactsStage } from './gate-artifacts-stage.js';
 import { checkKg } from './graph-checks.js';
 import type { Hierarchy, HierarchySizes } from './hierarchy-types.js';
 import { llmHierarchy } from './hierarchy-llm.js';
@@ -25,6 +26,7 @@ import { NO_PROGRESS, type Progress } from './progress.js';
 import { topFeatureLabels } from './profiles.js';
 import { scanRecords, type RecordScan } from './scan-records.js';
 import { stableHash } from './text.js';
+import type { GateStageOptions, GateStageOutcome } from './train-gate-stage.js';
 
 /** Everything that shapes the KG; recorded on the KgBuild node and part of the build id. */
 export interface BuildParams {
@@ -39,6 +41,8 @@ export interface BuildParams {
   /** External (subject, relation, object) triples file (CSV/JSONL) imported as L4a. */
   triplesFile: string | null;
   split: { testFraction: number; seed: number; stratify?: boolean } | null;
+  /** Gate training (sample size, calibration); absent = defaults (300 records). */
+  gate?: Partial<GateStageOptions>;
 }
 
 export interface BuildServices {
@@ -74,6 +78,8 @@ export interface BuildOutcome {
   llmUsed: boolean;
   /** Rows of the triples file, and those whose subject named no disease of the build. */
   triples: { rows: number; unmatched: number };
+  /** The gate stage: its manifest entry, or why it trained no classifier. */
+  gate?: GateStageOutcome;
 }
 
 export async function runBuild(input: BuildInput, services: BuildServices): Promise<BuildOutcome> {
@@ -124,7 +130,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     // (the batch size only changes how the load is cut, not what it writes).
     const { batchSize: _batchSize, ...shaping } = params;
     const buildId = `kg-${stableHash(scan.fingerprint, JSON.stringify(shaping), services.embedder.id, llm ? 'llm' : 'no-llm', input.source.description)}`;
-    const manifest = await timed('indexes', () => {
+    const indexed = await timed('indexes', () => {
       progress.start('embed', scan.recordCount);
       return buildIndexes({
         dataDir: input.dataDir, buildId, source: input.source.description, embedderId: services.embedder.id, embeddings,
@@ -132,6 +138,10 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
         onRecords: (n) => progress.update(n),
       }, params.index).finally(() => progress.stop());
     });
+    const gated = await timed('gate', () =>
+      gateArtifactsStage({ dataDir: input.dataDir, manifest: indexed, kg, spoolPath, diseaseOf: clusters.diseaseOf, embedder: services.embedder, factory: services.indexFactory, llm }, params.gate ?? {}),
+    );
+    const manifest = gated.manifest;
     const counts = kgCounts(kg, scan.recordCount);
     // Rows the load will write, for the progress bar (aliases are small and left out).
     let loaded = 0;
@@ -149,7 +159,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     );
     await setCurrent(input.dataDir, buildId);
     const { features, ...scanRest } = scan;
-    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples };
+    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples, gate: gated.gate };
   } finally {
     progress.stop();
     await rm(spoolPath, { force: true });

@@ -56,6 +56,11 @@ const EnvSchema = z.object({
   DXGRAPH_SESSION_MAX: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_SESSIONS.maxSessions),
   DXGRAPH_STOP_CONFIDENCE: z.coerce.number().gt(0).max(1).default(DEFAULT_SESSIONS.stopConfidence),
   DXGRAPH_FOLLOWUP_RANKER: z.enum(['information-gain', 'sigma']).default(DEFAULT_SESSIONS.ranker),
+  // Issue 7: information-density gate (docs/gate.md). Default off: 'auto' turns it on when the build has a classifier.
+  // Thresholds unset = the build's calibrated ones (else FIND's).
+  DXGRAPH_GATE: z.enum(['auto', 'on', 'off']).default('off'),
+  DXGRAPH_GATE_THETA1: z.coerce.number().min(0).max(1).optional(),
+  DXGRAPH_GATE_THETA2: z.coerce.number().min(0).max(1).optional(),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
 });
@@ -82,6 +87,8 @@ export interface Config {
   privacy: { dropDemographics: boolean };
   /** Absent (hand-built configs in tests) = DEFAULT_SESSIONS; loadConfig always fills it. */
   sessions?: SessionsConfig;
+  /** Absent (hand-built configs in tests) = gate off; loadConfig always fills it. */
+  gate?: { mode: 'auto' | 'on' | 'off'; theta1: number | null; theta2: number | null };
 }
 
 /** Parse and validate `env` (defaults to process.env). Throws ConfigError naming the variable. */
@@ -96,6 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`${name}: ${issue.message} (got ${JSON.stringify(env[name] ?? '')})`);
   }
   const e = parsed.data;
+  if (e.DXGRAPH_GATE_THETA1 !== undefined && e.DXGRAPH_GATE_THETA2 !== undefined && e.DXGRAPH_GATE_THETA2 > e.DXGRAPH_GATE_THETA1) {
+    throw new ConfigError(`DXGRAPH_GATE_THETA2: must not exceed DXGRAPH_GATE_THETA1 (got ${e.DXGRAPH_GATE_THETA2} > ${e.DXGRAPH_GATE_THETA1})`);
+  }
   const llmEnabled = e.DXGRAPH_LLM === 'openai' || (e.DXGRAPH_LLM === 'auto' && (e.OPENAI_API_KEY !== '' || e.OPENAI_BASE_URL !== ''));
   if (e.DXGRAPH_EMBEDDER === 'openai' && e.OPENAI_API_KEY === '' && e.OPENAI_BASE_URL === '') {
     throw new ConfigError('DXGRAPH_EMBEDDER: "openai" needs OPENAI_API_KEY or OPENAI_BASE_URL');
@@ -128,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stopConfidence: e.DXGRAPH_STOP_CONFIDENCE,
       ranker: e.DXGRAPH_FOLLOWUP_RANKER,
     },
+    gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
   };
 }

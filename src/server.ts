@@ -9,6 +9,7 @@ import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
 import { openQueryService, type QueryService } from './query/query-service.js';
 import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
+import { loadKnowledgeFilterPrompt } from './gate/knowledge-filter.js';
 import { loadDiagnosePrompt } from './reasoners/llm-prompt.js';
 import { LlmReasoner } from './reasoners/llm-reasoner.js';
 import type { Reasoner } from './reasoners/reasoner.js';
@@ -57,7 +58,9 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     await graph.connect({ maxRetryMs: 1000 });
     const embedder = createEmbedder(config);
     const reasoners = await createReasoners(config, logger);
-    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder, reasoners });
+    // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
+    const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
+    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter });
     const app = createApp({
       query,
       kg: new Neo4jKgReader(graph),

@@ -7,8 +7,25 @@ import { join } from 'node:path';
  *   <dataDir>/builds/<buildId>/records.jsonl     one {id, diagnosis, diseaseId, text} per index row, in index order
  *   <dataDir>/builds/<buildId>/features.faiss    FAISS (flat) index of feature-node embeddings, for matching
  *   <dataDir>/builds/<buildId>/features.ids.json feature ids in index order
+ *   <dataDir>/builds/<buildId>/chunks.faiss      FAISS (flat) index of record chunks (one per finding line) for FIND retrieval
+ *   <dataDir>/builds/<buildId>/chunks.ids.json   chunk ids `<recordId>#<n>` in index order
+ *   <dataDir>/builds/<buildId>/gate-classifier.json  A/B/C sentence classifier of the information-density gate
+ *   <dataDir>/builds/<buildId>/gate-metrics.json     its training report (annotation, held-out metrics, calibration)
  *   <dataDir>/current                            text file holding the current buildId
  */
+export interface ChunkIndexEntry {
+  size: number;
+  file: string;
+  ids: string;
+}
+
+/** The gate's classifier, its report and the thresholds calibrated at build time (null: keep the configured ones). */
+export interface GateEntry {
+  classifier: string;
+  metrics: string;
+  thresholds: { theta1: number; theta2: number } | null;
+}
+
 export interface BuildManifest {
   buildId: string;
   source: string;
@@ -19,6 +36,10 @@ export interface BuildManifest {
   /** Record ids in the retrieval index, for the evaluation leakage check. */
   recordIdsFile: string;
   createdAt: string;
+  /** FIND chunk index; absent in builds made before it existed. */
+  chunkIndex?: ChunkIndexEntry;
+  /** Absent when the build trained no gate classifier (the gate then runs as off in 'auto'). */
+  gate?: GateEntry;
 }
 
 export const buildDir = (dataDir: string, buildId: string) => join(dataDir, 'builds', buildId);

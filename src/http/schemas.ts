@@ -26,6 +26,12 @@ export const DiagnoseOptionsSchema = z.strictObject({
   followUps: z.int().min(0).max(50).optional(),
   reasoner: z.enum(['auto', 'evidence', 'llm']).optional(),
   followUpRanker: z.enum(FOLLOW_UP_RANKERS).optional().describe('Follow-up ranker; default information-gain (measured better than sigma)'),
+  gate: z.enum(['auto', 'on', 'off']).optional().describe("Information-density gate (FIND): 'auto' defers to DXGRAPH_GATE; 'on' is a 400 when the build has no classifier"),
+  gateThresholds: z
+    .strictObject({ theta1: z.number().min(0).max(1).optional(), theta2: z.number().min(0).max(1).optional() })
+    .optional()
+    .describe('I_norm ≥ theta1: direct answer; < theta2: retrieval plus an insufficient-information warning'),
+  retrieval: z.enum(['record', 'find']).optional().describe("'record': whole-record retrieval; 'find': FIND chunk retrieval from the A/B sentences"),
 });
 
 /** The diagnose request; the text limit comes from config (`DXGRAPH_MAX_TEXT_CHARS`). */

@@ -19,6 +19,9 @@ export function toDiagnoseInput(body: DiagnoseRequest, privacy: Config['privacy'
       followUps: o.followUps ?? DEFAULT_OPTIONS.followUps,
       reasoner: o.reasoner ?? DEFAULT_OPTIONS.reasoner,
       followUpRanker: o.followUpRanker ?? DEFAULT_OPTIONS.followUpRanker,
+      ...(o.gate ? { gate: o.gate } : {}),
+      ...(o.gateThresholds ? { gateThresholds: o.gateThresholds } : {}),
+      ...(o.retrieval ? { retrieval: o.retrieval } : {}),
     },
   };
 }

@@ -29,6 +29,12 @@ export interface DiagnoseOptions {
   candidateSubcategories: number;
   /** Follow-up questions returned. */
   followUps: number;
+  /** Information-density gate (docs/gate.md): 'auto' (default) defers to config (DXGRAPH_GATE). */
+  gate?: 'auto' | 'on' | 'off';
+  /** Per-request gate thresholds over the configured / calibrated ones (0 ≤ theta2 ≤ theta1 ≤ 1). */
+  gateThresholds?: { theta1?: number; theta2?: number };
+  /** 'record' (default): whole-record retrieval; 'find': FIND chunk retrieval from A/B sentences. */
+  retrieval?: 'record' | 'find';
   reasoner: 'auto' | 'evidence' | 'llm';
   /**
    * Which ranker picks the follow-ups: expected entropy reduction of the differential

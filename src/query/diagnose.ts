@@ -10,12 +10,17 @@ import type { FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 import { matchFeatures } from './match-features.js';
 import { differencesKg } from './differences-kg.js';
-import { retrieveRecords, type RecordRow } from './retrieve-records.js';
+import type { RecordRow } from './retrieve-records.js';
+import { assessGate, followUpLimit, type QueryGate } from './apply-gate.js';
+import { answerDirect } from './direct-answer.js';
+import { filterRetrieved, type KnowledgeFilterDeps } from './filter-retrieved.js';
+import { retrieveForQuery, type FindRetrievalDeps } from './retrieve-find.js';
 import { voteSubcategory } from './vote-subcategory.js';
 
 /**
- * The diagnose use case: decompose → match → vote → differences KG ∥ record retrieval →
- * follow-ups → reasoner, with each stage timed (performance.now) into the trace.
+ * The diagnose use case: decompose → gate → match → vote → differences KG ∥ record retrieval →
+ * knowledge filter → follow-ups → reasoner, with each stage timed (performance.now) into the
+ * trace. The gate's `direct` decision skips from match straight to the reasoner.
  */
 export interface DiagnoseDeps {
   graph: Pick<GraphStore, 'read'>;
@@ -32,6 +37,10 @@ export interface DiagnoseDeps {
   followUpRankers?: Partial<Record<FollowUpRankerName, FollowUpRanker>>;
   /** Manifestation triples per disease in the differences KG. */
   differencesPerDisease: number;
+  /** Information-density gate (absent: off), FIND chunk retrieval, LLM knowledge filter (docs/gate.md). */
+  gate?: QueryGate | null;
+  find?: FindRetrievalDeps | null;
+  knowledgeFilter?: KnowledgeFilterDeps | null;
 }
 
 export function selectReasoner(reasoners: Reasoner[], wanted: DiagnoseInput['options']['reasoner']): Reasoner {
@@ -69,25 +78,36 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
 
   const { findings } = await timed('decompose', () => decompose({ text: input.text, findings: input.findings }));
   if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
+  const gate = await assessGate(deps.gate ?? null, { input, findings }, timed);
   const { matches } = await timed('match', () =>
     matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex }, { findings, topM: o.topM, threshold: o.matchThreshold }),
   );
+  if (gate?.decision === 'direct') {
+    // Dense input: no vote, differences KG, retrieval or filter (FIND §3.2.1).
+    const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker }, { input, findings, matches, followUps: o.followUps, signal: opts.signal ?? null }, timed);
+    timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
+    const { differential, followUps, report, degraded } = direct;
+    return { differential, followUps, report, degraded, reasoner: reasoner.name, trace: { gate, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
+  }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
   const [triples, retrieved] = await Promise.all([
     timed('differencesKg', async (): Promise<Triple[]> =>
       vote.winner ? (await differencesKg(deps.graph, { subcategoryId: vote.winner.subcategoryId, perDisease: deps.differencesPerDisease })).triples : [],
     ),
-    timed('retrieve', () => retrieveRecords(deps, { text: queryText, topK: o.topK })),
+    timed('retrieve', () => retrieveForQuery({ ...deps, find: deps.find ?? null }, { text: queryText, topK: o.topK, mode: o.retrieval ?? 'record', gate })),
   ]);
+  // The knowledge filter belongs to the FIND path: it runs when the gate assessed the input or FIND retrieval was asked for.
+  const filter = gate !== null || o.retrieval === 'find' ? (deps.knowledgeFilter ?? null) : null;
+  const filtered = filter ? await timed('filter', () => filterRetrieved(filter, { patient: queryText, records: retrieved })) : { records: retrieved, degraded: false };
   const followUps = await timed('followUps', () => {
     if (o.followUps <= 0) return []; // sessions ask for none: skip the ranker's work
     const candidateDiseases = vote.candidates.flatMap((c) => [...(deps.snapshot.subcategoryDiseases[deps.snapshot.subcategoryIndex.get(c.subcategoryId) ?? -1] ?? [])]);
-    return followUpRanker.rank({ snapshot: deps.snapshot, candidateDiseases, reportedFeatureIds: new Set(matches.map((m) => m.featureId)), limit: o.followUps });
+    return followUpRanker.rank({ snapshot: deps.snapshot, candidateDiseases, reportedFeatureIds: new Set(matches.map((m) => m.featureId)), limit: followUpLimit(gate, o.followUps) });
   });
   const out = await timed('reason', () =>
     reasoner.reason({
-      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null,
+      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved: filtered.records, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null,
     }),
   );
   timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
@@ -95,8 +115,8 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
     differential: out.differential,
     followUps: out.followUps ?? followUps,
     report: out.report,
-    degraded: out.degraded,
+    degraded: out.degraded || filtered.degraded,
     reasoner: reasoner.name,
-    trace: { gate: null, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved, timingsMs: timings },
+    trace: { gate, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
   };
 }

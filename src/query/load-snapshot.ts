@@ -8,6 +8,7 @@ import { buildDir, currentPointer, manifestPath, type BuildManifest } from '../d
 import { ArtifactError, ConfigError, errorMessage } from '../errors.js';
 import { buildSnapshot, type KgSnapshot } from './kg-snapshot.js';
 import type { RecordRow } from './retrieve-records.js';
+import type { GateArtifacts } from './load-gate.js';
 
 /**
  * Start-up loading for the query side: the KG is read from Neo4j ONCE into a KgSnapshot
@@ -31,6 +32,8 @@ export interface QueryArtifacts {
   featureIndex: VectorIndexLike;
   recordIndex: VectorIndexLike;
   records: Map<string, RecordRow>;
+  /** The gate's classifier, calibrated thresholds and FIND chunk index (load-gate.ts); absent = none. */
+  gate?: GateArtifacts;
 }
 
 /** Opens a FAISS index file (with its id sidecar); the faiss adapter's `FaissVectorIndex.load` in production. */
@@ -52,6 +55,8 @@ const ManifestSchema = z.object({
   featureIndex: z.object({ size: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1) }),
   recordIdsFile: z.string(),
   createdAt: z.string(),
+  chunkIndex: z.object({ size: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1) }).optional(),
+  gate: z.object({ classifier: z.string().min(1), metrics: z.string(), thresholds: z.object({ theta1: z.number(), theta2: z.number() }).nullable() }).optional(),
 });
 
 const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string() });

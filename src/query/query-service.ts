@@ -10,6 +10,8 @@ import { EngineFollowUpRanker } from '../followups/pipeline-ranker.js';
 import { SigmaRanker, type FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } from './load-snapshot.js';
+import type { KnowledgeFilterDeps } from './filter-retrieved.js';
+import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
 
 /**
  * The query side as one object for the CLI, the HTTP server and the benchmarks:
@@ -33,7 +35,14 @@ export interface QueryServiceDeps {
   /** Per-request follow-up rankers (options.followUpRanker); default: both follow-up engine rankers. */
   followUpRankers?: Partial<Record<FollowUpRankerName, FollowUpRanker>>;
   differencesPerDisease?: number;
+  /** Gate mode and thresholds (DXGRAPH_GATE*); absent = gate off (programmatic callers opt in). */
+  gate?: GateConfig;
+  /** The LLM knowledge filter on retrieved records (FIND §3.3.2); absent/null = no filter. */
+  knowledgeFilter?: KnowledgeFilterDeps | null;
 }
+
+/** Programmatic callers that pass no gate config get the pipeline without the gate. */
+export const GATE_OFF: GateConfig = { mode: 'off', theta1: null, theta2: null };
 
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const reasoners = [...(deps.reasoners ?? [])];
@@ -50,6 +59,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     // A single injected ranker answers every request; otherwise both are selectable per request.
     followUpRankers: deps.followUpRanker ? undefined : (deps.followUpRankers ?? { 'information-gain': new EngineFollowUpRanker('information-gain'), sigma: new EngineFollowUpRanker('sigma') }),
     differencesPerDisease: deps.differencesPerDisease ?? 30,
+    ...gateDeps({ artifacts: deps.artifacts.gate ?? NO_GATE_ARTIFACTS, config: deps.gate ?? GATE_OFF, embeddings: deps.embedder.embeddings }),
+    knowledgeFilter: deps.knowledgeFilter ?? null,
   };
   return { snapshot: deps.snapshot, artifacts: deps.artifacts, reasoners, diagnose: (input, opts) => diagnose(d, input, opts ?? {}) };
 }
@@ -63,8 +74,12 @@ export async function openQueryService(deps: {
   embedder: TextEmbedder;
   reasoners?: Reasoner[];
   openIndex?: IndexOpener;
+  gate?: GateConfig;
+  knowledgeFilter?: KnowledgeFilterDeps | null;
 }): Promise<QueryService> {
-  const artifacts = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
+  const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
+  const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
+  const artifacts = { ...opened, gate };
   const snapshot = await loadSnapshot(deps.graph);
   // The indexes' feature and disease ids must be the graph's: refuse a mixed pair.
   if (snapshot.buildId !== artifacts.manifest.buildId) {
@@ -73,7 +88,10 @@ export async function openQueryService(deps: {
       `Neo4j holds KG build ${snapshot.buildId ?? '(none)'} but DXGRAPH_DATA_DIR's current build is ${artifacts.manifest.buildId}: rebuild, or point NEO4J_URI / DXGRAPH_DATA_DIR at the same build`,
     );
   }
-  return createQueryService({ graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [] });
+  return createQueryService({
+    graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
+    ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null,
+  });
 }
 
 /** A DiagnoseInput from text plus partial options (CLI, tests, benchmarks). */

@@ -1,0 +1,110 @@
+/**
+ * Build stage: trains the information-density gate (FIND §3.2) on a bounded sample of the
+ * build's training records and saves it in the build dir:
+ *   1. sample `maxExamples` records for the masking annotation and `calibrationExamples`
+ *      others (seeded, by hashed id) for calibration;
+ *   2. diagnoser: the LLM when configured (src/gate/llm-diagnoser.ts), else the offline
+ *      `direct` path on the in-memory KG (gate-diagnoser.ts: no Neo4j);
+ *   3. probe: one batched chunk search per distinct sentence (gate-probe.ts);
+ *   4. trainGate (annotate → classifier → held-out metrics) → gate-classifier.json, gate-metrics.json;
+ *   5. thresholds calibrated on the held-out calibration records (calibrate-gate.ts).
+ * Not enough labels (e.g. a tiny source) is not a build failure: the gate entry is null
+ * and the server runs with the gate off in 'auto' mode.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { NamedEmbedder } from '../src/adapters/embeddings/index.js';
+import type { VectorIndexLike } from '../src/adapters/faiss/types.js';
+import type { GateEntry } from '../src/domain/artifacts.js';
+import { chunkIndexFromVectors } from '../src/gate/chunk-index.js';
+import { createLlmDiagnoser, loadGateDiagnosePrompt } from '../src/gate/llm-diagnoser.js';
+import type { Diagnoser } from '../src/gate/masking-annotation.js';
+import { segmentSentences } from '../src/gate/segment-sentences.js';
+import { trainGate, type GateTrainingExample } from '../src/gate/train-gate.js';
+import type { KgSnapshot } from '../src/query/kg-snapshot.js';
+import { calibrateGate, type GateCalibration } from './calibrate-gate.js';
+import { createOfflineDiagnoser } from './gate-diagnoser.js';
+import { createBatchedChunkProbe } from './gate-probe.js';
+import type { BuildLlm } from './llm-types.js';
+import { stableHash } from './text.js';
+
+export interface GateStageOptions {
+  /** 0 turns gate training off. */
+  maxExamples: number;
+  /** With an LLM diagnoser (n+1 chat calls per record) the sample is capped lower. */
+  maxExamplesLlm: number;
+  /** Held-out training records for threshold calibration (offline diagnoser only). */
+  calibrationExamples: number;
+  /** Longer records are not annotated (each costs n+1 diagnoser calls). */
+  maxSentences: number;
+  seed: number;
+}
+
+export const DEFAULT_GATE_STAGE: GateStageOptions = { maxExamples: 300, maxExamplesLlm: 40, calibrationExamples: 200, maxSentences: 60, seed: 7 };
+
+export interface GateStageInput {
+  dir: string;
+  snapshot: KgSnapshot;
+  /** Training records with their disease id (records whose diagnosis mapped to no disease are left out). */
+  records: readonly { id: string; diseaseId: string; text: string }[];
+  embedder: NamedEmbedder;
+  featureIndex: VectorIndexLike;
+  chunkIndex: VectorIndexLike;
+  llm: BuildLlm | null;
+}
+
+export interface GateStageOutcome {
+  entry: GateEntry | null;
+  /** Why there is no classifier, when there is none. */
+  skipped: string | null;
+  calibration: GateCalibration | null;
+  /** Milliseconds: batched matching + chunk searches, annotation + training, calibration. */
+  timings?: { prepare: number; train: number; calibrate: number };
+}
+
+export const GATE_FILES = { classifier: 'gate-classifier.json', metrics: 'gate-metrics.json' } as const;
+
+export async function trainGateStage(input: GateStageInput, options: Partial<GateStageOptions> = {}): Promise<GateStageOutcome> {
+  const opts = { ...DEFAULT_GATE_STAGE, ...options };
+  const max = input.llm ? Math.min(opts.maxExamples, opts.maxExamplesLlm) : opts.maxExamples;
+  if (max <= 0) return { entry: null, skipped: 'gate training turned off', calibration: null };
+  const ordered = [...input.records].sort((a, b) => cmp(stableHash(String(opts.seed), a.id), stableHash(String(opts.seed), b.id)));
+  const examples: GateTrainingExample[] = ordered.slice(0, max).map((r) => ({ id: r.id, text: r.text, goldDiseaseId: r.diseaseId }));
+  const calibrationRecords = input.llm ? [] : ordered.slice(max, max + opts.calibrationExamples);
+
+  const embeddings = input.embedder.embeddings;
+  const offline = createOfflineDiagnoser({ snapshot: input.snapshot, embedder: input.embedder, featureIndex: input.featureIndex });
+  const diagnoser: Diagnoser = input.llm
+    ? createLlmDiagnoser(
+        { chat: input.llm.chat, prompt: await loadGateDiagnosePrompt(input.llm.promptsDir ? { dir: input.llm.promptsDir } : {}) },
+        { diseases: input.snapshot.diseases.map((d) => ({ id: d.id, name: d.name })), timeoutMs: input.llm.timeoutMs },
+      )
+    : offline;
+  const diseaseOf = new Map(input.records.map((r) => [r.id, r.diseaseId] as const));
+  const probe = createBatchedChunkProbe({ embeddings, chunkIndex: chunkIndexFromVectors(input.chunkIndex), diseaseOfRecord: (id) => diseaseOf.get(id) ?? null });
+  const t0 = performance.now();
+  // Warm both caches in batched calls: every sentence of the sample at once.
+  const sentences = examples.flatMap((e) => segmentSentences(e.text));
+  await probe.prepare(sentences);
+  await offline.prepare([...sentences, ...calibrationRecords.flatMap((r) => segmentSentences(r.text))]);
+
+  const t1 = performance.now();
+  const paths = { classifierPath: join(input.dir, GATE_FILES.classifier), metricsPath: join(input.dir, GATE_FILES.metrics) };
+  const trained = await trainGate(examples, { diagnoser, probe, embedder: embeddings, embedderId: input.embedder.id }, paths, {
+    annotation: { maxExamples: max, maxSentences: opts.maxSentences, concurrency: input.llm ? 4 : 1 },
+    seed: opts.seed,
+  });
+  if (!trained.ok) return { entry: null, skipped: trained.error, calibration: null };
+
+  const t2 = performance.now();
+  const calibration = calibrationRecords.length > 0
+    ? await calibrateGate({ classifier: trained.value.classifier, embeddings, diagnoser: offline, records: calibrationRecords })
+    : null;
+  // The calibration goes into the metrics file beside the training report.
+  const report = JSON.parse(await readFile(paths.metricsPath, 'utf8')) as Record<string, unknown>;
+  await writeFile(paths.metricsPath, JSON.stringify({ ...report, calibration }, null, 2) + '\n', 'utf8');
+  const timings = { prepare: Math.round(t1 - t0), train: Math.round(t2 - t1), calibrate: Math.round(performance.now() - t2) };
+  return { entry: { classifier: GATE_FILES.classifier, metrics: GATE_FILES.metrics, thresholds: calibration?.thresholds ?? null }, skipped: null, calibration, timings };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
