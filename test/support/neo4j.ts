@@ -77,7 +77,11 @@ export async function stopTestNeo4j(): Promise<void> {
   const s = server;
   server = null;
   if (!s?.launcher) return;
+  const pid = s.launcher.status().pid;
   await s.launcher.stop();
+  // Acceptance: stop leaves no process behind. Give Node a moment to reap its child.
+  for (let i = 0; pid !== null && pidAlive(pid) && i < 50; i++) await new Promise((r) => setTimeout(r, 100));
+  if (pid !== null && pidAlive(pid)) throw new Error(`Neo4j test server pid ${pid} still alive after stop`);
   rmSync(s.launcher.settings.layout.instanceDir, { recursive: true, force: true });
   delete process.env.NEO4J_URI;
 }
