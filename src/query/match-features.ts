@@ -2,6 +2,7 @@ import type { VectorIndexLike } from '../adapters/faiss/types.js';
 import type { FeatureMatch, InputFinding } from './contracts.js';
 import { codeKey, type KgSnapshot } from './kg-snapshot.js';
 import { embedBatch, type TextEmbedder } from './embed.js';
+import { featureMatrixFor, rememberFeatureMatrix } from './feature-matrix.js';
 
 /**
  * Clinical features matching (MedRAG eq. 9-11): each finding's top-m feature nodes by
@@ -42,8 +43,14 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
   });
 
   if (toEmbed.length > 0 && input.topM > 0 && deps.featureIndex.size > 0) {
-    const vectors = await embedBatch(deps.embedder, toEmbed.map((i) => input.findings[i]!.text));
-    const hits = deps.featureIndex.searchMany(vectors, Math.min(input.topM, deps.featureIndex.size));
+    // Same exact top-m as the FAISS flat index, on the sparse hashed vectors (feature-matrix.ts);
+    // its feature vectors are embedded once, in the first query's embedder call.
+    const plan = featureMatrixFor(snapshot, deps.embedder);
+    const extra = plan && 'texts' in plan ? plan.texts : [];
+    const all = await embedBatch(deps.embedder, [...toEmbed.map((i) => input.findings[i]!.text), ...extra]);
+    const vectors = all.slice(0, toEmbed.length);
+    const index = !plan ? deps.featureIndex : 'matrix' in plan ? plan.matrix : rememberFeatureMatrix(snapshot, all.slice(toEmbed.length), deps.featureIndex);
+    const hits = index.searchMany(vectors, Math.min(input.topM, index.size));
     toEmbed.forEach((fi, row) => {
       for (const hit of hits[row] ?? []) {
         if (!(hit.score > input.threshold)) continue;
