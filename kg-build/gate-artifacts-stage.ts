@@ -44,12 +44,12 @@ export async function gateArtifactsStage(input: GateArtifactsInput, options: Par
   }
   const chunks = await buildChunkIndex({ dir, records, embeddings, factory: input.factory, dim: input.manifest.embeddingDim });
 
-  let gate: GateStageOutcome = { entry: null, skipped: 'the index factory cannot search (gate training needs a searchable index)', calibration: null };
+  let gate: GateStageOutcome = { entry: null, skipped: 'the index factory cannot search (gate training needs a searchable feature index)', calibration: null };
   const featureIndex = input.factory.create({ kind: 'flat', dim: input.manifest.embeddingDim });
-  if (chunks.searchable && isSearchable(featureIndex)) {
+  if (isSearchable(featureIndex)) {
     featureIndex.add(input.kg.features.map((f) => f.id), await embedAll(embeddings, input.kg.features.map((f) => f.text)));
     gate = await trainGateStage(
-      { dir, snapshot: buildSnapshot(input.kg), records, embedder: input.embedder, featureIndex, chunkIndex: chunks.searchable, llm: input.llm },
+      { dir, snapshot: buildSnapshot(input.kg), records, embedder: input.embedder, featureIndex, llm: input.llm },
       options,
     );
   }

@@ -5,7 +5,7 @@
  *      others (seeded, by hashed id) for calibration;
  *   2. diagnoser: the LLM when configured (src/gate/llm-diagnoser.ts), else the offline
  *      `direct` path on the in-memory KG (gate-diagnoser.ts: no Neo4j);
- *   3. probe: one batched chunk search per distinct sentence (gate-probe.ts);
+ *   3. probe: chunk retrieval over the distinct chunk texts (gate-probe.ts);
  *   4. trainGate (annotate → classifier → held-out metrics) → gate-classifier.json, gate-metrics.json;
  *   5. thresholds calibrated on the held-out calibration records (calibrate-gate.ts).
  * Not enough labels (e.g. a tiny source) is not a build failure: the gate entry is null
@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import type { NamedEmbedder } from '../src/adapters/embeddings/index.js';
 import type { VectorIndexLike } from '../src/adapters/faiss/types.js';
 import type { GateEntry } from '../src/domain/artifacts.js';
-import { chunkIndexFromVectors } from '../src/gate/chunk-index.js';
+import type { CalibrationTargets } from '../src/gate/calibrate-thresholds.js';
+import { recordChunks } from '../src/gate/chunk-index.js';
 import { createLlmDiagnoser, loadGateDiagnosePrompt } from '../src/gate/llm-diagnoser.js';
 import type { Diagnoser } from '../src/gate/masking-annotation.js';
 import { segmentSentences } from '../src/gate/segment-sentences.js';
@@ -24,7 +25,7 @@ import { trainGate, type GateTrainingExample } from '../src/gate/train-gate.js';
 import type { KgSnapshot } from '../src/query/kg-snapshot.js';
 import { calibrateGate, type GateCalibration } from './calibrate-gate.js';
 import { createOfflineDiagnoser } from './gate-diagnoser.js';
-import { createBatchedChunkProbe } from './gate-probe.js';
+import { createDistinctChunkProbe } from './gate-probe.js';
 import type { BuildLlm } from './llm-types.js';
 import { stableHash } from './text.js';
 
@@ -38,9 +39,17 @@ export interface GateStageOptions {
   /** Longer records are not annotated (each costs n+1 diagnoser calls). */
   maxSentences: number;
   seed: number;
+  /**
+   * A direct answer skips retrieval, so it must be right ≥ 97% of the time at or above θ1;
+   * below θ2 a direct answer is right ≤ 30% of the time (there the warning is deserved).
+   */
+  calibration: CalibrationTargets;
 }
 
-export const DEFAULT_GATE_STAGE: GateStageOptions = { maxExamples: 300, maxExamplesLlm: 40, calibrationExamples: 200, maxSentences: 60, seed: 7 };
+export const DEFAULT_GATE_STAGE: GateStageOptions = {
+  maxExamples: 300, maxExamplesLlm: 40, calibrationExamples: 200, maxSentences: 60, seed: 7,
+  calibration: { directAccuracy: 0.97, warnAccuracy: 0.3, minSupport: 10 },
+};
 
 export interface GateStageInput {
   dir: string;
@@ -49,7 +58,6 @@ export interface GateStageInput {
   records: readonly { id: string; diseaseId: string; text: string }[];
   embedder: NamedEmbedder;
   featureIndex: VectorIndexLike;
-  chunkIndex: VectorIndexLike;
   llm: BuildLlm | null;
 }
 
@@ -81,7 +89,8 @@ export async function trainGateStage(input: GateStageInput, options: Partial<Gat
       )
     : offline;
   const diseaseOf = new Map(input.records.map((r) => [r.id, r.diseaseId] as const));
-  const probe = createBatchedChunkProbe({ embeddings, chunkIndex: chunkIndexFromVectors(input.chunkIndex), diseaseOfRecord: (id) => diseaseOf.get(id) ?? null });
+  const chunks = input.records.flatMap((r) => recordChunks(r));
+  const probe = await createDistinctChunkProbe({ embeddings, chunks, diseaseOfRecord: (id) => diseaseOf.get(id) ?? null });
   const t0 = performance.now();
   // Warm both caches in batched calls: every sentence of the sample at once.
   const sentences = examples.flatMap((e) => segmentSentences(e.text));
@@ -98,7 +107,7 @@ export async function trainGateStage(input: GateStageInput, options: Partial<Gat
 
   const t2 = performance.now();
   const calibration = calibrationRecords.length > 0
-    ? await calibrateGate({ classifier: trained.value.classifier, embeddings, diagnoser: offline, records: calibrationRecords })
+    ? await calibrateGate({ classifier: trained.value.classifier, embeddings, diagnoser: offline, records: calibrationRecords }, { targets: opts.calibration })
     : null;
   // The calibration goes into the metrics file beside the training report.
   const report = JSON.parse(await readFile(paths.metricsPath, 'utf8')) as Record<string, unknown>;
