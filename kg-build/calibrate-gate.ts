@@ -9,6 +9,7 @@
  * happens to be B scores 0.5 — above any complete record — while being a poor basis for an
  * answer; such samples leave no θ1 with 90% direct accuracy. A description cut short keeps the
  * writer's order (demographics and the complaint first), which is what scant inputs look like.
+ * Scores use the query side's short-input floor (src/query/gate-short-input.ts).
  */
 import type { Embeddings } from '@langchain/core/embeddings';
 import { calibrateThresholds, type CalibrationTargets } from '../src/gate/calibrate-thresholds.js';
@@ -17,6 +18,7 @@ import type { Diagnoser } from '../src/gate/masking-annotation.js';
 import { segmentSentences } from '../src/gate/segment-sentences.js';
 import type { SentenceClassifier } from '../src/gate/sentence-classifier.js';
 import { DEFAULT_GATE_PARAMS } from '../src/gate/types.js';
+import { flooredDensity } from '../src/query/gate-short-input.js';
 
 export interface GateCalibration {
   /** Null when no threshold qualified (the configured ones stay). */
@@ -42,7 +44,7 @@ export async function calibrateGate(
       if (k < all.length) variants.push([kind, all.slice(0, k)]);
     }
     for (const [kind, sentences] of variants) {
-      const { score } = await gate.assessSentences(sentences);
+      const score = flooredDensity((await gate.assessSentences(sentences)).score, sentences.length);
       const answer = await input.diagnoser.diagnose(sentences);
       samples.push({ kind, score, correct: answer[0] === r.diseaseId });
     }

@@ -8,10 +8,12 @@
 import type { Embeddings } from '@langchain/core/embeddings';
 import { InputError } from '../errors.js';
 import { createGate } from '../gate/gate.js';
+import { decideGate } from '../gate/gate-decision.js';
 import { parseGateParams, resolveGateMode, type GateMode } from '../gate/gate-params.js';
 import type { SentenceClassifier } from '../gate/sentence-classifier.js';
 import type { GateParams, GateTrace } from '../gate/types.js';
 import type { DiagnoseInput, InputFinding } from './contracts.js';
+import { flooredDensity } from './gate-short-input.js';
 
 export interface QueryGate {
   /** The build's classifier; null when the build has none ('auto' then runs as 'off'). */
@@ -44,7 +46,12 @@ export async function assessGate(
   if (!params.ok) throw new InputError(`options.gateThresholds: ${params.error}`, { field: 'options.gateThresholds' });
   const g = createGate({ classifier: gate.classifier, embedder: gate.embeddings, params: params.value });
   const text = input.text?.trim();
-  return timed('gate', () => (text ? g.assess(text) : g.assessSentences(findings.map(findingSentence))));
+  return timed('gate', async () => {
+    const trace = text ? await g.assess(text) : await g.assessSentences(findings.map(findingSentence));
+    // A short input's density says nothing about completeness (gate-short-input.ts).
+    const score = flooredDensity(trace.score, trace.sentences.length);
+    return score === trace.score ? trace : { ...trace, score, ...decideGate(score, params.value) };
+  });
 }
 
 /** Structured findings are assessed one per sentence, absent ones negated. */

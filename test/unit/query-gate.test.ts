@@ -49,7 +49,8 @@ async function deps(opts: { label?: SentenceLabel | null; mode?: QueryGate['mode
   return { d, reads, reasoner, fx };
 }
 
-const TEXT = 'chest pain, sweating. No cough.';
+/** Five sentences: at the short-input floor, so I_norm is FIND's plain density. */
+const TEXT = 'Chest pain. Sweating. No cough. No rash. No sore throat.';
 
 describe('query: the gate on the diagnose path (FIND §3.2.1)', () => {
   it("direct (I_norm ≥ θ1): no vote, no differences-KG read, no retrieval; the reasoner sees only the matches", async () => {
@@ -57,7 +58,7 @@ describe('query: the gate on the diagnose path (FIND §3.2.1)', () => {
     const res = await diagnose(d, textInput(TEXT));
     assert.equal(res.trace.gate?.decision, 'direct');
     assert.equal(res.trace.gate?.score, 1);
-    assert.deepEqual(res.trace.gate?.sentences.map((s) => s.label), ['A', 'A']);
+    assert.deepEqual(res.trace.gate?.sentences.map((s) => s.label), ['A', 'A', 'A', 'A', 'A']);
     assert.equal(res.trace.gate?.warning, null);
     assert.deepEqual(reads, [], 'no graph traversal');
     for (const skipped of ['vote', 'differencesKg', 'retrieve']) assert.equal(res.trace.timingsMs[skipped], undefined, skipped);
@@ -85,7 +86,7 @@ describe('query: the gate on the diagnose path (FIND §3.2.1)', () => {
     const { d, reads } = await deps({ label: 'C' });
     const res = await diagnose(d, textInput('fever', { followUps: 1 }));
     assert.equal(res.trace.gate?.decision, 'retrieve-warn');
-    assert.ok(Math.abs(res.trace.gate!.score - 0.1) < 1e-9);
+    assert.ok(Math.abs(res.trace.gate!.score - 0.1 / 5) < 1e-9, 'one C sentence, floored to five');
     assert.match(res.trace.gate!.warning!, /insufficient/);
     assert.ok(!res.trace.gate!.warning!.includes('fever'), 'no patient text in the warning');
     assert.deepEqual(reads, ['query/differences-kg']);
@@ -123,11 +124,22 @@ describe('query: the gate on the diagnose path (FIND §3.2.1)', () => {
     assert.equal((await diagnose(d, textInput(TEXT, { gateThresholds: { theta1: 0.9, theta2: 0.51 } }))).trace.gate?.decision, 'retrieve-warn');
   });
 
+  it('short inputs: missing sentences weigh 0 up to five, so one useful sentence is not a dense description', async () => {
+    const { d } = await deps({ label: 'B' });
+    const one = await diagnose(d, textInput('Chest pain.'));
+    assert.ok(Math.abs(one.trace.gate!.score - 0.1) < 1e-9);
+    assert.equal(one.trace.gate?.decision, 'retrieve-warn');
+    assert.ok(one.trace.gate?.warning);
+    const five = await diagnose(d, textInput(TEXT));
+    assert.equal(five.trace.gate?.score, 0.5);
+  });
+
   it('structured findings are assessed one sentence each, absent ones negated', async () => {
     const { d } = await deps({ label: 'B' });
     const input = { ...textInput(''), text: null, findings: [{ text: 'fever', polarity: 'present' as const, code: null, valueCode: null }, { text: 'rash', polarity: 'absent' as const, code: null, valueCode: null }] };
     const res = await diagnose(d, input);
     assert.deepEqual(res.trace.gate?.sentences.map((s) => s.text), ['fever', 'no rash']);
+    assert.ok(Math.abs(res.trace.gate!.score - (2 * 0.5) / 5) < 1e-9);
   });
 });
 
