@@ -139,4 +139,9 @@ async function main(): Promise<void> {
 }
 
 // Run as a script, not when a test imports runLoad.
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await main();
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main().catch((e: unknown) => {
+    process.stderr.write(`bench:load: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  });
+}

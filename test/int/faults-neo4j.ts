@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } from '../../src/neo4j-launcher/index.js';
+import { runningPid } from '../../src/neo4j-launcher/process.js';
+
+/**
+ * A second, private Neo4j for the fault tests, so they can SIGKILL and restart a real
+ * server without touching the shared test Neo4j other integration tests use. Its
+ * instance directory lives in the OS temp dir (not test-instances/, whose reaper would
+ * take it for a leftover) and is deleted by `remove()`.
+ */
+export interface OwnNeo4j {
+  boltUri: string;
+  pid(): number | null;
+  /** SIGKILL the JVM (no shutdown, no checkpoint) and wait until it is gone. */
+  kill(): Promise<void>;
+  /** Start it again on the same ports and data (Neo4j recovers from its transaction log). */
+  start(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export async function startOwnNeo4j(): Promise<OwnNeo4j> {
+  const instanceDir = mkdtempSync(join(tmpdir(), 'dx-faults-neo4j-'));
+  const boltPort = await freePort();
+  const httpPort = await freePort();
+  const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_HEAP_MAX: '768m', NEO4J_PAGECACHE: '128m' };
+  const settings = launcherSettings({ env, instanceDir, boltPort, httpPort });
+  const launcher = new Neo4jLauncher({ ...settings, layout: makeLayout({ home: defaultHome(), instanceDir }) });
+  const started = await launcher.start();
+  process.stderr.write(`    [faults] own Neo4j ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s)\n`);
+  const pid = () => runningPid(launcher.settings.layout);
+  return {
+    boltUri: started.boltUri,
+    pid,
+    kill: async () => {
+      const p = pid();
+      if (p === null) return;
+      process.kill(p, 'SIGKILL');
+      for (let i = 0; i < 200 && alive(p); i++) await new Promise((r) => setTimeout(r, 50));
+    },
+    start: async () => {
+      const again = await launcher.start();
+      process.stderr.write(`    [faults] own Neo4j restarted (${(again.startMs / 1000).toFixed(1)} s)\n`);
+    },
+    remove: async () => {
+      await launcher.stop().catch(() => undefined);
+      rmSync(instanceDir, { recursive: true, force: true });
+    },
+  };
+}

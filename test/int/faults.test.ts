@@ -1,0 +1,270 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
+import { loadConfig } from '../../src/config.js';
+import { buildDir, currentPointer } from '../../src/domain/artifacts.js';
+import { createLogger } from '../../src/logger.js';
+import { freePort } from '../../src/neo4j-launcher/index.js';
+import { startServer, type DxServer } from '../../src/server.js';
+import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
+import { hashUnit } from '../../src/sources/split.js';
+import { kgChecksum } from '../../kg-build/kg-checksum.js';
+import { readCounts } from '../../kg-build/load-neo4j.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { startOwnNeo4j, type OwnNeo4j } from './faults-neo4j.js';
+import { build, captureLogger, PATIENT, post } from './faults-support.js';
+
+/**
+ * Faults on a PRIVATE real Neo4j (faults-neo4j.ts) that these tests SIGKILL and restart:
+ * a kill in the middle of a build's load, a kill while serving, then broken FAISS files
+ * and a broken LLM endpoint against the real server.
+ */
+describe('faults: a private Neo4j killed and restarted, broken indexes, broken LLM', function () {
+  this.timeout(900_000);
+  let neo: OwnNeo4j;
+  let graph: GraphStore;
+  const dirs: string[] = [];
+  const tmp = (p: string) => {
+    const d = mkdtempSync(join(tmpdir(), p));
+    dirs.push(d);
+    return d;
+  };
+  let dataDir: string;
+  const env = () => ({ ...process.env, NEO4J_URI: neo.boltUri, NEO4J_PASSWORD: '', DXGRAPH_DATA_DIR: dataDir, DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LLM: 'none', DXGRAPH_LOG_LEVEL: 'info' });
+  const connect = async () => {
+    const g = new GraphStore({ uri: neo.boltUri, user: 'neo4j', password: '', database: 'neo4j' });
+    await g.connect({ maxRetryMs: 2000 });
+    return g;
+  };
+
+  before(async () => {
+    neo = await startOwnNeo4j();
+    graph = await connect();
+  });
+  after(async () => {
+    await graph?.close();
+    await neo?.remove();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('Neo4j SIGKILLed during a build: after a restart the rerun gives the same KG (counts and node-id checksum)', async () => {
+    dataDir = tmp('dx-faults-kill-');
+    let killedAt = 0;
+    const crashed = await build(graph, dataDir, async (n) => {
+      if (n === 4) {
+        killedAt = n;
+        await neo.kill();
+      }
+    }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    assert.equal(killedAt, 4, 'the load had at least 4 batches');
+    assert.ok(crashed, 'the build must fail when Neo4j dies under it');
+    assert.ok(!existsSync(currentPointer(dataDir)), 'a failed build never becomes current');
+    await graph.close();
+    await neo.start();
+    graph = await connect();
+    const partial = await readCounts(graph);
+
+    const rerun = await build(graph, dataDir);
+    const counts = await readCounts(graph);
+    const sum = await kgChecksum(graph);
+    assert.notDeepEqual(partial, counts, 'the kill really happened mid-load');
+    assert.equal(counts.manifestations, rerun.kg.manifestations.length);
+    assert.equal(readFileSync(currentPointer(dataDir), 'utf8').trim(), rerun.buildId);
+
+    // Reference: the same build into an empty database, uninterrupted.
+    for (;;) if (Number((await graph.runText('MATCH (n) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS c', {}, 'WRITE'))[0]?.c) === 0) break;
+    assert.equal((await kgChecksum(graph)).nodes, 0);
+    const clean = await build(graph, tmp('dx-faults-clean-'));
+    assert.equal(clean.buildId, rerun.buildId);
+    assert.deepEqual(await readCounts(graph), counts);
+    const cleanSum = await kgChecksum(graph);
+    assert.deepEqual(cleanSum, sum);
+    process.stderr.write(`    [faults] killed at load batch ${killedAt} (${crashed!.name}); rerun = clean build: ${sum.nodes} nodes, sha256 ${sum.sha256.slice(0, 12)}\n`);
+  });
+
+  describe('serving', () => {
+    let server: DxServer;
+    const logs: string[] = [];
+    let held: string;
+    before(async () => {
+      server = await startServer({ config: loadConfig(env()), logger: captureLogger(logs), port: 0 });
+      // A patient the build never saw, whose findings match the KG (so the graph is needed).
+      const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
+      try {
+        for await (const r of source.records()) if (hashUnit(11, r.id) >= 0.35) {
+          held = r.text;
+          break;
+        }
+      } finally {
+        await source.close();
+      }
+    });
+    after(async () => server?.close({ drainMs: 1000 }));
+
+    it('Neo4j SIGKILLed while serving: 503 on graph endpoints, readyz false, recovery without a restart', async () => {
+      const sub = (await (await fetch(`${server.url}/v1/kg/diseases`)).json()).diseases[0].subcategoryId as string;
+      const graphPaths = ['/v1/kg/summary', '/v1/kg/diseases', `/v1/kg/subcategories/${encodeURIComponent(sub)}/differences`];
+      for (const p of graphPaths) assert.equal((await fetch(server.url + p)).status, 200, p);
+      const baseline = await post(`${server.url}/v1/diagnose`, { text: held });
+      assert.equal(baseline.status, 200);
+      const usesGraph = baseline.json.trace.differencesKg.length > 0;
+
+      await neo.kill();
+      try {
+        const ready = await fetch(`${server.url}/readyz`);
+        assert.equal(ready.status, 503);
+        assert.deepEqual((await ready.json()).checks, { neo4j: false, indexes: true });
+        for (const p of graphPaths) {
+          const r = await fetch(server.url + p);
+          assert.equal(r.status, 503, p);
+          assert.equal((await r.json()).error.code, 'UNAVAILABLE');
+        }
+        // Diagnose needs the graph for the differences KG, unless the gate answers a dense
+        // description directly from the start-up snapshot: either way no 500 and no wait.
+        const d = await post(`${server.url}/v1/diagnose`, { text: held });
+        const noGraph = d.status === 200 && d.json.trace.differencesKg.length === 0;
+        assert.ok(d.status === 503 || noGraph, `diagnose while Neo4j is down: ${d.status}`);
+        if (usesGraph) assert.equal(d.status, 503, 'this patient needs the differences KG from Neo4j');
+        if (d.status === 503) assert.equal(d.json.error.code, 'UNAVAILABLE');
+        assert.ok(d.ms < 8000, `diagnose took ${d.ms} ms`);
+        process.stderr.write(`    [faults] Neo4j down: graph endpoints 503; diagnose ${d.status}${noGraph ? ' (answered without the graph)' : ''} in ${d.ms} ms\n`);
+        assert.equal((await fetch(`${server.url}/healthz`)).status, 200, 'the process stays up');
+      } finally {
+        await neo.start();
+      }
+      let ready = 0;
+      for (let i = 0; i < 60 && ready !== 200; i++) {
+        ready = (await fetch(`${server.url}/readyz`)).status;
+        if (ready !== 200) await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.equal(ready, 200, 'readyz recovers once Neo4j is back');
+      for (const p of graphPaths) assert.equal((await fetch(server.url + p)).status, 200, p);
+      const again = await post(`${server.url}/v1/diagnose`, { text: held });
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.json.differential, baseline.json.differential, 'the same answer as before the outage');
+      const log = logs.join('');
+      assert.match(log, /service unavailable/);
+      for (const line of held.split('\n').slice(2, 6)) assert.ok(!log.includes(line), 'patient text in the log');
+    });
+  });
+
+  it('a corrupt or missing FAISS file: `dxgraph serve` exits non-zero naming the file', async () => {
+    const id = readFileSync(currentPointer(dataDir), 'utf8').trim();
+    const cases: [string, (dir: string) => void][] = [
+      ['records.faiss', (f) => writeFileSync(f, Buffer.alloc(4096, 0x5a))],
+      ['features.faiss', (f) => rmSync(f)],
+      ['features.faiss', (f) => truncateSync(f, 100)],
+    ];
+    for (const [file, damage] of cases) {
+      const copy = tmp('dx-faults-faiss-');
+      cpSync(dataDir, copy, { recursive: true });
+      const path = join(buildDir(copy, id), file);
+      damage(path);
+      const child = spawn(process.execPath, ['bin/dxgraph.js', 'serve', '--port', '0'], { env: { ...env(), DXGRAPH_DATA_DIR: copy }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      let stdout = '';
+      child.stderr.on('data', (c) => (stderr += String(c)));
+      child.stdout.on('data', (c) => (stdout += String(c)));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      clearTimeout(timer);
+      assert.notEqual(code, 0, `${file}: exit ${code}`);
+      assert.notEqual(code, null, `${file}: still serving after 60 s (${stdout})`);
+      assert.ok(stderr.includes(path), `${file}: stderr does not name ${path}: ${stderr.slice(-400)}`);
+      assert.doesNotMatch(stderr, /\n\s+at /, 'a clear message, not a stack trace');
+      process.stderr.write(`    [faults] ${file}: exit ${code}: ${stderr.trim().split('\n').at(-1)!.slice(0, 160)}\n`);
+    }
+  });
+
+  describe('LLM endpoint down, slow, failing or returning garbage', () => {
+    const TIMEOUT = 1500;
+    let fake: FakeOpenAI;
+    const servers: DxServer[] = [];
+    const logs: string[] = [];
+    const serve = async (baseUrl: string) => {
+      const cfg = loadConfig({ ...env(), DXGRAPH_LLM: 'openai', OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: 'test', DXGRAPH_LLM_TIMEOUT_MS: String(TIMEOUT) });
+      const s = await startServer({ config: cfg, logger: captureLogger(logs), port: 0 });
+      servers.push(s);
+      return s;
+    };
+    before(async () => {
+      fake = await startFakeOpenAI();
+    });
+    after(async () => {
+      for (const s of servers) await s.close({ drainMs: 1000 });
+      await fake?.close();
+    });
+
+    it('answers from the evidence reasoner with degraded: true within the configured timeout', async () => {
+      const closedPort = await freePort();
+      const down = await serve(`http://127.0.0.1:${closedPort}/v1`);
+      const up = await serve(fake.baseUrl);
+      const evidence = await post(`${down.url}/v1/diagnose`, { text: PATIENT, options: { reasoner: 'evidence' } });
+      assert.equal(evidence.json.degraded, false);
+      const want = evidence.json.differential.map((d: any) => d.diseaseId);
+      const cases: [string, DxServer, () => void][] = [
+        ['down (connection refused)', down, () => undefined],
+        ['slow (20 s)', up, () => fake.push({ delayMs: 20_000, content: '{}' })],
+        ['HTTP 500 twice', up, () => fake.push({ status: 500 }, { status: 500 }, { status: 500 })],
+        ['garbage echoing the patient', up, () => fake.push({ content: `not json: ${PATIENT}` }, { content: `still not json ${PATIENT}` })],
+      ];
+      for (const [name, s, arrange] of cases) {
+        arrange();
+        const r = await post(`${s.url}/v1/diagnose`, { text: PATIENT });
+        assert.equal(r.status, 200, name);
+        assert.equal(r.json.degraded, true, name);
+        assert.equal(r.json.report, null, name);
+        assert.deepEqual(r.json.differential.map((d: any) => d.diseaseId), want, name);
+        assert.ok(r.ms < TIMEOUT + 3000, `${name}: ${r.ms} ms`);
+        process.stderr.write(`    [faults] LLM ${name}: degraded answer in ${r.ms} ms\n`);
+      }
+      const log = logs.join('');
+      assert.match(log, /reasoner degraded to fallback/);
+      assert.ok(!log.includes('Quixotic'), 'patient text (or an LLM echo of it) in the log');
+    });
+  });
+
+  // Last: it replaces the private graph with another build.
+  describe('patient data', () => {
+    it('DXGRAPH_DROP_DEMOGRAPHICS: `dxgraph build` stores no age or sex, and the LLM never sees them', async () => {
+      const dropDir = tmp('dx-faults-nodemo-');
+      const run = spawn(process.execPath, ['bin/dxgraph.js', 'build', '--source', 'ddxplus:datasets/ddxplus', '--hierarchy', 'statistical', '--records-in-graph', '--test-fraction', '0.7', '--seed', '3'], {
+        env: { ...env(), DXGRAPH_DATA_DIR: dropDir, DXGRAPH_DROP_DEMOGRAPHICS: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      run.stderr.on('data', (c) => (err += String(c)));
+      run.stdout.resume();
+      assert.equal(await new Promise((r) => run.on('exit', r)), 0, err.slice(-500));
+      const id = readFileSync(currentPointer(dropDir), 'utf8').trim();
+      const rows = readFileSync(join(buildDir(dropDir, id), 'records.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.ok(rows.length > 50);
+      for (const r of rows) assert.doesNotMatch(r.text, /^age: (?!unknown$)|^sex: (?!unknown$)/m);
+      const props = await graph.runText('MATCH (r:Record) RETURN count(r) AS n, sum(CASE WHEN r.age IS NULL AND r.sex IS NULL THEN 1 ELSE 0 END) AS clean', {}, 'READ');
+      assert.equal(props[0]!.n, rows.length);
+      assert.equal(props[0]!.clean, rows.length);
+
+      const fake = await startFakeOpenAI();
+      const cfg = loadConfig({ ...env(), DXGRAPH_DATA_DIR: dropDir, DXGRAPH_DROP_DEMOGRAPHICS: '1', DXGRAPH_LLM: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'test' });
+      const s = await startServer({ config: cfg, logger: createLogger({ level: 'silent' }), port: 0 });
+      try {
+        fake.push({ content: 'not json' }, { content: 'not json' });
+        const r = await post(`${s.url}/v1/diagnose`, { text: 'cough and fever', age: 87, sex: 'F' });
+        assert.equal(r.status, 200);
+        const prompt = JSON.stringify(fake.chatRequests()[0]!.body.messages);
+        assert.ok(prompt.includes('cough'), 'the prompt was captured');
+        assert.doesNotMatch(prompt, /\b87\b|sex F|female/);
+        assert.ok(r.json.trace.retrieved.every((x: any) => !/^age: \d|^sex: (male|female)/m.test(x.text)));
+      } finally {
+        await s.close({ drainMs: 500 });
+        await fake.close();
+      }
+    });
+  });
+});
