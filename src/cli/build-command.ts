@@ -31,6 +31,7 @@ interface BuildFlags {
   batchSize: number;
   triples?: string;
   exportGexf?: string;
+  gateSample?: number;
 }
 
 const HIERARCHY_MODES = ['auto', 'statistical', 'icd10', 'llm'] as const;
@@ -63,6 +64,7 @@ export function paramsFromFlags(o: BuildFlags): BuildParams {
     recordsInGraph: o.recordsInGraph === true,
     triplesFile: o.triples ?? null,
     split: o.testFraction !== undefined && o.seed !== undefined ? { testFraction: o.testFraction, seed: o.seed, ...(o.stratify ? { stratify: true } : {}) } : null,
+    ...(o.gateSample !== undefined ? { gate: { maxExamples: o.gateSample } } : {}),
   };
 }
 
@@ -109,6 +111,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--seed <n>', 'seed of the train/test split', num('seed', { integer: true }))
     .option('--stratify', 'stratified split (same as `dxgraph split --stratify`)')
     .option('--export-gexf <file>', 'also write the KG as GEXF (Gephi)')
+    .option('--gate-sample <n>', 'training records annotated for the information-density gate (default 300; 0: no gate)', num('gate-sample', { integer: true }))
     .option('--batch-size <n>', 'rows per Neo4j UNWIND batch', num('batch-size', { integer: true }), 5000)
     .action(runBuildCommand);
 }
