@@ -20,7 +20,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './scale/generate.js';
 import { forkPhase } from './lib/fork-phase.js';
-import { runLoad, type LoadResult } from './lib/http-load.js';
+import { runLoad, type LoadResult } from './load.js';
+import { calibrate } from './lib/calibrate.js';
 import { benchNeo4j } from './lib/neo4j.js';
 import type { BenchReport, SizeReport } from './lib/report-types.js';
 import { formatTable } from './lib/table.js';
@@ -31,12 +32,14 @@ const { values: a } = parseArgs({
     quick: { type: 'boolean', default: false },
     sizes: { type: 'string' },
     'faiss-only': { type: 'string', default: '' },
-    'faiss-kinds': { type: 'string', default: 'ivf,hnsw32,hnsw64' },
-    requests: { type: 'string' },
+    'faiss-kinds': { type: 'string' },
+    'faiss-only-kinds': { type: 'string', default: 'ivf,hnsw32,hnsw64' },
+    'records-in-graph-upto': { type: 'string' },
+    'gate-examples': { type: 'string' },
+    duration: { type: 'string' },
     concurrency: { type: 'string', default: '8' },
     queries: { type: 'string' },
     'reference-queries': { type: 'string' },
-    'kg-only': { type: 'boolean', default: false },
     'batch-size': { type: 'string', default: '5000' },
     'neo4j-uri': { type: 'string' },
     'work-dir': { type: 'string', default: '.dxgraph-bench' },
@@ -47,19 +50,25 @@ const quick = a.quick!;
 const opts = {
   sizes: (a.sizes ?? (quick ? '10000' : '10000,100000')).split(',').map(Number),
   faissOnly: a['faiss-only'] ? a['faiss-only'].split(',').map(Number) : [],
-  faissKinds: a['faiss-kinds']!.split(','),
-  requests: Number(a.requests ?? (quick ? 300 : 2000)),
+  faissKinds: (a['faiss-kinds'] ?? (quick ? 'flat,hnsw32' : 'flat,ivf,hnsw32')).split(',').filter(Boolean),
+  faissOnlyKinds: a['faiss-only-kinds']!.split(',').filter(Boolean),
+  // :Record nodes make the load rate meaningful (~20 relationships per record) but cost
+  // minutes per 10k records on a slow box: only sizes up to this one load them.
+  recordsInGraphUpto: Number(a['records-in-graph-upto'] ?? (quick ? 0 : 10_000)),
+  // Quick mode skips the gate stage's training (a fixed few hundred examples at any size).
+  gateExamples: a['gate-examples'] !== undefined ? Number(a['gate-examples']) : quick ? 0 : null,
+  durationSeconds: Number(a.duration ?? (quick ? 10 : 30)),
   concurrency: Number(a.concurrency),
   queries: Number(a.queries ?? (quick ? 100 : 200)),
   referenceQueries: Number(a['reference-queries'] ?? (quick ? 5 : 10)),
-  recordsInGraph: !a['kg-only'],
   batchSize: Number(a['batch-size']),
   workDir: resolve(a['work-dir']!),
 };
 const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
 const t0 = performance.now();
 const loadAvgStart = os.loadavg();
-log(`machine: ${os.cpus().length} cpus, load average ${loadAvgStart.map((x) => x.toFixed(1)).join(' ')}`);
+const calibration = calibrate();
+log(`machine: ${os.cpus().length} cpus, load average ${loadAvgStart.map((x) => x.toFixed(1)).join(' ')}, JS ${calibration.jsMflops} MFLOP/s, CPU share ${calibration.cpuShare}`);
 
 const neo = opts.sizes.length > 0 ? await benchNeo4j({ uri: a['neo4j-uri'] ?? null }) : null;
 const sizes: SizeReport[] = [];
@@ -69,14 +78,16 @@ try {
     const ds = await generate({ size, outDir: join(opts.workDir, 'data', `ddxplus-${size}`) });
     log(`${size}: dataset ${ds.reused ? 'reused' : 'generated'} (${ds.dir}); building`);
     const dataDir = join(opts.workDir, 'dxgraph', String(size));
-    const build = await forkPhase<SizeReport['build']>({ phase: 'build', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, recordsInGraph: opts.recordsInGraph, batchSize: opts.batchSize } });
+    const build = await forkPhase<SizeReport['build']>({ phase: 'build', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, neo4jPid: neo!.pid, recordsInGraph: size <= opts.recordsInGraphUpto, batchSize: opts.batchSize, gateExamples: opts.gateExamples } });
     log(`${size}: built in ${(build.totalMs / 1000).toFixed(1)} s; serving`);
     let load: LoadResult | null = null;
     const serve = await forkPhase<SizeReport['serve']>(
-      { phase: 'serve', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, referenceQueries: opts.referenceQueries, records: build.records, faiss: true } },
-      async ({ url, bodies }) => {
-        load = await runLoad({ url, bodies, requests: opts.requests, concurrency: opts.concurrency, warmup: Math.min(50, bodies.length) });
-        log(`${size}: ${load.rps} req/s, p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms; FAISS + reference path`);
+      { phase: 'serve', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, referenceQueries: opts.referenceQueries, records: build.records, faissKinds: opts.faissKinds } },
+      async ({ url, texts }) => {
+        // bench/load.ts's client (autocannon): a short warm-up, then the measured window.
+        await runLoad({ url, connections: opts.concurrency, durationSeconds: 2, texts });
+        load = await runLoad({ url, connections: opts.concurrency, durationSeconds: opts.durationSeconds, texts });
+        log(`${size}: ${load.throughput.toFixed(1)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; FAISS + reference path`);
       },
     );
     sizes.push({ size, build, load: load!, serve });
@@ -87,13 +98,13 @@ try {
 const faissOnly: BenchReport['faissOnly'] = [];
 for (const size of opts.faissOnly) {
   const ds = await generate({ size, outDir: join(opts.workDir, 'data', `ddxplus-${size}`) });
-  log(`${size}: FAISS only (${opts.faissKinds.join(', ')})`);
-  const result = await forkPhase<BenchReport['faissOnly'][number]['result']>({ phase: 'faiss', input: { datasetDir: ds.dir, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, records: size, kinds: opts.faissKinds } }, undefined, { heapMb: 6144 });
+  log(`${size}: FAISS only (${opts.faissOnlyKinds.join(', ')})`);
+  const result = await forkPhase<BenchReport['faissOnly'][number]['result']>({ phase: 'faiss', input: { datasetDir: ds.dir, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, records: size, kinds: opts.faissOnlyKinds } }, undefined, { heapMb: 6144 });
   faissOnly.push({ size, result });
 }
 const base = {
   startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString(),
-  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '', memGb: Math.round(os.totalmem() / 2 ** 30), loadAvgStart, loadAvgEnd: os.loadavg(), node: process.version },
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '', memGb: Math.round(os.totalmem() / 2 ** 30), loadAvgStart, loadAvgEnd: os.loadavg(), node: process.version, calibration },
   options: opts, neo4j: { dedicated: neo?.dedicated ?? false, startMs: neo?.startMs ?? 0 }, sizes, faissOnly,
 };
 const report: BenchReport = { ...base, targets: checkTargets(base), totalSeconds: Math.round((performance.now() - t0) / 1000) };

@@ -17,7 +17,7 @@ try {
   else if (task.phase === 'faiss') result = await faissPhase(task.input);
   else {
     const loaded = new Promise<void>((resolve) => process.on('message', (m: { type?: string }) => m.type === 'loaded' && resolve()));
-    result = await servePhase(task.input, { ready: (url, bodies) => void send({ type: 'ready', url, bodies }), waitLoaded: () => loaded });
+    result = await servePhase(task.input, { ready: (url, texts) => void send({ type: 'ready', url, texts }), waitLoaded: () => loaded });
   }
   await send({ type: 'result', result });
 } catch (e) {

@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
  */
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 
-export function forkPhase<T>(task: unknown, onReady?: (m: { url: string; bodies: string[] }) => Promise<void>, opts: { heapMb?: number } = {}): Promise<T> {
+export function forkPhase<T>(task: unknown, onReady?: (m: { url: string; texts: string[] }) => Promise<void>, opts: { heapMb?: number } = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const child = fork(CHILD, [JSON.stringify(task)], { execArgv: ['--import', 'tsx', `--max-old-space-size=${opts.heapMb ?? 4096}`], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
-    child.on('message', (m: { type: string; result?: T; message?: string; url?: string; bodies?: string[] }) => {
+    child.on('message', (m: { type: string; result?: T; message?: string; url?: string; texts?: string[] }) => {
       if (m.type === 'ready' && onReady) {
-        onReady({ url: m.url!, bodies: m.bodies! }).then(
+        onReady({ url: m.url!, texts: m.texts! }).then(
           () => child.send({ type: 'loaded' }),
           (e: unknown) => {
             settled = true;

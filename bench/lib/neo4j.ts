@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Neo4jLauncher, defaultHome, freePort, launcherSettings } from '../../src/neo4j-launcher/index.js';
 
@@ -12,11 +12,13 @@ export interface BenchNeo4j {
   uri: string;
   dedicated: boolean;
   startMs: number;
+  /** The server's pid when it runs on this machine (dedicated): its CPU time is read from /proc. */
+  pid: number | null;
   stop(): Promise<void>;
 }
 
 export async function benchNeo4j(opts: { uri: string | null; heapMax?: string; pageCache?: string }): Promise<BenchNeo4j> {
-  if (opts.uri) return { uri: opts.uri, dedicated: false, startMs: 0, stop: async () => {} };
+  if (opts.uri) return { uri: opts.uri, dedicated: false, startMs: 0, pid: null, stop: async () => {} };
   const instanceDir = join(defaultHome(), 'bench-instances', String(process.pid));
   const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_HEAP_MAX: opts.heapMax ?? '1g', NEO4J_PAGECACHE: opts.pageCache ?? '512m' };
   const launcher = new Neo4jLauncher(launcherSettings({ env, instanceDir, boltPort: await freePort(), httpPort: await freePort() }));
@@ -25,9 +27,21 @@ export async function benchNeo4j(opts: { uri: string | null; heapMax?: string; p
     uri: started.boltUri,
     dedicated: true,
     startMs: started.startMs,
+    pid: started.pid,
     stop: async () => {
       await launcher.stop();
       rmSync(instanceDir, { recursive: true, force: true });
     },
   };
+}
+
+/** User + system CPU time of a process in ms (Linux /proc), or null when it cannot be read. */
+export function processCpuMs(pid: number | null): number | null {
+  if (pid === null) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100); // clock ticks, USER_HZ = 100
+  } catch {
+    return null;
+  }
 }

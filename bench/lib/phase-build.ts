@@ -4,6 +4,7 @@ import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { loadConfig } from '../../src/config.js';
 import { DdxplusSource } from '../../src/sources/ddxplus/ddxplus-source.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
+import { processCpuMs } from './neo4j.js';
 import { mb } from './stats.js';
 
 /**
@@ -17,6 +18,10 @@ export interface BuildPhaseInput {
   neo4jUri: string;
   recordsInGraph: boolean;
   batchSize: number;
+  /** Local Neo4j pid: the load rate is also given per second of Neo4j CPU (a loaded machine starves it). */
+  neo4jPid: number | null;
+  /** 0 = no gate training stage (quick mode): it costs the same at any size. */
+  gateExamples: number | null;
 }
 
 export interface BuildPhaseResult {
@@ -25,7 +30,7 @@ export interface BuildPhaseResult {
   stagesMs: Record<string, number>;
   totalMs: number;
   wipeMs: number;
-  neo4j: { relationships: number; nodes: number; relsPerSec: number; counts: Record<string, number> };
+  neo4j: { relationships: number; nodes: number; relsPerSec: number; cpuMs: number | null; relsPerCpuSec: number | null; counts: Record<string, number> };
   recordIndex: { kind: string; size: number };
   peakRssMb: number;
 }
@@ -49,12 +54,31 @@ export async function buildPhase(input: BuildPhaseInput): Promise<BuildPhaseResu
     while (Number((await graph.write('bench/wipe', { limit: 20_000 }))[0]?.deleted ?? 0) > 0);
     const wipeMs = Math.round(performance.now() - w0);
     const source = new DdxplusSource(input.datasetDir, { strict: false });
+    const params = benchParams(input);
+    // The gate stage's options are set only when asked (BuildParams.gate is optional).
+    if (input.gateExamples !== null) Object.assign(params, { gate: { maxExamples: input.gateExamples, calibrationExamples: input.gateExamples } });
+    // Neo4j CPU over its stage only: the pipeline's progress hooks mark where it starts and stops.
+    let cpu0: number | null = null;
+    let cpu1: number | null = null;
+    let inNeo4j = false;
+    const progress = {
+      start: (label: string) => {
+        inNeo4j = label === 'neo4j';
+        if (inNeo4j) cpu0 = processCpuMs(input.neo4jPid);
+      },
+      update: () => {},
+      stop: () => {
+        if (inNeo4j) cpu1 = processCpuMs(input.neo4jPid);
+        inNeo4j = false;
+      },
+    };
     const t0 = performance.now();
     const out = await runBuild(
-      { source, dataDir: input.dataDir, params: benchParams(input) },
-      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm: null },
+      { source, dataDir: input.dataDir, params },
+      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm: null, progress },
     );
     const totalMs = Math.round(performance.now() - t0);
+    const cpuMs = cpu0 !== null && cpu1 !== null ? (cpu1 as number) - cpu0 : null;
     const counts = out.neo4j.counts;
     const relationships = REL_KEYS.reduce((s, k) => s + (counts[k] ?? 0), 0);
     const nodes = NODE_KEYS.reduce((s, k) => s + (counts[k] ?? 0), 0);
@@ -64,7 +88,7 @@ export async function buildPhase(input: BuildPhaseInput): Promise<BuildPhaseResu
       stagesMs: out.timings,
       totalMs,
       wipeMs,
-      neo4j: { relationships, nodes, relsPerSec: Math.round(relationships / Math.max(0.001, (out.timings.neo4j ?? 0) / 1000)), counts },
+      neo4j: { relationships, nodes, relsPerSec: Math.round(relationships / Math.max(0.001, (out.timings.neo4j ?? 0) / 1000)), cpuMs, relsPerCpuSec: cpuMs ? Math.round(relationships / (cpuMs / 1000)) : null, counts },
       recordIndex: { kind: out.manifest.recordIndex.kind, size: out.manifest.recordIndex.size },
       peakRssMb: mb(process.resourceUsage().maxRSS * 1024),
     };

@@ -1,6 +1,7 @@
 import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
 import { faissBench, type FaissBenchResult } from './faiss-bench.js';
 import { ddxplusTexts, embeddedChunks, queryPatients } from './record-texts.js';
+import { specsFor } from './phase-serve.js';
 import { mb } from './stats.js';
 
 /**
@@ -21,13 +22,7 @@ export async function faissPhase(input: FaissPhaseInput): Promise<FaissBenchResu
   const embedder = new HashedEmbedder();
   const queries = await queryPatients({ dir: input.queriesDir, count: input.queryCount, seed: 424242 });
   const qv = (await embedder.embedDocuments(queries.map((q) => q.text))).map((v) => Float32Array.from(v));
-  const nlist = Math.round(Math.sqrt(input.records));
-  const specs = input.kinds.map((k) => {
-    if (k === 'flat') return { name: 'flat', kind: 'flat' as const };
-    if (k.startsWith('ivf')) return { name: `ivf${nlist}`, kind: 'ivf' as const, nlist };
-    const m = Number(k.replace('hnsw', '')) || 32;
-    return { name: `hnsw${m}`, kind: 'hnsw' as const, hnswM: m };
-  });
+  const specs = specsFor(input.records, input.kinds);
   let embedMs = 0;
   async function* timedChunks() {
     const it = embeddedChunks(ddxplusTexts(input.datasetDir), embedder, { chunk: 65_536, dim: embedder.dim })[Symbol.asyncIterator]();

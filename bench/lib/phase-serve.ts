@@ -22,7 +22,8 @@ export interface ServePhaseInput {
   queryCount: number;
   referenceQueries: number;
   records: number;
-  faiss: boolean;
+  /** FAISS indexes to measure on the record vectors (flat, ivf, hnsw32, ...); empty = none. */
+  faissKinds: string[];
 }
 
 export interface ServePhaseResult {
@@ -34,14 +35,19 @@ export interface ServePhaseResult {
   peakRssMb: number;
 }
 
-export const specsFor = (n: number): IndexSpec[] => [
-  { name: 'flat', kind: 'flat' },
-  { name: `ivf${Math.round(Math.sqrt(n))}`, kind: 'ivf', nlist: Math.max(1, Math.round(Math.sqrt(n))) },
-  { name: 'hnsw32', kind: 'hnsw', hnswM: 32 },
-];
+/** 'flat' | 'ivf' (~sqrt(n) lists) | 'hnswM' (graph degree M) → index specs. */
+export function specsFor(n: number, kinds: string[]): IndexSpec[] {
+  const nlist = Math.max(1, Math.round(Math.sqrt(n)));
+  return kinds.map((k) => {
+    if (k === 'flat') return { name: 'flat', kind: 'flat' };
+    if (k.startsWith('ivf')) return { name: `ivf${nlist}`, kind: 'ivf', nlist };
+    const m = Number(k.replace('hnsw', '')) || 32;
+    return { name: `hnsw${m}`, kind: 'hnsw', hnswM: m };
+  });
+}
 
-export async function servePhase(input: ServePhaseInput, hooks: { ready(url: string, bodies: string[]): void; waitLoaded(): Promise<void> }): Promise<ServePhaseResult> {
-  const env = { ...process.env, NEO4J_URI: input.neo4jUri, NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '', DXGRAPH_DATA_DIR: input.dataDir, DXGRAPH_LLM: 'none', DXGRAPH_API_KEYS: '', DXGRAPH_API_KEY_FILE: '' };
+export async function servePhase(input: ServePhaseInput, hooks: { ready(baseUrl: string, texts: string[]): void; waitLoaded(): Promise<void> }): Promise<ServePhaseResult> {
+  const env = { ...process.env, NEO4J_URI: input.neo4jUri, NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '', DXGRAPH_DATA_DIR: input.dataDir, DXGRAPH_LLM: 'none', DXGRAPH_API_KEYS: '', DXGRAPH_API_KEY_FILE: '', DXGRAPH_RATE_LIMIT_MAX: '0' };
   const config = loadConfig(env);
   const queries = await queryPatients({ dir: input.queriesDir, count: input.queryCount, seed: 424242 });
   const texts = queries.map((q) => q.text);
@@ -50,7 +56,7 @@ export async function servePhase(input: ServePhaseInput, hooks: { ready(url: str
   const startupMs = Math.round(performance.now() - t0);
   let inProcess: number[] = [];
   try {
-    hooks.ready(`${server.url}/v1/diagnose`, texts.map((text) => JSON.stringify({ text, options: { reasoner: 'evidence' } })));
+    hooks.ready(server.url, texts);
     await hooks.waitLoaded();
     const serveRssMb = mb(process.resourceUsage().maxRSS * 1024);
     for (const text of texts) {
@@ -72,8 +78,8 @@ export async function servePhase(input: ServePhaseInput, hooks: { ready(url: str
       }
     }
     const qv = (await embedder.embeddings.embedDocuments(texts)).map((v) => Float32Array.from(v));
-    const faiss = input.faiss ? await faissBench({ dim, chunks: tee(), queries: qv, specs: specsFor(input.records), k: 10, widerK: [32, 64] }) : null;
-    if (!input.faiss && all) for await (const c of tee()) void c;
+    const faiss = input.faissKinds.length > 0 ? await faissBench({ dim, chunks: tee(), queries: qv, specs: specsFor(input.records, input.faissKinds), k: 10, widerK: [32, 64] }) : null;
+    if (!faiss && all) for await (const c of tee()) void c;
     const side = all
       ? await sideBySide({ service: server.query, embedder, texts, recordIds: ids, recordVectors: all.subarray(0, filled), dim, referenceQueries: input.referenceQueries })
       : null;

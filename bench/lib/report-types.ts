@@ -1,5 +1,5 @@
 import type { FaissBenchResult } from './faiss-bench.js';
-import type { LoadResult } from './http-load.js';
+import type { LoadResult } from '../load.js';
 import type { BuildPhaseResult } from './phase-build.js';
 import type { ServePhaseResult } from './phase-serve.js';
 
@@ -13,7 +13,7 @@ export interface SizeReport {
 
 export interface BenchReport {
   startedAt: string;
-  machine: { cpus: number; model: string; memGb: number; loadAvgStart: number[]; loadAvgEnd: number[]; node: string };
+  machine: { cpus: number; model: string; memGb: number; loadAvgStart: number[]; loadAvgEnd: number[]; node: string; calibration: { jsMflops: number; cpuShare: number } };
   options: Record<string, unknown>;
   neo4j: { dedicated: boolean; startMs: number };
   sizes: SizeReport[];

@@ -12,12 +12,13 @@ export function formatTable(r: BenchReport): string {
   for (const st of stages) row(`  stage ${st} (ms)`, (s) => s.build.stagesMs[st]);
   row('neo4j relationships', (s) => s.build.neo4j.relationships);
   row('neo4j load (rels/s)', (s) => s.build.neo4j.relsPerSec);
+  row('  per Neo4j CPU-second', (s) => s.build.neo4j.relsPerCpuSec);
   row('record index', (s) => `${s.build.recordIndex.kind} ${s.build.recordIndex.size}`);
   row('build peak RSS (MB)', (s) => s.build.peakRssMb);
   row('server start-up (ms)', (s) => s.serve.startupMs);
-  row('/v1/diagnose p50 (ms)', (s) => s.load.latencyMs.p50.toFixed(1));
-  row('/v1/diagnose p99 (ms)', (s) => s.load.latencyMs.p99.toFixed(1));
-  row('/v1/diagnose req/s', (s) => `${s.load.rps} (c=${s.load.concurrency}, ${s.load.errors} err)`);
+  row('/v1/diagnose p50 (ms)', (s) => s.load.latency.p50);
+  row('/v1/diagnose p99 (ms)', (s) => s.load.latency.p99);
+  row('/v1/diagnose req/s', (s) => `${s.load.throughput.toFixed(1)} (c=${s.load.connections}, ${s.load.errors + s.load.non2xx + s.load.timeouts} err)`);
   row('diagnose in-process p50/p99', (s) => `${s.serve.inProcessDiagnoseMs.p50.toFixed(1)} / ${s.serve.inProcessDiagnoseMs.p99.toFixed(1)}`);
   row('server peak RSS (MB)', (s) => s.serve.serveRssMb);
   for (const name of [...new Set(sizes.flatMap((s) => s.serve.faiss?.indexes.map((i) => i.name) ?? []))]) {
