@@ -14,6 +14,7 @@ import { loadDiagnosePrompt } from './reasoners/llm-prompt.js';
 import { LlmReasoner } from './reasoners/llm-reasoner.js';
 import type { Reasoner } from './reasoners/reasoner.js';
 import { WithFallback } from './reasoners/with-fallback.js';
+import { createConsultation } from './sessions/create.js';
 
 /**
  * Start-up wiring for `dxgraph serve`: check access rules, connect Neo4j (fails with one
@@ -71,6 +72,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       config,
       apiKeys,
       logger,
+      consultation: createConsultation({ snapshot: query.snapshot, query }),
     });
     const running = await listen(app, { host, port });
     logger.info(

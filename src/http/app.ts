@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
+import { createSessionRouter } from '../sessions/routes.js';
 import { requireApiKey } from './access.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
 import { buildOpenApi } from './openapi.js';
@@ -10,6 +12,11 @@ import { healthRoutes } from './routes/health.js';
 import { kgRoutes } from './routes/kg.js';
 
 export type { AppDeps } from './ports.js';
+
+const WEB_DIR = fileURLToPath(new URL('../../web', import.meta.url));
+const GRASS_FILE = fileURLToPath(new URL('../../cypher/explore/style.grass', import.meta.url));
+// Same-origin only: the page loads nothing from elsewhere and inserts no inline code.
+const WEB_CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * The express app, built from injected dependencies: no I/O here, so tests can hand it
@@ -37,12 +44,16 @@ export function createApp(deps: AppDeps): Express {
     res.json(openapi);
   });
   app.use(healthRoutes(deps));
+  // The copilot page (web/) and the Neo4j Browser style: static files, no patient data.
+  app.use(express.static(WEB_DIR, { setHeaders: (res) => res.set('Content-Security-Policy', WEB_CSP) }));
+  app.get('/explore/style.grass', (_req, res) => res.type('text/plain').sendFile(GRASS_FILE));
 
   app.use('/v1', requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: bodyLimitBytes(deps.config.http.maxTextChars), strict: true }));
   app.use(dropDemographics(deps.config.privacy));
   app.use(diagnoseRoutes(deps));
   app.use(kgRoutes(deps));
+  if (deps.consultation) app.use(createSessionRouter({ consultation: deps.consultation, maxTextChars: deps.config.http.maxTextChars }));
 
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DiagnoseInput, DiagnoseResult } from '../query/contracts.js';
+import type { ConsultationPort } from '../sessions/consultation.js';
 import type { Differences, DiseaseItem, KgSummary, Readiness } from './schemas.js';
 
 /** What the HTTP layer needs from the rest of the system; passed into createApp. */
@@ -26,4 +27,6 @@ export interface AppDeps {
   apiKeys: readonly string[];
   logger: Logger;
   version?: string;
+  /** Consultation sessions (`/v1/sessions`); absent = not mounted. */
+  consultation?: ConsultationPort;
 }

@@ -1,0 +1,152 @@
+// The copilot page: a first description starts a consultation session (follow-ups that
+// update the differential) and a diagnose call (trace: gate, differences KG, similar
+// records, report). Everything server-sent is inserted as text, never as HTML.
+import { api, ApiError, setApiKey } from './api.js';
+import { $, el, fill, pct } from './dom.js';
+import { parseEhr } from './ehr.js';
+import { differencesSvg } from './graph.js';
+import { renderDifferential, renderGate, renderRecords, renderReport, renderTrace, renderTriples } from './panels.js';
+import { answerText, questionNode } from './questions.js';
+
+const state = { ehr: null, session: null, diagnosis: null, answered: [], paths: null };
+
+const status = (msg) => fill($('status'), msg);
+const showError = (msg) => fill($('error'), msg ?? '');
+
+function setBusy(busy) {
+  for (const b of document.querySelectorAll('#ask button, #questions button')) b.disabled = busy;
+  document.body.setAttribute('aria-busy', String(busy));
+}
+
+/** diseaseId → {category, subcategory}, read once from the KG (falls back to the trace). */
+async function diseasePaths() {
+  if (state.paths) return state.paths;
+  const { diseases } = await api.diseases();
+  state.paths = new Map(diseases.map((d) => [d.id, { category: d.category, subcategory: d.subcategory }]));
+  return state.paths;
+}
+
+function readForm() {
+  const body = {};
+  const text = $('text').value.trim();
+  if (text) body.text = text;
+  if (state.ehr?.findings.length) body.findings = state.ehr.findings;
+  const age = $('age').value.trim();
+  if (age) {
+    const n = Number(age);
+    if (!Number.isInteger(n) || n < 0 || n > 130) throw new FieldError('age', 'Age must be a whole number from 0 to 130.');
+    body.age = n;
+  }
+  if ($('sex').value) body.sex = $('sex').value;
+  if (!body.text && !body.findings) throw new FieldError('text', "Describe the patient's manifestations (or load an EHR JSON file).");
+  return body;
+}
+
+class FieldError extends Error {
+  constructor(field, message) {
+    super(message);
+    this.field = field;
+  }
+}
+
+function currentDifferential() {
+  const fromTrace = new Map((state.diagnosis?.differential ?? []).map((d) => [d.diseaseId, d]));
+  if (!state.session) return state.diagnosis?.differential ?? [];
+  return state.session.differential.map((d) => {
+    const path = state.paths?.get(d.diseaseId) ?? fromTrace.get(d.diseaseId) ?? {};
+    return { diseaseId: d.diseaseId, disease: d.disease, score: d.probability, category: path.category, subcategory: path.subcategory };
+  });
+}
+
+function renderSession() {
+  const dd = currentDifferential();
+  renderDifferential(dd);
+  const s = state.session;
+  fill($('stop'), s?.stop.stop ? (s.stop.reason === 'confident' ? `Confident enough to stop asking (top ${pct(s.stop.topProbability)}).` : 'No further questions to ask.') : '');
+  if (!s) fill($('questions'), el('p', { class: 'help' }, 'Follow-up sessions are not available on this server.'));
+  else if (s.questions.length === 0) fill($('questions'), el('p', { class: 'help' }, 'No more questions.'));
+  else fill($('questions'), s.questions.map((q) => questionNode(q, onAnswer)));
+  fill($('answers'), state.answered.map(({ q, a }) => el('li', {}, `${q.text} — ${answerText(q, a)}`)));
+  if (state.diagnosis) renderGraph(dd[0]?.diseaseId ?? null);
+}
+
+function renderGraph(top) {
+  const t = state.diagnosis.trace;
+  fill($('graph'), t.differencesKg.length ? differencesSvg(t.differencesKg, { top, title: `Differences subgraph of ${t.chosenSubcategory?.name ?? 'the chosen subcategory'}` }) : el('p', { class: 'help' }, 'No differences subgraph (no subcategory chosen).'));
+  fill($('graph-caption'), t.chosenSubcategory ? `Subcategory “${t.chosenSubcategory.name}”: its diseases (blue; the current top in purple), their strongest manifestations (green) and key differences (orange, dashed).` : '');
+}
+
+async function onSubmit(ev) {
+  ev.preventDefault();
+  showError('');
+  let body;
+  try {
+    body = readForm();
+  } catch (e) {
+    showError(e.message);
+    $(e.field ?? 'text').focus();
+    return;
+  }
+  setBusy(true);
+  status('Consulting the knowledge graph…');
+  const [session, diagnosis] = await Promise.allSettled([api.startSession(body), api.diagnose(body)]);
+  await diseasePaths().catch(() => null);
+  setBusy(false);
+  const sessionOff = session.status === 'rejected' && session.reason instanceof ApiError && session.reason.status === 404;
+  const failed = [session, diagnosis].find((r) => r.status === 'rejected' && !(r === session && sessionOff));
+  if (failed) {
+    status('');
+    showError(`Could not get a differential: ${failed.reason.message}`);
+    return;
+  }
+  state.session = sessionOff ? null : session.value;
+  state.diagnosis = diagnosis.value;
+  state.answered = [];
+  $('results').hidden = false;
+  renderGate(state.diagnosis.trace.gate);
+  renderReport(state.diagnosis);
+  renderRecords(state.diagnosis.trace.retrieved);
+  renderTriples(state.diagnosis.trace.differencesKg);
+  renderTrace(state.diagnosis);
+  renderSession();
+  const top = currentDifferential()[0];
+  status(top ? `Differential ready: ${top.disease} first (${pct(top.score)}).` : 'No diagnosis found.');
+}
+
+async function onAnswer(q, a) {
+  showError('');
+  setBusy(true);
+  try {
+    state.session = await api.answer(state.session.sessionId, [{ questionId: q.id, answer: a }]);
+    state.answered = [...state.answered.filter((x) => x.q.id !== q.id), { q, a }];
+    renderSession();
+    const top = currentDifferential()[0];
+    status(`Differential updated after ${state.answered.length} answer${state.answered.length === 1 ? '' : 's'}: ${top?.disease ?? 'none'} first (${top ? pct(top.score) : '–'}).`);
+    $('questions').querySelector('button')?.focus();
+  } catch (e) {
+    showError(e instanceof ApiError && e.status === 404 ? 'This consultation has expired; start it again.' : `The answer was not recorded: ${e.message}`);
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function onEhrFile() {
+  const file = $('ehr').files?.[0];
+  state.ehr = null;
+  fill($('ehr-status'), '');
+  if (!file) return;
+  try {
+    const ehr = parseEhr(await file.text());
+    state.ehr = ehr;
+    if (ehr.text) $('text').value = ehr.text;
+    if (ehr.age !== null) $('age').value = String(ehr.age);
+    if (ehr.sex !== null) $('sex').value = ehr.sex;
+    fill($('ehr-status'), `Loaded ${file.name}: ${ehr.findings.length} structured finding${ehr.findings.length === 1 ? '' : 's'}${ehr.text ? ' and a text' : ''}.`);
+  } catch (e) {
+    fill($('ehr-status'), `Could not read ${file.name}: ${e.message}.`);
+  }
+}
+
+$('ask').addEventListener('submit', onSubmit);
+$('ehr').addEventListener('change', onEhrFile);
+$('apikey').addEventListener('input', (e) => setApiKey(e.target.value));

@@ -1,0 +1,62 @@
+// Result panels: differential, gate, report, similar records, trace, triples table.
+import { $, el, fill, pct } from './dom.js';
+
+/** items: [{diseaseId, disease, score, category, subcategory}] best first. */
+export function renderDifferential(items, topN = 10) {
+  fill($('differential'), items.slice(0, topN).map((d) =>
+    el('li', { 'data-disease-id': d.diseaseId },
+      el('span', { class: 'dx-name' }, d.disease), ' ', el('span', { class: 'dx-score' }, pct(d.score)),
+      barOf(d.score),
+      el('div', { class: 'path' }, [d.category, d.subcategory].filter(Boolean).join(' › ') || 'path unknown'))));
+}
+
+function barOf(x) {
+  const inner = el('span');
+  inner.style.width = `${Math.max(1, Math.round(100 * x))}%`; // CSSOM, allowed by the page's CSP
+  return el('div', { class: 'bar', 'aria-hidden': 'true' }, inner);
+}
+
+export function renderGate(gate) {
+  $('gate-panel').hidden = !gate;
+  if (!gate) return;
+  const meaning = { direct: 'answered directly (enough information)', retrieve: 'retrieval used', 'retrieve-warn': 'retrieval used, information is sparse' }[gate.decision];
+  fill($('gate'), `Decision: ${gate.decision} — ${meaning}. Information density I_norm = ${gate.score.toFixed(2)}.`);
+  $('gate-warning').hidden = !gate.warning;
+  fill($('gate-warning'), gate.warning ?? '');
+}
+
+export function renderReport(result) {
+  const r = result.report;
+  $('report-panel').hidden = !r;
+  if (!r) return;
+  fill($('report-source'), `(${result.reasoner}${result.degraded ? ', degraded' : ''})`);
+  fill($('report'), r.narrative);
+  fill($('treatments'), r.treatments.map((t) => el('li', {}, t)));
+  fill($('medications'), r.medications.map((t) => el('li', {}, t)));
+}
+
+export function renderRecords(records) {
+  fill($('records-summary'), `Show ${records.length} similar past record${records.length === 1 ? '' : 's'}`);
+  fill($('records'), records.map((r) =>
+    el('li', {}, el('strong', {}, r.diagnosis), ` — similarity ${r.similarity.toFixed(3)}`, el('pre', {}, r.text))));
+}
+
+export function renderTriples(triples) {
+  fill($('triples'),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Disease'), el('th', { scope: 'col' }, 'Relation'), el('th', { scope: 'col' }, 'Feature / key difference'), el('th', { scope: 'col' }, 'Weight'))),
+    el('tbody', {}, triples.map((t) => el('tr', {}, el('td', {}, t.subject), el('td', {}, t.relation), el('td', {}, t.object), el('td', {}, t.weight === null ? '' : t.weight.toFixed(2))))));
+}
+
+export function renderTrace(result) {
+  const t = result.trace;
+  const timings = Object.entries(t.timingsMs).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(' · ');
+  fill($('trace'),
+    el('h3', {}, `First-pass differential (${result.reasoner} reasoner${result.degraded ? ', degraded' : ''})`),
+    el('ol', {}, result.differential.slice(0, 5).map((d) =>
+      el('li', {}, `${d.disease} ${pct(d.score)}`, el('ul', {}, d.evidence.map((e) => el('li', {}, e)))))),
+    el('h3', {}, 'Matched graph features'),
+    el('ul', {}, t.matches.map((m) => el('li', {}, `${m.polarity === 'absent' ? 'no ' : ''}${m.featureText} (similarity ${m.similarity.toFixed(2)})`))),
+    el('h3', {}, 'Chosen subcategory'),
+    el('p', {}, t.chosenSubcategory ? `${t.chosenSubcategory.name} (${t.chosenSubcategory.votes} votes)` : 'none'),
+    el('p', { class: 'help' }, timings));
+}
