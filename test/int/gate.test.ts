@@ -9,11 +9,12 @@ import { buildDir } from '../../src/domain/artifacts.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import { InputError } from '../../src/errors.js';
 import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
-import { openQueryService, textInput, type QueryService } from '../../src/query/query-service.js';
+import { createQueryService, openQueryService, textInput, type QueryService } from '../../src/query/query-service.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { splitFilter } from '../../src/sources/split.js';
 import { runBuild, type BuildOutcome } from '../../kg-build/pipeline.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
+import { initialEvidenceText } from '../../bench/gate-figures.js';
 
 /**
  * The information-density gate end to end: a real build of the DDXPlus sample's train part
@@ -93,7 +94,11 @@ describe('information-density gate (real build of the DDXPlus sample, real Neo4j
   it('most held-out full renderings go direct; none of their initial-evidence renderings does', async () => {
     const sample = test.slice(0, 25);
     let direct = 0;
-    for (const r of sample) if ((await gated.diagnose(textInput(r.text, { reasoner: 'evidence' }))).trace.gate!.decision === 'direct') direct++;
+    for (const r of sample) {
+      if ((await gated.diagnose(textInput(r.text, { reasoner: 'evidence' }))).trace.gate!.decision === 'direct') direct++;
+      const initial = await gated.diagnose(textInput(initialEvidenceText(r), { reasoner: 'evidence' }));
+      assert.notEqual(initial.trace.gate!.decision, 'direct', `initial evidence of ${r.id}: I_norm ${initial.trace.gate!.score}`);
+    }
     assert.ok(direct >= 15, `${direct} of 25 direct`);
   });
 
@@ -126,7 +131,6 @@ describe('information-density gate (real build of the DDXPlus sample, real Neo4j
   it("a build without a classifier: 'auto' runs as off, 'on' is a clear error", async () => {
     const plain = await openQueryService({ graph: store, dataDir, embedder, gate: { mode: 'auto', theta1: null, theta2: null } });
     const noGate = { ...plain.artifacts, gate: { classifier: null, thresholds: null, chunkIndex: null } };
-    const { createQueryService } = await import('../../src/query/query-service.js');
     const svc = createQueryService({ graph: store, snapshot: plain.snapshot, artifacts: noGate, embedder, gate: { mode: 'auto', theta1: null, theta2: null } });
     assert.equal((await svc.diagnose(textInput(test[1]!.text))).trace.gate, null);
     await assert.rejects(svc.diagnose(textInput(test[1]!.text, { gate: 'on' })), (e: unknown) => e instanceof InputError && e.field === 'options.gate');
