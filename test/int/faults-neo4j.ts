@@ -39,6 +39,16 @@ export async function startOwnNeo4j(): Promise<OwnNeo4j> {
   const started = await launcher.start();
   process.stderr.write(`    [faults] own Neo4j ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s)\n`);
   const pid = () => runningPid(launcher.settings.layout);
+  // A test run killed half-way must not leave this JVM behind (nobody else would reap it).
+  let last = started.pid;
+  const reap = () => {
+    try {
+      if (last !== null) process.kill(last, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', reap);
   return {
     boltUri: started.boltUri,
     pid,
@@ -50,9 +60,11 @@ export async function startOwnNeo4j(): Promise<OwnNeo4j> {
     },
     start: async () => {
       const again = await launcher.start();
+      last = again.pid;
       process.stderr.write(`    [faults] own Neo4j restarted (${(again.startMs / 1000).toFixed(1)} s)\n`);
     },
     remove: async () => {
+      process.off('exit', reap);
       await launcher.stop().catch(() => undefined);
       rmSync(instanceDir, { recursive: true, force: true });
     },
