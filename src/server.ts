@@ -1,7 +1,7 @@
 import { createEmbedder } from './adapters/embeddings/index.js';
 import { createChatModel } from './adapters/llm/chat-model.js';
 import { GraphStore } from './adapters/neo4j/graph-store.js';
-import type { Config } from './config.js';
+import { DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
 import { createApp } from './http/app.js';
 import { listen } from './http/listen.js';
@@ -72,7 +72,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       config,
       apiKeys,
       logger,
-      consultation: createConsultation({ snapshot: query.snapshot, query }),
+      consultation: createConsultation({ snapshot: query.snapshot, query, ...consultationSettings(config) }),
     });
     const running = await listen(app, { host, port });
     logger.info(
@@ -92,4 +92,10 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     await graph.close();
     throw e;
   }
+}
+
+/** DXGRAPH_SESSION_TTL_MS, _SESSION_MAX, _STOP_CONFIDENCE, _FOLLOWUP_RANKER → the consultation. */
+function consultationSettings(config: Config) {
+  const s = config.sessions ?? DEFAULT_SESSIONS;
+  return { sessions: { ttlMs: s.ttlMs, maxSessions: s.maxSessions }, options: { confidence: s.stopConfidence, ranker: s.ranker } };
 }
