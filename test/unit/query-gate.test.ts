@@ -2,8 +2,6 @@ import { strict as assert } from 'node:assert';
 import type { Embeddings } from '@langchain/core/embeddings';
 import { InputError } from '../../src/errors.js';
 import { chunkIndexFromVectors, recordChunks } from '../../src/gate/chunk-index.js';
-import { SentenceClassifier } from '../../src/gate/sentence-classifier.js';
-import { N_EXTRA } from '../../src/gate/sentence-features.js';
 import { DEFAULT_GATE_PARAMS, type SentenceLabel } from '../../src/gate/types.js';
 import { WARN_MIN_FOLLOWUPS, type QueryGate } from '../../src/query/apply-gate.js';
 import { diagnose, type DiagnoseDeps } from '../../src/query/diagnose.js';
@@ -13,12 +11,8 @@ import { EvidenceReasoner } from '../../src/reasoners/evidence-reasoner.js';
 import type { Reasoner } from '../../src/reasoners/reasoner.js';
 import { MemoryVectorIndex } from '../support/snapshot-fixture.js';
 import { tinyKg } from '../support/query-kg.js';
+import { constantClassifier } from './query-gate-support.js';
 
-/** A real classifier whose biases alone decide: every sentence gets `label`. */
-export function constantClassifier(label: SentenceLabel, dim: number): SentenceClassifier {
-  const bias = Float32Array.from(['A', 'B', 'C'].map((l) => (l === label ? 5 : 0)));
-  return new SentenceClassifier('test-embedder', dim, new Float32Array(3 * (dim + N_EXTRA)), bias);
-}
 
 /** A reasoner that records what it was given (the path taken shows in its context). */
 function spyReasoner(): Reasoner & { seen: { retrieved: number; votes: number; differencesKg: number }[] } {
