@@ -32,6 +32,8 @@ export interface GateArtifactsInput {
 export interface GateArtifactsOutcome {
   manifest: BuildManifest;
   gate: GateStageOutcome;
+  /** Milliseconds spent on the chunk index (the gate's own parts are in gate.timings). */
+  chunkIndexMs: number;
 }
 
 export async function gateArtifactsStage(input: GateArtifactsInput, options: Partial<GateStageOptions> = {}): Promise<GateArtifactsOutcome> {
@@ -42,8 +44,10 @@ export async function gateArtifactsStage(input: GateArtifactsInput, options: Par
     const diseaseId = input.diseaseOf.get(row.diagnosis);
     if (diseaseId !== undefined) records.push({ id: row.id, diseaseId, text: row.text });
   }
-  const chunks = await buildChunkIndex({ dir, records, embeddings, factory: input.factory, dim: input.manifest.embeddingDim });
+  const t0 = performance.now();
+  const chunkIndex = await buildChunkIndex({ dir, records, embeddings, factory: input.factory, dim: input.manifest.embeddingDim });
 
+  const chunkIndexMs = Math.round(performance.now() - t0);
   let gate: GateStageOutcome = { entry: null, skipped: 'the index factory cannot search (gate training needs a searchable feature index)', calibration: null };
   const featureIndex = input.factory.create({ kind: 'flat', dim: input.manifest.embeddingDim });
   if (isSearchable(featureIndex)) {
@@ -53,9 +57,9 @@ export async function gateArtifactsStage(input: GateArtifactsInput, options: Par
       options,
     );
   }
-  const manifest: BuildManifest = { ...input.manifest, chunkIndex: chunks.entry, ...(gate.entry ? { gate: gate.entry } : {}) };
+  const manifest: BuildManifest = { ...input.manifest, chunkIndex, ...(gate.entry ? { gate: gate.entry } : {}) };
   const path = join(dir, 'manifest.json');
   await writeFile(`${path}.tmp`, JSON.stringify(manifest, null, 2));
   await rename(`${path}.tmp`, path);
-  return { manifest, gate };
+  return { manifest, gate: { ...gate, timings: { prepare: 0, train: 0, calibrate: 0, ...gate.timings, chunkIndex: chunkIndexMs } }, chunkIndexMs };
 }

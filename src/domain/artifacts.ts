@@ -7,16 +7,21 @@ import { join } from 'node:path';
  *   <dataDir>/builds/<buildId>/records.jsonl     one {id, diagnosis, diseaseId, text} per index row, in index order
  *   <dataDir>/builds/<buildId>/features.faiss    FAISS (flat) index of feature-node embeddings, for matching
  *   <dataDir>/builds/<buildId>/features.ids.json feature ids in index order
- *   <dataDir>/builds/<buildId>/chunks.faiss      FAISS (flat) index of record chunks (one per finding line) for FIND retrieval
- *   <dataDir>/builds/<buildId>/chunks.ids.json   chunk ids `<recordId>#<n>` in index order
+ *   <dataDir>/builds/<buildId>/chunks.faiss      FAISS (flat) index of distinct record-chunk texts (finding lines) for FIND retrieval
+ *   <dataDir>/builds/<buildId>/chunks.ids.json   per row, the text's first chunk id `<recordId>#<n>`
+ *   <dataDir>/builds/<buildId>/chunks.groups.json  per row, every chunk id holding that text
  *   <dataDir>/builds/<buildId>/gate-classifier.json  A/B/C sentence classifier of the information-density gate
  *   <dataDir>/builds/<buildId>/gate-metrics.json     its training report (annotation, held-out metrics, calibration)
  *   <dataDir>/current                            text file holding the current buildId
  */
 export interface ChunkIndexEntry {
+  /** Chunks (record sentences); the index holds one vector per distinct text (`texts`). */
   size: number;
+  texts: number;
   file: string;
   ids: string;
+  /** JSON: per index row, the chunk ids holding that text. */
+  groups: string;
 }
 
 /** The gate's classifier, its report and the thresholds calibrated at build time (null: keep the configured ones). */

@@ -6,15 +6,18 @@
  * that are missing or corrupt are ArtifactErrors, as for the other indexes.
  */
 import type { Embeddings } from '@langchain/core/embeddings';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { VectorIndexLike } from '../adapters/faiss/types.js';
 import { buildDir, type BuildManifest } from '../domain/artifacts.js';
 import { ArtifactError, ConfigError, errorMessage } from '../errors.js';
-import { chunkIndexFromVectors, type ChunkIndex } from '../gate/chunk-index.js';
+import type { ChunkIndex } from '../gate/chunk-index.js';
 import { loadClassifier } from '../gate/classifier-store.js';
 import { parseGateParams, type GateMode } from '../gate/gate-params.js';
 import type { SentenceClassifier } from '../gate/sentence-classifier.js';
 import { DEFAULT_GATE_PARAMS } from '../gate/types.js';
 import type { QueryGate } from './apply-gate.js';
+import { distinctChunkIndex } from './distinct-chunk-index.js';
 import type { IndexOpener } from './load-snapshot.js';
 import type { FindRetrievalDeps } from './retrieve-find.js';
 
@@ -46,15 +49,29 @@ export async function openGateArtifacts(input: { dataDir: string; manifest: Buil
     } catch (e) {
       throw new ArtifactError(path, `chunk index ${path} is missing or corrupt: ${errorMessage(e)}`, { cause: e });
     }
-    if (index.size !== m.chunkIndex.size || (index.size > 0 && index.dim !== m.embeddingDim)) {
-      throw new ArtifactError(path, `chunk index ${path} holds ${index.size} vectors of dimension ${index.dim}, manifest says ${m.chunkIndex.size} of ${m.embeddingDim}`);
+    if (index.size !== m.chunkIndex.texts || (index.size > 0 && index.dim !== m.embeddingDim)) {
+      throw new ArtifactError(path, `chunk index ${path} holds ${index.size} vectors of dimension ${index.dim}, manifest says ${m.chunkIndex.texts} of ${m.embeddingDim}`);
     }
-    chunkIndex = chunkIndexFromVectors(index);
+    chunkIndex = distinctChunkIndex(index, await readGroups(join(dir, m.chunkIndex.groups), index, m.chunkIndex.size));
   }
   if (!m.gate) return { classifier: null, thresholds: null, chunkIndex };
   const loaded = await loadClassifier(join(dir, m.gate.classifier), { expectEmbedder: input.embedderId });
   if (!loaded.ok) throw loaded.error;
   return { classifier: loaded.value, thresholds: m.gate.thresholds, chunkIndex };
+}
+
+/** Per index row, the chunk ids holding its text, keyed by the row's vector id (its first chunk). */
+async function readGroups(path: string, index: VectorIndexLike, chunks: number): Promise<Map<string, string[]>> {
+  let rows: unknown;
+  try {
+    rows = JSON.parse(await readFile(path, 'utf8'));
+  } catch (e) {
+    throw new ArtifactError(path, `chunk groups ${path} missing or corrupt: ${errorMessage(e)}`, { cause: e });
+  }
+  const ok = Array.isArray(rows) && rows.length === index.size && rows.every((g) => Array.isArray(g) && g.length > 0 && g.every((id) => typeof id === 'string'));
+  const groups = ok ? (rows as string[][]) : [];
+  if (!ok || groups.reduce((n, g) => n + g.length, 0) !== chunks) throw new ArtifactError(path, `chunk groups ${path} do not match the chunk index (${index.size} rows, ${chunks} chunks)`);
+  return new Map(groups.map((g) => [g[0]!, g] as const));
 }
 
 /**

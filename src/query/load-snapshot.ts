@@ -55,7 +55,7 @@ const ManifestSchema = z.object({
   featureIndex: z.object({ size: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1) }),
   recordIdsFile: z.string(),
   createdAt: z.string(),
-  chunkIndex: z.object({ size: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1) }).optional(),
+  chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1) }).optional(),
   gate: z.object({ classifier: z.string().min(1), metrics: z.string(), thresholds: z.object({ theta1: z.number(), theta2: z.number() }).nullable() }).optional(),
 });
 

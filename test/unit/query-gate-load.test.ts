@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildManifest } from '../../src/domain/artifacts.js';
@@ -21,7 +21,10 @@ function build(over: Partial<BuildManifest> = {}): { dataDir: string; dir: strin
   };
   return { dataDir, dir, manifest };
 }
-const opener: IndexOpener = async () => new MemoryVectorIndex(4, ['r1#0', 'r1#1'], [new Float32Array([1, 0, 0, 0]), new Float32Array([0, 1, 0, 0])]);
+/** Two distinct chunk texts: the first held by r1#0 and r3#2, the second by r2#1. */
+const opener: IndexOpener = async () => new MemoryVectorIndex(4, ['r1#0', 'r2#1'], [new Float32Array([1, 0, 0, 0]), new Float32Array([0, 1, 0, 0])]);
+const CHUNKS = { size: 3, texts: 2, file: 'chunks.faiss', ids: 'chunks.ids.json', groups: 'chunks.groups.json' };
+const groups = (dir: string, rows: unknown) => writeFileSync(join(dir, 'chunks.groups.json'), JSON.stringify(rows));
 
 describe('query: loading the gate artifacts of a build', () => {
   it('an older build (no gate, no chunk index) loads as nulls', async () => {
@@ -30,12 +33,15 @@ describe('query: loading the gate artifacts of a build', () => {
   });
 
   it('loads the classifier, the calibrated thresholds and the chunk index', async () => {
-    const b = build({ chunkIndex: { size: 2, file: 'chunks.faiss', ids: 'chunks.ids.json' }, gate: { classifier: 'gate-classifier.json', metrics: 'gate-metrics.json', thresholds: { theta1: 0.3, theta2: 0.2 } } });
+    const b = build({ chunkIndex: CHUNKS, gate: { classifier: 'gate-classifier.json', metrics: 'gate-metrics.json', thresholds: { theta1: 0.3, theta2: 0.2 } } });
     await saveClassifier(join(b.dir, 'gate-classifier.json'), constantClassifier('A', 4));
+    groups(b.dir, [['r1#0', 'r3#2'], ['r2#1']]);
     const a = await openGateArtifacts({ ...b, embedderId: 'test-embedder', openIndex: opener });
     assert.equal(a.classifier?.predict(new Float32Array(4), 'x').label, 'A');
     assert.deepEqual(a.thresholds, { theta1: 0.3, theta2: 0.2 });
-    assert.deepEqual(a.chunkIndex?.searchMany([new Float32Array([0, 1, 0, 0])], 1)[0]!.map((h) => h.recordId), ['r1']);
+    const [hits] = a.chunkIndex!.searchMany([new Float32Array([1, 0, 0, 0])], 2);
+    assert.deepEqual(hits!.map((h) => [h.chunkId, h.recordId, h.similarity]), [['r1#0', 'r1', 1], ['r3#2', 'r3', 1]], 'a distinct text expands to every chunk holding it');
+    assert.deepEqual(a.chunkIndex!.searchMany([new Float32Array([0, 1, 0, 0])], 3)[0]!.map((h) => h.chunkId), ['r2#1', 'r1#0', 'r3#2']);
   });
 
   it('a named but missing or foreign classifier, or a chunk index of the wrong size, is an ArtifactError', async () => {
@@ -44,7 +50,10 @@ describe('query: loading the gate artifacts of a build', () => {
     const foreign = build({ gate: { classifier: 'gate-classifier.json', metrics: 'm.json', thresholds: null } });
     await saveClassifier(join(foreign.dir, 'gate-classifier.json'), constantClassifier('A', 4));
     await assert.rejects(openGateArtifacts({ ...foreign, embedderId: 'other-embedder', openIndex: opener }), (e: unknown) => e instanceof ArtifactError && /other-embedder/.test(e.message));
-    const wrong = build({ chunkIndex: { size: 3, file: 'chunks.faiss', ids: 'chunks.ids.json' } });
+    const wrong = build({ chunkIndex: { ...CHUNKS, texts: 3 } });
     await assert.rejects(openGateArtifacts({ ...wrong, embedderId: 'test-embedder', openIndex: opener }), (e: unknown) => e instanceof ArtifactError && /chunks\.faiss/.test(e.message));
+    const badGroups = build({ chunkIndex: CHUNKS });
+    groups(badGroups.dir, [['r1#0'], ['r2#1']]);
+    await assert.rejects(openGateArtifacts({ ...badGroups, embedderId: 'test-embedder', openIndex: opener }), (e: unknown) => e instanceof ArtifactError && /chunks\.groups\.json/.test(e.message));
   });
 });
