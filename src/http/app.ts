@@ -46,7 +46,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   // The copilot page (web/) and the Neo4j Browser style: static files, no patient data.
   app.use(express.static(WEB_DIR, { setHeaders: (res) => res.set('Content-Security-Policy', WEB_CSP) }));
-  app.get('/explore/style.grass', (_req, res) => res.type('text/plain').sendFile(GRASS_FILE));
+  // Neo4j Browser (another origin) fetches the style for `:style <url>`; a public file, so any origin.
+  app.get('/explore/style.grass', (_req, res) => res.type('text/plain').set('Access-Control-Allow-Origin', '*').sendFile(GRASS_FILE));
 
   app.use('/v1', requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: bodyLimitBytes(deps.config.http.maxTextChars), strict: true }));

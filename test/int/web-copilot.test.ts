@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { createLogger } from '../../src/logger.js';
+import { startServer, type DxServer } from '../../src/server.js';
+import { launchChromium } from '../support/chromium.js';
+import { buildDdxplusSubset, type SmallBuild } from '../support/ddxplus-build.js';
+
+/**
+ * The copilot page end to end: the real server (startServer, port 0) after a small real
+ * DDXPlus build into real Neo4j + FAISS, driven in headless Debian Chromium. A clinician
+ * loads an EHR file, types a description, gets a differential, answers a follow-up
+ * question and sees the differential change. Screenshots go to test-artifacts/.
+ */
+const ARTIFACTS = 'test-artifacts';
+
+const differentialText = (page: Page) => page.locator('#differential li').allTextContents();
+
+describe('copilot web page (headless Chromium, real server, real build)', function () {
+  this.timeout(600_000);
+  let build: SmallBuild;
+  let server: DxServer;
+  let browser: Browser;
+  let page: Page;
+  const foreign: string[] = [];
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    build = await buildDdxplusSubset({ share: 0.3, recordsInGraph: false, prefix: 'dx-web-' });
+    server = await startServer({ config: build.config, logger: createLogger({ level: 'silent' }), port: 0 });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on('request', (r) => {
+      if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) foreign.push(r.url());
+    });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close({ drainMs: 1000 });
+    if (build) rmSync(build.dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the page with every control labelled', async () => {
+    const res = await page.goto(`${server.url}/`);
+    assert.equal(res?.status(), 200);
+    assert.match(res?.headers()['content-security-policy'] ?? '', /default-src 'self'/);
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll('input, textarea, select')].filter((c) => (c as HTMLInputElement).labels?.length === 0).map((c) => c.id));
+    assert.deepEqual(unlabelled, []);
+    assert.equal(await page.locator('#results').isHidden(), true);
+  });
+
+  it('loads an EHR JSON file into the form', async () => {
+    const ehr = { text: 'Cough and fever.', age: 34, sex: 'F', findings: [{ text: 'sore throat', polarity: 'present' }] };
+    await page.getByLabel('EHR JSON file').setInputFiles({ name: 'patient.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ehr)) });
+    await page.waitForFunction(() => document.getElementById('ehr-status')?.textContent?.startsWith('Loaded'));
+    assert.equal(await page.getByLabel("Patient's manifestations").inputValue(), 'Cough and fever.');
+    assert.equal(await page.getByLabel('Age').inputValue(), '34');
+    assert.equal(await page.getByLabel('Sex').inputValue(), 'F');
+    assert.match((await page.locator('#ehr-status').textContent()) ?? '', /1 structured finding/);
+  });
+
+  it('a typed description gives a ranked differential with paths, follow-ups, subgraph and records (keyboard submit)', async () => {
+    await page.getByLabel("Patient's manifestations").fill('Fever and sore throat, pain when swallowing. No cough. Feeling very tired.');
+    await page.getByRole('button', { name: 'Start consultation' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Differential ready'), null, { timeout: 60_000 });
+    const items = await differentialText(page);
+    assert.ok(items.length >= 3, `differential has ${items.length} items`);
+    const scores = await page.locator('#differential .dx-score').allTextContents();
+    const values = scores.map((s) => Number(s.replace('%', '')));
+    assert.deepEqual(values, [...values].sort((a, b) => b - a), 'ranked by score');
+    assert.ok(values.every((v) => v >= 0 && v <= 100));
+    const paths = await page.locator('#differential .path').allTextContents();
+    assert.ok(paths.every((p) => p.includes(' › ')), 'each disease shows category › subcategory');
+    assert.ok((await page.locator('#questions fieldset').count()) > 0, 'follow-up questions shown');
+    assert.ok((await page.locator('#graph svg circle').count()) >= 3, 'differences subgraph drawn');
+    assert.ok((await page.locator('#triples tbody tr').count()) > 0);
+    assert.equal(await page.locator('#records-box').getAttribute('open'), null, 'similar records collapsed by default');
+    assert.ok((await page.locator('#records li').count()) > 0);
+    assert.equal(await page.locator('#results').getAttribute('hidden'), null);
+    await page.screenshot({ path: `${ARTIFACTS}/web-copilot-differential.png`, fullPage: true });
+  });
+
+  it('answering a follow-up question updates the differential', async () => {
+    const before = await differentialText(page);
+    const q = page.locator('#questions fieldset').first();
+    const asked = await q.locator('legend').textContent();
+    const yes = q.getByRole('button', { name: 'Yes', exact: true });
+    await ((await yes.count()) > 0 ? yes : q.getByRole('button', { name: 'None of these' })).click();
+    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Differential updated after 1 answer'), null, { timeout: 30_000 });
+    const after = await differentialText(page);
+    assert.notDeepEqual(after, before, 'the differential changed');
+    const answered = await page.locator('#answers li').allTextContents();
+    assert.equal(answered.length, 1);
+    assert.ok(answered[0]!.startsWith(asked ?? '?'), 'the answer is listed under its question');
+    assert.ok(!(await page.locator('#questions legend').allTextContents()).includes(asked ?? ''), 'the answered question is not asked again');
+    assert.equal(await page.locator('#error').textContent(), '');
+    await page.screenshot({ path: `${ARTIFACTS}/web-copilot.png`, fullPage: true });
+  });
+
+  it('loaded nothing from other origins and threw no page errors', () => {
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(pageErrors, []);
+  });
+});
