@@ -10,9 +10,9 @@
  * answer being correct; I_norm on full vs initial-only inputs (mean, quantiles, AUROC).
  *
  * Usage (overwrites the graph at NEO4J_URI: use a scratch Neo4j):
- *   NEO4J_URI=bolt://127.0.0.1:7687 npx tsx bench/gate-pipeline.ts [--data-dir DIR] [--limit N] [--sample 300] [--out FILE]
+ *   NEO4J_URI=bolt://127.0.0.1:7687 npx tsx bench/gate-pipeline.ts [--data-dir DIR] [--limit N] [--sample 300] [--find 40] [--out FILE]
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,6 +35,7 @@ const { values: a } = parseArgs({
     source: { type: 'string', default: 'ddxplus:datasets/ddxplus' },
     limit: { type: 'string', default: '100000' },
     sample: { type: 'string', default: '300' },
+    find: { type: 'string', default: '40' },
     out: { type: 'string' },
   },
 });
@@ -78,7 +79,7 @@ try {
   console.log(`build: ${(buildMs / 1000).toFixed(1)} s total, gate stage ${(outcome.timings.gate! / 1000).toFixed(1)} s; stages ${JSON.stringify(outcome.timings)}`);
   console.log(`gate stage parts (ms): ${JSON.stringify(g.timings)}`);
   if (!g.entry) throw new Error(`no gate classifier: ${g.skipped}`);
-  const metrics = JSON.parse(await (await import('node:fs/promises')).readFile(join(dataDir, 'builds', outcome.buildId, g.entry.metrics), 'utf8'));
+  const metrics = JSON.parse(await readFile(join(dataDir, 'builds', outcome.buildId, g.entry.metrics), 'utf8'));
   console.log(`annotation: ${JSON.stringify(metrics.annotation)}`);
   const h = metrics.heldOut;
   console.log(`held-out classifier: ${h.sentences} sentences, accuracy ${pct(h.accuracy)} (majority ${pct(h.majorityBaseline)}); ` +
@@ -128,6 +129,20 @@ try {
   const sep = auroc(rows.filter((r) => r.kind === 'full').map((r) => r.score), rows.filter((r) => r.kind === 'initial').map((r) => r.score));
   report.aurocFullVsInitial = sep;
   console.log(`\nAUROC of I_norm separating full from initial-only inputs: ${sep.toFixed(3)}`);
+  // FIND chunk retrieval vs whole-record retrieval, gate off, on the first --find full renderings.
+  const nFind = Math.min(Number(a.find), test.length);
+  const modes: Record<string, { ok: number; gold: number; ms: number }> = { record: { ok: 0, gold: 0, ms: 0 }, find: { ok: 0, gold: 0, ms: 0 } };
+  for (const rec of test.slice(0, nFind)) {
+    const want = gold.get(rec.diagnosis.toLowerCase());
+    for (const mode of ['record', 'find'] as const) {
+      const r = await on.diagnose(textInput(rec.text, { gate: 'off', retrieval: mode, topK: 5, reasoner: 'evidence' }));
+      modes[mode]!.ok += ok(r, want) ? 1 : 0;
+      modes[mode]!.gold += r.trace.retrieved.filter((x) => x.diseaseId === want).length / Math.max(1, r.trace.retrieved.length);
+      modes[mode]!.ms += r.trace.timingsMs.retrieve!;
+    }
+  }
+  report.retrievalModes = Object.fromEntries(Object.entries(modes).map(([m, x]) => [m, { n: nFind, top1: x.ok / nFind, goldShareOfRetrieved: x.gold / nFind, meanRetrieveMs: x.ms / nFind }]));
+  for (const [m, x] of Object.entries(modes)) console.log(`retrieval ${m} (${nFind} full renderings, top-k 5): top-1 ${pct(x.ok / nFind)}, retrieved records of the gold disease ${pct(x.gold / nFind)}, retrieve stage ${(x.ms / nFind).toFixed(1)} ms`);
   if (a.out) await writeFile(a.out, JSON.stringify(report, null, 2) + '\n');
 } finally {
   await graph.close();
