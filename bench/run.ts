@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './scale/generate.js';
 import { forkPhase } from './lib/fork-phase.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad } from './load.js';
 import { calibrate } from './lib/calibrate.js';
 import { benchNeo4j } from './lib/neo4j.js';
 import type { BenchReport, SizeReport } from './lib/report-types.js';
@@ -72,25 +72,42 @@ log(`machine: ${os.cpus().length} cpus, load average ${loadAvgStart.map((x) => x
 
 const neo = opts.sizes.length > 0 ? await benchNeo4j({ uri: a['neo4j-uri'] ?? null }) : null;
 const sizes: SizeReport[] = [];
+// Figures so far go to --json after every size: a failure later in a long run keeps them.
+const savePartial = async () => {
+  if (a.json) await writeFile(a.json, JSON.stringify({ partial: true, options: opts, sizes }, null, 2));
+};
 try {
   if (neo) log(`neo4j ${neo.uri} (${neo.dedicated ? `dedicated, started in ${(neo.startMs / 1000).toFixed(1)} s` : 'given: its database is wiped'})`);
   for (const size of opts.sizes) {
     const ds = await generate({ size, outDir: join(opts.workDir, 'data', `ddxplus-${size}`) });
     log(`${size}: dataset ${ds.reused ? 'reused' : 'generated'} (${ds.dir}); building`);
     const dataDir = join(opts.workDir, 'dxgraph', String(size));
-    const build = await forkPhase<SizeReport['build']>({ phase: 'build', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, neo4jPid: neo!.pid, recordsInGraph: size <= opts.recordsInGraphUpto, batchSize: opts.batchSize, gateExamples: opts.gateExamples } });
+    let build: SizeReport['build'];
+    try {
+      build = await forkPhase<SizeReport['build']>({ phase: 'build', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, neo4jPid: neo!.pid, recordsInGraph: size <= opts.recordsInGraphUpto, batchSize: opts.batchSize, gateExamples: opts.gateExamples } });
+    } catch (e) {
+      log(`${size}: build failed: ${(e as Error).message}`);
+      continue;
+    }
     log(`${size}: built in ${(build.totalMs / 1000).toFixed(1)} s; serving`);
-    let load: LoadResult | null = null;
-    const serve = await forkPhase<SizeReport['serve']>(
-      { phase: 'serve', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, referenceQueries: opts.referenceQueries, records: build.records, faissKinds: opts.faissKinds } },
-      async ({ url, texts }) => {
-        // bench/load.ts's client (autocannon): a short warm-up, then the measured window.
-        await runLoad({ url, connections: opts.concurrency, durationSeconds: 2, texts });
-        load = await runLoad({ url, connections: opts.concurrency, durationSeconds: opts.durationSeconds, texts });
-        log(`${size}: ${load.throughput.toFixed(1)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; FAISS + reference path`);
-      },
-    );
-    sizes.push({ size, build, load: load!, serve });
+    const report: SizeReport = { size, build, load: null, serve: null, error: null };
+    sizes.push(report);
+    try {
+      report.serve = await forkPhase<NonNullable<SizeReport['serve']>>(
+        { phase: 'serve', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, referenceQueries: opts.referenceQueries, records: build.records, faissKinds: opts.faissKinds } },
+        async ({ url, texts }) => {
+          // bench/load.ts's client (autocannon): a short warm-up, then the measured window.
+          await runLoad({ url, connections: opts.concurrency, durationSeconds: 2, texts });
+          const load = await runLoad({ url, connections: opts.concurrency, durationSeconds: opts.durationSeconds, texts });
+          report.load = load;
+          log(`${size}: ${load.throughput.toFixed(1)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; FAISS + reference path`);
+        },
+      );
+    } catch (e) {
+      report.error = (e as Error).message;
+      log(`${size}: ${report.error}`);
+    }
+    await savePartial();
   }
 } finally {
   await neo?.stop();

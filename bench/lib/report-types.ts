@@ -7,8 +7,10 @@ import type { ServePhaseResult } from './phase-serve.js';
 export interface SizeReport {
   size: number;
   build: BuildPhaseResult;
-  load: LoadResult;
-  serve: ServePhaseResult;
+  load: LoadResult | null;
+  serve: ServePhaseResult | null;
+  /** Why a phase of this size failed (the figures before it are kept). */
+  error: string | null;
 }
 
 export interface BenchReport {

@@ -7,6 +7,7 @@ export function formatTable(r: BenchReport): string {
   const rows: [string, ...string[]][] = [];
   const row = (label: string, f: (s: (typeof sizes)[number]) => string | number | null | undefined) => rows.push([label, ...sizes.map((s) => String(f(s) ?? '-'))]);
   row('records', (s) => s.size);
+  if (sizes.some((s) => s.error)) row('failed', (s) => s.error?.slice(0, 60) ?? '');
   row('build total (s)', (s) => (s.build.totalMs / 1000).toFixed(1));
   const stages = [...new Set(sizes.flatMap((s) => Object.keys(s.build.stagesMs)))];
   for (const st of stages) row(`  stage ${st} (ms)`, (s) => s.build.stagesMs[st]);
@@ -15,18 +16,18 @@ export function formatTable(r: BenchReport): string {
   row('  per Neo4j CPU-second', (s) => s.build.neo4j.relsPerCpuSec);
   row('record index', (s) => `${s.build.recordIndex.kind} ${s.build.recordIndex.size}`);
   row('build peak RSS (MB)', (s) => s.build.peakRssMb);
-  row('server start-up (ms)', (s) => s.serve.startupMs);
-  row('/v1/diagnose p50 (ms)', (s) => s.load.latency.p50);
-  row('/v1/diagnose p99 (ms)', (s) => s.load.latency.p99);
-  row('/v1/diagnose req/s', (s) => `${s.load.throughput.toFixed(1)} (c=${s.load.connections}, ${s.load.errors + s.load.non2xx + s.load.timeouts} err)`);
-  row('diagnose in-process p50/p99', (s) => `${s.serve.inProcessDiagnoseMs.p50.toFixed(1)} / ${s.serve.inProcessDiagnoseMs.p99.toFixed(1)}`);
-  row('server peak RSS (MB)', (s) => s.serve.serveRssMb);
-  for (const name of [...new Set(sizes.flatMap((s) => s.serve.faiss?.indexes.map((i) => i.name) ?? []))]) {
-    row(`faiss ${name} build ms | q p50 ms | recall@10`, (s) => faissCell(s.serve.faiss, name));
+  row('server start-up (ms)', (s) => s.serve?.startupMs);
+  row('/v1/diagnose p50 (ms)', (s) => s.load?.latency.p50);
+  row('/v1/diagnose p99 (ms)', (s) => s.load?.latency.p99);
+  row('/v1/diagnose req/s', (s) => s.load && `${s.load.throughput.toFixed(1)} (c=${s.load.connections}, ${s.load.errors + s.load.non2xx + s.load.timeouts} err)`);
+  row('diagnose in-process p50/p99', (s) => `${s.serve?.inProcessDiagnoseMs.p50.toFixed(1)} / ${s.serve?.inProcessDiagnoseMs.p99.toFixed(1)}`);
+  row('server peak RSS (MB)', (s) => s.serve?.serveRssMb);
+  for (const name of [...new Set(sizes.flatMap((s) => s.serve?.faiss?.indexes.map((i) => i.name) ?? []))]) {
+    row(`faiss ${name} build ms | q p50 ms | recall@10`, (s) => faissCell(s.serve?.faiss ?? null, name));
   }
-  row('match+vote+retrieve dxgraph (ms)', (s) => s.serve.sideBySide && `${s.serve.sideBySide.dxgraphMs.mean.toFixed(2)} (${s.serve.sideBySide.dxgraphMs.match.toFixed(2)}/${s.serve.sideBySide.dxgraphMs.vote.toFixed(2)}/${s.serve.sideBySide.dxgraphMs.retrieve.toFixed(2)})`);
-  row('same, reference path (ms)', (s) => s.serve.sideBySide && `${s.serve.sideBySide.referenceMs.mean.toFixed(1)} (${s.serve.sideBySide.referenceMs.match.toFixed(1)}/${s.serve.sideBySide.referenceMs.vote.toFixed(1)}/${s.serve.sideBySide.referenceMs.retrieve.toFixed(1)})`);
-  row('speed-up vs reference (x)', (s) => s.serve.sideBySide && `${s.serve.sideBySide.speedup} (same L2 ${s.serve.sideBySide.sameWinner})`);
+  row('match+vote+retrieve dxgraph (ms)', (s) => s.serve?.sideBySide && `${s.serve?.sideBySide.dxgraphMs.mean.toFixed(2)} (${s.serve?.sideBySide.dxgraphMs.match.toFixed(2)}/${s.serve?.sideBySide.dxgraphMs.vote.toFixed(2)}/${s.serve?.sideBySide.dxgraphMs.retrieve.toFixed(2)})`);
+  row('same, reference path (ms)', (s) => s.serve?.sideBySide && `${s.serve?.sideBySide.referenceMs.mean.toFixed(1)} (${s.serve?.sideBySide.referenceMs.match.toFixed(1)}/${s.serve?.sideBySide.referenceMs.vote.toFixed(1)}/${s.serve?.sideBySide.referenceMs.retrieve.toFixed(1)})`);
+  row('speed-up vs reference (x)', (s) => s.serve?.sideBySide && `${s.serve?.sideBySide.speedup} (same L2 ${s.serve?.sideBySide.sameWinner})`);
   const out = [grid(['figure', ...sizes.map((s) => `${s.size / 1000}k`)], rows)];
   for (const f of r.faissOnly) {
     out.push(`\nFAISS only, ${f.size} records (no Neo4j): embed ${(f.result.embedMs / 1000).toFixed(1)} s, exact JS ${f.result.exactJsMs} ms/query, peak RSS ${f.result.peakRssMb} MB`);
