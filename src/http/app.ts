@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { createSessionRouter } from '../sessions/routes.js';
 import { requireApiKey } from './access.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
+import { exploreStyleRoutes } from './explore-style.js';
 import { buildOpenApi } from './openapi.js';
 import type { AppDeps } from './ports.js';
 import { requestLog } from './request-log.js';
@@ -14,7 +15,6 @@ import { kgRoutes } from './routes/kg.js';
 export type { AppDeps } from './ports.js';
 
 const WEB_DIR = fileURLToPath(new URL('../../web', import.meta.url));
-const GRASS_FILE = fileURLToPath(new URL('../../cypher/explore/style.grass', import.meta.url));
 // Same-origin only: the page loads nothing from elsewhere and inserts no inline code.
 const WEB_CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -46,8 +46,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   // The copilot page (web/) and the Neo4j Browser style: static files, no patient data.
   app.use(express.static(WEB_DIR, { setHeaders: (res) => res.set('Content-Security-Policy', WEB_CSP) }));
-  // Neo4j Browser (another origin) fetches the style for `:style <url>`; a public file, so any origin.
-  app.get('/explore/style.grass', (_req, res) => res.type('text/plain').set('Access-Control-Allow-Origin', '*').sendFile(GRASS_FILE));
+  app.use(exploreStyleRoutes());
 
   app.use('/v1', requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: bodyLimitBytes(deps.config.http.maxTextChars), strict: true }));

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { cypherPath } from '../../src/adapters/neo4j/cypher.js';
-import { buildDdxplusSubset, type SmallBuild } from '../support/ddxplus-build.js';
+import { loadConfig } from '../../src/config.js';
+import { hashUnit } from '../../src/sources/split.js';
+import { buildDdxplusKg } from '../support/ddxplus-build.js';
 import { testGraphStore } from '../support/neo4j.js';
 
 /**
@@ -20,12 +23,14 @@ function declaredParams(file: string): string[] {
 
 describe('cypher/explore queries (real Neo4j, real build with records)', function () {
   this.timeout(600_000);
-  let build: SmallBuild;
+  const dataDir = mkdtempSync(join(tmpdir(), 'dx-explore-'));
   let store: GraphStore;
   let values: Record<string, unknown>;
 
   before(async () => {
-    build = await buildDdxplusSubset({ share: 0.2, recordsInGraph: true, prefix: 'dx-explore-' });
+    const config = loadConfig({ ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed' });
+    // A fifth of the sample (a stable hash of the record id), with :Record nodes.
+    await buildDdxplusKg(config, (r) => hashUnit(7, r.id) < 0.2, { recordsInGraph: true });
     store = await testGraphStore();
     // A category with several subcategories, and a disease that has key differences and records.
     const [cat] = await store.runText('MATCH (c:Category)<-[:IS_A]-(s:Subcategory) RETURN c.id AS id, count(s) AS n ORDER BY n DESC, id LIMIT 1', {}, 'READ');
@@ -37,7 +42,7 @@ describe('cypher/explore queries (real Neo4j, real build with records)', functio
   });
 
   after(() => {
-    if (build) rmSync(build.dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('has the queries an analyst runs first, each commented', () => {

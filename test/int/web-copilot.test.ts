@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type DxServer } from '../../src/server.js';
 import { launchChromium } from '../support/chromium.js';
-import { buildDdxplusSubset, type SmallBuild } from '../support/ddxplus-build.js';
+import { loadConfig } from '../../src/config.js';
+import { hashUnit } from '../../src/sources/split.js';
+import { buildDdxplusKg } from '../support/ddxplus-build.js';
 
 /**
  * The copilot page end to end: the real server (startServer, port 0) after a small real
@@ -18,7 +22,7 @@ const differentialText = (page: Page) => page.locator('#differential li').allTex
 
 describe('copilot web page (headless Chromium, real server, real build)', function () {
   this.timeout(600_000);
-  let build: SmallBuild;
+  const dataDir = mkdtempSync(join(tmpdir(), 'dx-web-'));
   let server: DxServer;
   let browser: Browser;
   let page: Page;
@@ -26,8 +30,9 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
   const pageErrors: string[] = [];
 
   before(async () => {
-    build = await buildDdxplusSubset({ share: 0.3, recordsInGraph: false, prefix: 'dx-web-' });
-    server = await startServer({ config: build.config, logger: createLogger({ level: 'silent' }), port: 0 });
+    const config = loadConfig({ ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed' });
+    await buildDdxplusKg(config, (r) => hashUnit(7, r.id) < 0.3); // about 470 records
+    server = await startServer({ config, logger: createLogger({ level: 'silent' }), port: 0 });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('request', (r) => {
@@ -40,7 +45,7 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
   after(async () => {
     await browser?.close();
     await server?.close({ drainMs: 1000 });
-    if (build) rmSync(build.dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('serves the page with every control labelled', async () => {

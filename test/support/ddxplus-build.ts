@@ -1,48 +1,60 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+/**
+ * A real build of part of the DDXPlus sample into the test Neo4j and real FAISS indexes,
+ * as `test/int/http-server.test.ts` does it, in reusable form for integration tests that
+ * then start the real server (`startServer`) on the built data dir.
+ */
 import { createEmbedder } from '../../src/adapters/embeddings/index.js';
 import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
+import type { NormalizedRecord } from '../../src/domain/record.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
-import { hashUnit } from '../../src/sources/split.js';
-import { runBuild, type BuildOutcome } from '../../kg-build/pipeline.js';
+import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 
-/**
- * A small REAL build for integration tests: a stable hash-selected share of the DDXPlus
- * sample built into the test Neo4j (NEO4J_URI from test/int/hooks.ts) and real FAISS
- * indexes in a fresh data dir. The build replaces the graph (older buildIds are deleted).
- */
-export const DDXPLUS_DIR = '/work/shared/datasets/ddxplus';
+export const DDXPLUS_SAMPLE = '/work/shared/datasets/ddxplus';
 
-export interface SmallBuild {
-  dataDir: string;
-  /** Config for `startServer` over this build (offline: no LLM, hashed embedder). */
-  config: Config;
-  outcome: BuildOutcome;
+/** Statistical hierarchy, no LLM stages, no records in the graph: quick and offline. */
+export const SMALL_BUILD_PARAMS: BuildParams = {
+  hierarchy: 'statistical',
+  sizes: { subcategories: 'auto', categories: 'auto' },
+  cluster: {},
+  decompose: {},
+  keyDifferences: {},
+  index: {},
+  batchSize: 2000,
+  recordsInGraph: false,
+  triplesFile: null,
+  split: null,
+};
+
+/** Records of the sample kept by `keep` (called once per record, in source order), at most `limit`. */
+export async function readDdxplusRecords(keep: (r: NormalizedRecord) => boolean, limit = Infinity): Promise<NormalizedRecord[]> {
+  const source = await openSource(parseSourceSpec(`ddxplus:${DDXPLUS_SAMPLE}`), { strict: false });
+  const out: NormalizedRecord[] = [];
+  try {
+    for await (const r of source.records()) {
+      if (out.length >= limit) break;
+      if (keep(r)) out.push(r);
+    }
+  } finally {
+    await source.close();
+  }
+  return out;
 }
 
-export async function buildDdxplusSubset(opts: { share: number; recordsInGraph: boolean; seed?: number; prefix?: string }): Promise<SmallBuild> {
-  const dataDir = mkdtempSync(join(tmpdir(), opts.prefix ?? 'dx-small-build-'));
-  const config = loadConfig({ ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed' });
+/**
+ * Builds the records kept by `include` into config.neo4j and config.dataDir (hashed embedder, no LLM);
+ * `recordsInGraph` also loads them as :Record nodes (the explore queries show them).
+ */
+export async function buildDdxplusKg(config: Config, include: (r: NormalizedRecord) => boolean, opts: { recordsInGraph?: boolean } = {}): Promise<void> {
   const graph = new GraphStore(config.neo4j);
   await graph.connect();
-  const source = await openSource(parseSourceSpec(`ddxplus:${DDXPLUS_DIR}`), { strict: false });
+  const source = await openSource(parseSourceSpec(`ddxplus:${DDXPLUS_SAMPLE}`), { strict: false });
   try {
-    const outcome = await runBuild(
-      {
-        source,
-        dataDir,
-        include: (r) => hashUnit(opts.seed ?? 7, r.id) < opts.share,
-        params: {
-          hierarchy: 'statistical', sizes: { subcategories: 'auto', categories: 'auto' }, cluster: {}, decompose: {}, keyDifferences: {}, index: {},
-          batchSize: 2000, recordsInGraph: opts.recordsInGraph, triplesFile: null, split: null,
-        },
-      },
+    await runBuild(
+      { source, dataDir: config.dataDir, params: { ...SMALL_BUILD_PARAMS, recordsInGraph: opts.recordsInGraph ?? false }, include },
       { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm: null },
     );
-    return { dataDir, config, outcome };
   } finally {
     await source.close();
     await graph.close();
