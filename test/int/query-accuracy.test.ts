@@ -82,7 +82,7 @@ describe('query pipeline (real Neo4j, real faiss-node, DDXPlus 60/40 split)', fu
     assert.equal(t.retrieved.length, 7);
     assert.ok(t.retrieved.every((r, i) => i === 0 || r.similarity <= t.retrieved[i - 1]!.similarity));
     const reported = new Set(t.matches.map((m) => m.featureId));
-    assert.ok(res.followUps.length > 0 && res.followUps.every((q) => !reported.has(q.featureId) && q.ranker === 'sigma'));
+    assert.ok(res.followUps.length > 0 && res.followUps.every((q) => !reported.has(q.featureId) && q.ranker === 'information-gain'));
     for (const stage of ['decompose', 'match', 'vote', 'differencesKg', 'retrieve', 'followUps', 'reason', 'total']) assert.ok(t.timingsMs[stage]! >= 0, stage);
     assert.equal(res.reasoner, 'evidence');
   });
