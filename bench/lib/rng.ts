@@ -1,16 +1,9 @@
+import { seededRandom } from '../../src/util/rng.js';
+
 /** Seeded PRNG (mulberry32): benchmark data and query samples are identical on every run. */
 export type Rng = () => number;
 
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const mulberry32: (seed: number) => Rng = seededRandom;
 
 export const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 

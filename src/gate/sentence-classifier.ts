@@ -7,6 +7,7 @@
  */
 import { N_EXTRA, featurize, writeExtraFeatures } from './sentence-features.js';
 import { SENTENCE_LABELS, type SentenceLabel } from './types.js';
+import { seededRandom } from '../util/rng.js';
 
 const K = SENTENCE_LABELS.length;
 
@@ -143,16 +144,7 @@ function adamStep(theta: Float32Array, g: Float32Array, m: Float32Array, v: Floa
 }
 
 /** Small, fast, seedable PRNG: the same seed shuffles the same way on every platform. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const mulberry32 = seededRandom;
 
 function shuffle(a: number[], rng: () => number): void {
   for (let i = a.length - 1; i > 0; i--) {

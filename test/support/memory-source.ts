@@ -2,6 +2,7 @@ import type { Finding, NormalizedRecord } from '../../src/domain/record.js';
 import type { ImportSummary, RecordSource } from '../../src/sources/types.js';
 import type { FeatureNode, ManifestationEdge } from '../../src/domain/kg.js';
 import type { ClusteredDisease } from '../../kg-build/cluster-diseases.js';
+import { seededRandom } from '../../src/util/rng.js';
 
 /** An in-memory RecordSource for build tests: streams the given records, counts them. */
 export class MemorySource implements RecordSource {
@@ -30,16 +31,7 @@ export class MemorySource implements RecordSource {
 }
 
 /** A seeded PRNG (mulberry32) so synthetic data is identical on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = seededRandom;
 
 export interface SyntheticDisease {
   name: string;
