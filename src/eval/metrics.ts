@@ -4,19 +4,10 @@
  * ICD-10; top-3 / top-5; per-disease accuracy; the most frequent mix-ups.
  * A correct disease counts as correct at every coarser level, so L3 ≤ L2 ≤ L1 always.
  */
-import type { Confusion, DiseaseLevels, EvalCase, PerDisease } from './types.js';
+import type { Confusion, DiseaseLevels, EvalCase, EvalReport, PerDisease } from './types.js';
 
-export interface AccuracyMetrics {
-  n: number;
-  n_unknown_truth: number;
-  l1: number | null;
-  l2: number | null;
-  l3: number | null;
-  top3: number | null;
-  top5: number | null;
-  l1_icd: number | null;
-  l2_icd: number | null;
-}
+/** The accuracy part of the report: the JSON shape is declared once, in types.ts. */
+export type AccuracyMetrics = Pick<EvalReport, 'n' | 'n_unknown_truth' | 'l1' | 'l2' | 'l3' | 'top3' | 'top5' | 'l1_icd' | 'l2_icd'>;
 
 type Level = 'diseaseId' | 'subcategoryId' | 'categoryId' | 'icdBlock' | 'icdChapter';
 

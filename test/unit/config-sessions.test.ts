@@ -1,19 +1,8 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_SESSIONS, loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/errors.js';
+import { assertConfigRejects } from '../support/config-assert.js';
 
-/** Issue 6 variables: consultation sessions and the follow-up ranker. */
-function rejects(env: NodeJS.ProcessEnv, variable: string): void {
-  assert.throws(
-    () => loadConfig(env),
-    (e: unknown) => {
-      assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
-      assert.ok(e.message.startsWith(`${variable}:`), e.message);
-      assert.ok(!e.message.includes('\n'), 'one line');
-      return true;
-    },
-  );
-}
+const rejects = assertConfigRejects;
 
 describe('config: consultation sessions and follow-ups', () => {
   it('defaults: 30 min TTL, 1000 sessions, stop at 0.9, information gain', () => {

@@ -1,19 +1,8 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/errors.js';
+import { assertConfigRejects } from '../support/config-assert.js';
 
-/** A bad variable must fail at start-up with a ConfigError that names it. */
-function rejects(env: NodeJS.ProcessEnv, variable: string): void {
-  assert.throws(
-    () => loadConfig(env),
-    (e: unknown) => {
-      assert.ok(e instanceof ConfigError, `expected ConfigError, got ${String(e)}`);
-      assert.ok(e.message.startsWith(`${variable}:`), e.message);
-      assert.ok(!e.message.includes('\n'), 'one line');
-      return true;
-    },
-  );
-}
+const rejects = assertConfigRejects;
 
 describe('config', () => {
   it('has working defaults with an empty environment', () => {
