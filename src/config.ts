@@ -61,6 +61,8 @@ const EnvSchema = z.object({
   DXGRAPH_GATE: z.enum(['auto', 'on', 'off']).default('off'),
   DXGRAPH_GATE_THETA1: z.coerce.number().min(0).max(1).optional(),
   DXGRAPH_GATE_THETA2: z.coerce.number().min(0).max(1).optional(),
+  // Issue 11: keep each subcategory's differences KG after its first Neo4j read (src/query/differences-kg-cache.ts).
+  DXGRAPH_DIFFERENCES_CACHE: boolish.default(true),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
 });
@@ -89,6 +91,8 @@ export interface Config {
   sessions?: SessionsConfig;
   /** Absent (hand-built configs in tests) = gate off; loadConfig always fills it. */
   gate?: { mode: 'auto' | 'on' | 'off'; theta1: number | null; theta2: number | null };
+  /** Absent (hand-built configs in tests) = cache on; loadConfig always fills it. */
+  query?: { differencesCache: boolean };
 }
 
 /** Parse and validate `env` (defaults to process.env). Throws ConfigError naming the variable. */
@@ -139,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ranker: e.DXGRAPH_FOLLOWUP_RANKER,
     },
     gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
+    query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE },
   };
 }

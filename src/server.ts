@@ -61,7 +61,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const reasoners = await createReasoners(config, logger);
     // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
     const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
-    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter });
+    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true });
     const app = createApp({
       query,
       kg: new Neo4jKgReader(graph),

@@ -10,6 +10,7 @@ import type { FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 import { matchFeatures } from './match-features.js';
 import { differencesKg } from './differences-kg.js';
+import type { DifferencesKgReader } from './differences-kg-cache.js';
 import type { RecordRow } from './retrieve-records.js';
 import { assessGate, followUpLimit, type QueryGate } from './apply-gate.js';
 import { answerDirect } from './direct-answer.js';
@@ -35,6 +36,8 @@ export interface DiagnoseDeps {
   followUpRanker: FollowUpRanker;
   /** Rankers selectable per request by `options.followUpRanker`. */
   followUpRankers?: Partial<Record<FollowUpRankerName, FollowUpRanker>>;
+  /** Reads the differences KG (the query service's per-snapshot cache); absent: straight from `graph`. */
+  differences?: DifferencesKgReader;
   /** Manifestation triples per disease in the differences KG. */
   differencesPerDisease: number;
   /** Information-density gate (absent: off), FIND chunk retrieval, LLM knowledge filter (docs/gate.md). */
@@ -93,7 +96,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
   const [triples, retrieved] = await Promise.all([
     timed('differencesKg', async (): Promise<Triple[]> =>
-      vote.winner ? (await differencesKg(deps.graph, { subcategoryId: vote.winner.subcategoryId, perDisease: deps.differencesPerDisease })).triples : [],
+      vote.winner ? (await readDifferences(deps)({ subcategoryId: vote.winner.subcategoryId, perDisease: deps.differencesPerDisease })).triples : [],
     ),
     timed('retrieve', () => retrieveForQuery({ ...deps, find: deps.find ?? null }, { text: queryText, topK: o.topK, mode: o.retrieval ?? 'record', gate })),
   ]);
@@ -119,4 +122,8 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
     reasoner: reasoner.name,
     trace: { gate, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
   };
+}
+
+function readDifferences(deps: DiagnoseDeps): DifferencesKgReader {
+  return deps.differences ?? ((input) => differencesKg(deps.graph, input));
 }

@@ -11,6 +11,7 @@ import { SigmaRanker, type FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } from './load-snapshot.js';
 import type { KnowledgeFilterDeps } from './filter-retrieved.js';
+import { cachedDifferencesKg, uncachedDifferencesKg } from './differences-kg-cache.js';
 import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
 
 /**
@@ -35,6 +36,8 @@ export interface QueryServiceDeps {
   /** Per-request follow-up rankers (options.followUpRanker); default: both follow-up engine rankers. */
   followUpRankers?: Partial<Record<FollowUpRankerName, FollowUpRanker>>;
   differencesPerDisease?: number;
+  /** Keep each subcategory's differences KG after its first read (differences-kg-cache.ts); default true. */
+  differencesCache?: boolean;
   /** Gate mode and thresholds (DXGRAPH_GATE*); absent = gate off (programmatic callers opt in). */
   gate?: GateConfig;
   /** The LLM knowledge filter on retrieved records (FIND §3.3.2); absent/null = no filter. */
@@ -58,6 +61,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     followUpRanker: deps.followUpRanker ?? new SigmaRanker(),
     // A single injected ranker answers every request; otherwise both are selectable per request.
     followUpRankers: deps.followUpRanker ? undefined : (deps.followUpRankers ?? { 'information-gain': new EngineFollowUpRanker('information-gain'), sigma: new EngineFollowUpRanker('sigma') }),
+    differences: deps.differencesCache === false ? uncachedDifferencesKg(deps.graph) : cachedDifferencesKg(deps.graph, { maxEntries: 4096 }),
     differencesPerDisease: deps.differencesPerDisease ?? 30,
     ...gateDeps({ artifacts: deps.artifacts.gate ?? NO_GATE_ARTIFACTS, config: deps.gate ?? GATE_OFF, embeddings: deps.embedder.embeddings }),
     knowledgeFilter: deps.knowledgeFilter ?? null,
@@ -76,6 +80,7 @@ export async function openQueryService(deps: {
   openIndex?: IndexOpener;
   gate?: GateConfig;
   knowledgeFilter?: KnowledgeFilterDeps | null;
+  differencesCache?: boolean;
 }): Promise<QueryService> {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
@@ -90,7 +95,7 @@ export async function openQueryService(deps: {
   }
   return createQueryService({
     graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
-    ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null,
+    ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null, differencesCache: deps.differencesCache ?? true,
   });
 }
 

@@ -186,29 +186,52 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
     assert.equal((await res.json()).error.message, 'body: invalid JSON');
   });
 
-  it('503 with a clear message while Neo4j is unreachable, and recovery without a restart', async () => {
+  it('503 with a clear message while Neo4j is unreachable (differences cache off), and recovery without a restart', async () => {
+    const uncached = await startServer({ config: { ...config, query: { differencesCache: false } }, logger: createLogger({ level: 'silent' }), port: 0 });
+    try {
+      await proxy.down();
+      try {
+        const ready = await fetch(`${uncached.url}/readyz`);
+        assert.equal(ready.status, 503);
+        assert.equal((await ready.json()).checks.neo4j, false);
+        const t0 = Date.now();
+        const r = await post(`${uncached.url}/v1/diagnose`, { text: heldOut[2]!.text });
+        assert.equal(r.status, 503, r.text);
+        assert.equal(r.json.error.code, 'UNAVAILABLE');
+        assert.match(r.json.error.message, /Neo4j is unreachable/);
+        assert.doesNotMatch(r.text, /\n\s+at |bolt:\/\//);
+        const ms = Date.now() - t0;
+        process.stderr.write(`    [http-int] 503 after ${ms} ms\n`);
+        assert.ok(ms < 8000, `503 took ${ms} ms: the driver's retries must be bounded while serving`);
+        for (const path of ['/v1/kg/summary', '/v1/kg/diseases']) assert.equal((await fetch(`${uncached.url}${path}`)).status, 503, path);
+      } finally {
+        await proxy.up();
+      }
+      assert.equal((await fetch(`${uncached.url}/readyz`)).status, 200);
+      const again = await post(`${uncached.url}/v1/diagnose`, { text: heldOut[2]!.text });
+      assert.equal(again.status, 200);
+    } finally {
+      await uncached.close({ drainMs: 1000 });
+    }
+  });
+
+  it('answers from the differences KG it already read while Neo4j is unreachable (default cache), the same answer as before', async () => {
+    const before = await post(`${server.url}/v1/diagnose`, { text: heldOut[3]!.text });
+    assert.equal(before.status, 200);
+    assert.ok(before.json.trace.differencesKg.length > 0, 'this patient uses the differences KG');
     await proxy.down();
     try {
-      const ready = await fetch(`${server.url}/readyz`);
-      assert.equal(ready.status, 503);
-      assert.equal((await ready.json()).checks.neo4j, false);
-      const t0 = Date.now();
-      const r = await post(`${server.url}/v1/diagnose`, { text: heldOut[2]!.text });
-      assert.equal(r.status, 503, r.text);
-      assert.equal(r.json.error.code, 'UNAVAILABLE');
-      assert.match(r.json.error.message, /Neo4j is unreachable/);
-      assert.doesNotMatch(r.text, /\n\s+at |bolt:\/\//);
-      const ms = Date.now() - t0;
-      process.stderr.write(`    [http-int] 503 after ${ms} ms\n`);
-      assert.ok(ms < 8000, `503 took ${ms} ms: the driver's retries must be bounded while serving`);
-      for (const path of ['/v1/kg/summary', '/v1/kg/diseases']) assert.equal((await fetch(`${server.url}${path}`)).status, 503, path);
+      assert.equal((await fetch(`${server.url}/readyz`)).status, 503, 'readiness still reports Neo4j down');
+      assert.equal((await fetch(`${server.url}/v1/kg/summary`)).status, 503, 'the live KG endpoints need Neo4j');
+      const during = await post(`${server.url}/v1/diagnose`, { text: heldOut[3]!.text });
+      assert.equal(during.status, 200, during.text);
+      assert.deepEqual(during.json.trace.differencesKg, before.json.trace.differencesKg);
+      assert.deepEqual(during.json.differential, before.json.differential);
     } finally {
       await proxy.up();
     }
-    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
-    const again = await post(`${server.url}/v1/diagnose`, { text: heldOut[2]!.text });
-    assert.equal(again.status, 200);
   });
+
   describe('with an LLM reasoner on a local OpenAI-compatible endpoint', () => {
     let fake: FakeOpenAI;
     let llmServer: DxServer;
