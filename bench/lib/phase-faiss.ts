@@ -1,40 +1,66 @@
+import os from 'node:os';
+import { dirname, join } from 'node:path';
 import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
-import { faissBench, type FaissBenchResult } from './faiss-bench.js';
-import { ddxplusTexts, embeddedChunks, queryPatients } from './record-texts.js';
-import { specsFor } from './phase-serve.js';
+import { faissBench, parseIndexSpec, type FaissBenchResult } from './faiss-bench.js';
+import { freshProcessMeasure, type FreshSearchRun } from './fresh-search.js';
+import { queryPatients } from './record-texts.js';
 import { mb } from './stats.js';
+import { cachedEmbeddedChunks } from './vector-cache.js';
 
 /**
- * Bench phase for sizes too big for the whole stack here (1M): FAISS only, in process, no
- * Neo4j. Record texts are embedded chunk by chunk and streamed into the approximate
- * indexes; the exact top-10 (ground truth) is computed in JS over the same chunks, so no
- * flat FAISS copy of 1M × 512 floats is held beside them.
+ * Bench phase for sizes too big for the whole stack here (1M): FAISS only, no Neo4j.
+ * Record vectors come from the work dir's cache (embedded once, vector-cache.ts) and are
+ * streamed into the indexes, built with every core (this phase is its own process, so it
+ * sets OMP_NUM_THREADS before faiss-node loads); the exact top-10 is folded in JS over the
+ * same chunks. Queries run as the server runs them: the saved index, loaded in a fresh
+ * single-threaded process (fresh-search.ts).
  */
 export interface FaissPhaseInput {
   datasetDir: string;
   queriesDir: string;
   queryCount: number;
   records: number;
+  /** 'flat' | 'ivf[-npN]' | 'hnswM[-efcN][-efsN]' (faiss-bench.ts parseIndexSpec). */
   kinds: string[];
 }
 
-export async function faissPhase(input: FaissPhaseInput): Promise<FaissBenchResult & { peakRssMb: number; embedMs: number }> {
+export type FaissPhaseResult = FaissBenchResult & {
+  /** The larger of the build process's and the search processes' peak RSS. */
+  peakRssMb: number;
+  buildPeakRssMb: number;
+  search: ({ name: string } & Omit<FreshSearchRun, 'rows'>)[];
+  embedMs: number;
+  vectorsFromCache: boolean;
+  buildThreads: number;
+};
+
+/** efSearch values measured past each HNSW index's own (faiss-bench.ts). */
+const EF_SWEEP = [32, 64, 96, 128, 192, 256];
+
+export async function faissPhase(input: FaissPhaseInput): Promise<FaissPhaseResult> {
+  const buildThreads = os.availableParallelism();
+  process.env.OMP_NUM_THREADS = String(buildThreads); // read once, when faiss-node loads (native.ts)
   const embedder = new HashedEmbedder();
   const queries = await queryPatients({ dir: input.queriesDir, count: input.queryCount, seed: 424242 });
   const qv = (await embedder.embedDocuments(queries.map((q) => q.text))).map((v) => Float32Array.from(v));
-  const specs = specsFor(input.records, input.kinds);
+  const specs = input.kinds.map((k) => parseIndexSpec(k, input.records));
   let embedMs = 0;
+  let fromCache = false;
   async function* timedChunks() {
-    const it = embeddedChunks(ddxplusTexts(input.datasetDir), embedder, { chunk: 65_536, dim: embedder.dim })[Symbol.asyncIterator]();
+    const it = cachedEmbeddedChunks({ datasetDir: input.datasetDir, embedder, chunk: 65_536 })[Symbol.asyncIterator]();
     for (;;) {
       const t0 = performance.now();
       const next = await it.next();
       embedMs += performance.now() - t0;
       if (next.done) return;
-      process.stderr.write(`  faiss: ${next.value.ids.length} more vectors\n`);
+      fromCache = next.value.fromCache;
+      process.stderr.write(`  faiss: ${next.value.ids.length} more vectors${fromCache ? ' (cached)' : ''}\n`);
       yield next.value;
     }
   }
-  const r = await faissBench({ dim: embedder.dim, chunks: timedChunks(), queries: qv, specs, k: 10, widerK: [32, 64] });
-  return { ...r, embedMs: Math.round(embedMs), peakRssMb: mb(process.resourceUsage().maxRSS * 1024) };
+  const search: FaissPhaseResult['search'] = [];
+  const measureWith = freshProcessMeasure(join(dirname(input.datasetDir), 'faiss-tmp'), (spec, run) => search.push({ name: spec.name, peakRssMb: run.peakRssMb, loadMs: run.loadMs }));
+  const r = await faissBench({ dim: embedder.dim, chunks: timedChunks(), queries: qv, specs, k: 10, widerK: EF_SWEEP, measureWith });
+  const buildPeakRssMb = mb(process.resourceUsage().maxRSS * 1024);
+  return { ...r, embedMs: Math.round(embedMs), vectorsFromCache: fromCache, buildThreads, buildPeakRssMb, search, peakRssMb: Math.max(buildPeakRssMb, ...search.map((s) => s.peakRssMb)) };
 }

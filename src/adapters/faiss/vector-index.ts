@@ -1,5 +1,6 @@
 import { InputError } from '../../errors.js';
 import { defaultIdsPath, readIndexFiles, writeIndexFiles } from './index-files.js';
+import { patchHnswParams, patchIvfNprobe } from './index-params.js';
 import { faiss, toNumberArray, type NativeIndex } from './native.js';
 import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
 
@@ -9,8 +10,9 @@ import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
  * through an id map kept beside the native index and saved as a JSON sidecar.
  *
  * faiss-node 0.5.x takes plain number[]; vectors are copied chunk by chunk, never all at
- * once. It exposes no run-time search parameters, so IVF searches with nprobe = 1 and
- * HNSW with efSearch = max(16, k): HNSW is the better approximate default.
+ * once. It has no setters for HNSW's efSearch / efConstruction or IVF's nprobe, so they
+ * are patched into the empty index's serialized form at creation (index-params.ts); FAISS
+ * saves them with the index, so a loaded index searches as it was built to.
  */
 export interface CreateIndexOptions {
   kind: IndexKind;
@@ -19,7 +21,22 @@ export interface CreateIndexOptions {
   nlist?: number;
   /** HNSW only: graph degree M. */
   hnswM?: number;
+  /** HNSW only: candidate list size while inserting (graph quality vs build time). */
+  hnswEfConstruction?: number;
+  /** HNSW only: candidate list size per search (FAISS uses max(efSearch, k)). */
+  hnswEfSearch?: number;
+  /** IVF only: inverted lists scanned per search (default: defaultNprobe(nlist)). */
+  nprobe?: number;
 }
+
+/**
+ * HNSW defaults, measured on hashed-embedder record vectors (docs/benchmarks.md): FAISS's
+ * own efSearch 16 gave recall@10 0.949 at 100k; these reach >= 0.95 at 100k and 1M.
+ */
+export const HNSW_DEFAULTS = { m: 32, efConstruction: 40, efSearch: 64 } as const;
+
+/** ~1/16 of the lists, at least 8 (or all of them): FAISS's nprobe = 1 gave recall@10 0.92 at 10k. */
+export const defaultNprobe = (nlist: number) => Math.min(nlist, Math.max(8, Math.round(nlist / 16)));
 
 /** Rows as one flat Float32Array (n * dim, row-major) or one Float32Array per row. */
 export type Vectors = Float32Array | readonly Float32Array[];
@@ -50,6 +67,8 @@ export class FaissVectorIndex implements VectorIndexLike {
     private readonly ids: string[],
     /** IVF list count; null = not chosen yet: sized from the first (training) batch. */
     private ivfLists: number | null = null,
+    /** Creation options, kept for an IVF index made at first add. */
+    private readonly createOpts: CreateIndexOptions = { kind, dim },
   ) {
     this.idSet = new Set(ids);
   }
@@ -59,7 +78,7 @@ export class FaissVectorIndex implements VectorIndexLike {
     const lists = opts.kind === 'ivf' ? (opts.nlist ?? null) : null;
     // An IVF index's list count is fixed at creation: without nlist, the native index is made at first add.
     const native = opts.kind === 'ivf' && lists === null ? newNative({ ...opts, nlist: 1 }) : newNative(opts);
-    return new FaissVectorIndex(native, opts.kind, opts.dim, [], lists);
+    return new FaissVectorIndex(native, opts.kind, opts.dim, [], lists, opts);
   }
 
   /** Create and fill in one go; IVF is trained on (a sample of) these vectors. */
@@ -90,7 +109,7 @@ export class FaissVectorIndex implements VectorIndexLike {
     if (!this.native.isTrained()) {
       if (this.ivfLists === null) {
         this.ivfLists = defaultNlist(n);
-        this.native = newNative({ kind: 'ivf', dim: this.dim, nlist: this.ivfLists });
+        this.native = newNative({ ...this.createOpts, kind: 'ivf', nlist: this.ivfLists });
       }
       if (n < this.ivfLists) throw new InputError(`IVF with ${this.ivfLists} lists needs at least that many vectors in its first add, got ${n}`, { field: 'vectors' });
       const sample = Math.min(n, MAX_TRAIN_PER_LIST * this.ivfLists);
@@ -138,8 +157,15 @@ function newNative(opts: CreateIndexOptions): NativeIndex {
   const f = faiss();
   const ip = f.MetricType.METRIC_INNER_PRODUCT;
   if (opts.kind === 'flat') return new f.IndexFlatIP(opts.dim);
-  if (opts.kind === 'hnsw') return f.Index.fromFactory(opts.dim, `HNSW${opts.hnswM ?? 32},Flat`, ip);
-  return f.Index.fromFactory(opts.dim, `IVF${opts.nlist ?? 1},Flat`, ip);
+  if (opts.kind === 'hnsw') {
+    const buf = f.Index.fromFactory(opts.dim, `HNSW${opts.hnswM ?? HNSW_DEFAULTS.m},Flat`, ip).toBuffer();
+    patchHnswParams(buf, { efConstruction: opts.hnswEfConstruction ?? HNSW_DEFAULTS.efConstruction, efSearch: opts.hnswEfSearch ?? HNSW_DEFAULTS.efSearch });
+    return f.Index.fromBuffer(buf);
+  }
+  const nlist = opts.nlist ?? 1;
+  const buf = f.Index.fromFactory(opts.dim, `IVF${nlist},Flat`, ip).toBuffer();
+  patchIvfNprobe(buf, opts.nprobe ?? defaultNprobe(nlist));
+  return f.Index.fromBuffer(buf);
 }
 
 function rowCount(vectors: Vectors, dim: number): number {
