@@ -7,7 +7,7 @@ import type { IndexKind } from '../src/adapters/faiss/types.js';
 import { buildDir, currentPointer, type BuildManifest } from '../src/domain/artifacts.js';
 import type { FeatureNode } from '../src/domain/kg.js';
 import { readSpool } from './scan-records.js';
-import { toUnit } from './vectors.js';
+import { embedUnit } from './vectors.js';
 
 /**
  * Stage 7: the on-disk side of a build (src/domain/artifacts.ts): FAISS index of the
@@ -64,7 +64,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   let done = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const vecs = (await input.embeddings.embedDocuments(batch.map((r) => r.text))).map(toUnit);
+    const vecs = await embedUnit(input.embeddings, batch.map((r) => r.text));
     dim ||= vecs[0]!.length;
     records ??= input.factory.create({ kind, dim });
     records.add(batch.map((r) => r.id), vecs);
@@ -86,7 +86,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     rows.end();
     await once(rows, 'close');
   }
-  const featureVecs = (await input.embeddings.embedDocuments(input.features.map((f) => f.text))).map(toUnit);
+  const featureVecs = await embedUnit(input.embeddings, input.features.map((f) => f.text));
   dim ||= featureVecs[0]?.length ?? 0;
   const features = input.factory.create({ kind: 'flat', dim });
   features.add(input.features.map((f) => f.id), featureVecs);

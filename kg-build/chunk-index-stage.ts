@@ -7,21 +7,19 @@
  * aligned with the index rows, every chunk id holding that text. src/query/distinct-chunk-index.ts
  * expands hits back to chunks. A third of the vectors: a third of the build and search time.
  */
-import type { Embeddings } from '@langchain/core/embeddings';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VectorIndexLike } from '../src/adapters/faiss/types.js';
 import type { ChunkIndexEntry } from '../src/domain/artifacts.js';
-import { recordChunks } from '../src/gate/chunk-index.js';
 import type { IndexFactory, WritableIndex } from './build-indexes.js';
-import { embedAll } from './vectors.js';
+import type { EmbeddedChunks } from './distinct-chunks.js';
 
 export const CHUNK_FILES = { file: 'chunks.faiss', ids: 'chunks.ids.json', groups: 'chunks.groups.json' } as const;
 
 export interface ChunkIndexInput {
   dir: string;
-  records: Iterable<{ id: string; text: string }>;
-  embeddings: Embeddings;
+  /** The records' chunks grouped by text, embedded (distinct-chunks.ts; shared with the gate probe). */
+  chunks: EmbeddedChunks;
   factory: IndexFactory;
   dim: number;
 }
@@ -31,21 +29,10 @@ export function isSearchable(index: WritableIndex): index is WritableIndex & Vec
 }
 
 export async function buildChunkIndex(input: ChunkIndexInput): Promise<ChunkIndexEntry> {
-  const groups = new Map<string, string[]>();
-  let chunks = 0;
-  for (const r of input.records) {
-    for (const c of recordChunks(r)) {
-      const g = groups.get(c.text);
-      if (g) g.push(c.id);
-      else groups.set(c.text, [c.id]);
-      chunks++;
-    }
-  }
-  const texts = [...groups.keys()];
-  const members = texts.map((t) => groups.get(t)!);
+  const { texts, members, vectors } = input.chunks;
   const index = input.factory.create({ kind: 'flat', dim: input.dim });
-  if (texts.length > 0) index.add(members.map((m) => m[0]!), await embedAll(input.embeddings, texts));
+  if (texts.length > 0) index.add(members.map((m) => m[0]!), vectors);
   await index.save(join(input.dir, CHUNK_FILES.file), join(input.dir, CHUNK_FILES.ids));
   await writeFile(join(input.dir, CHUNK_FILES.groups), JSON.stringify(members));
-  return { size: chunks, texts: texts.length, file: CHUNK_FILES.file, ids: CHUNK_FILES.ids, groups: CHUNK_FILES.groups };
+  return { size: input.chunks.chunkCount, texts: texts.length, file: CHUNK_FILES.file, ids: CHUNK_FILES.ids, groups: CHUNK_FILES.groups };
 }

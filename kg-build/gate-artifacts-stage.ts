@@ -13,6 +13,7 @@ import type { DiagnosticKg } from '../src/domain/kg.js';
 import { buildSnapshot } from '../src/query/kg-snapshot.js';
 import type { IndexFactory } from './build-indexes.js';
 import { buildChunkIndex, isSearchable } from './chunk-index-stage.js';
+import { embedDistinctChunks } from './distinct-chunks.js';
 import type { BuildLlm } from './llm-types.js';
 import { readSpool } from './scan-records.js';
 import { trainGateStage, type GateStageOptions, type GateStageOutcome } from './train-gate-stage.js';
@@ -45,7 +46,8 @@ export async function gateArtifactsStage(input: GateArtifactsInput, options: Par
     if (diseaseId !== undefined) records.push({ id: row.id, diseaseId, text: row.text });
   }
   const t0 = performance.now();
-  const chunkIndex = await buildChunkIndex({ dir, records, embeddings, factory: input.factory, dim: input.manifest.embeddingDim });
+  const chunks = await embedDistinctChunks(records, embeddings);
+  const chunkIndex = await buildChunkIndex({ dir, chunks, factory: input.factory, dim: input.manifest.embeddingDim });
 
   const chunkIndexMs = Math.round(performance.now() - t0);
   let gate: GateStageOutcome = { entry: null, skipped: 'the index factory cannot search (gate training needs a searchable feature index)', calibration: null };
@@ -53,7 +55,7 @@ export async function gateArtifactsStage(input: GateArtifactsInput, options: Par
   if (isSearchable(featureIndex)) {
     featureIndex.add(input.kg.features.map((f) => f.id), await embedAll(embeddings, input.kg.features.map((f) => f.text)));
     gate = await trainGateStage(
-      { dir, snapshot: buildSnapshot(input.kg), records, embedder: input.embedder, featureIndex, llm: input.llm },
+      { dir, snapshot: buildSnapshot(input.kg), records, embedder: input.embedder, featureIndex, llm: input.llm, chunks },
       options,
     );
   }

@@ -11,6 +11,7 @@
 import type { Embeddings } from '@langchain/core/embeddings';
 import type { RetrievalProbe } from '../src/gate/masking-annotation.js';
 import { DEFAULT_PROBE_OPTIONS, type ChunkProbeOptions } from '../src/gate/retrieval-probe.js';
+import type { EmbeddedChunks } from './distinct-chunks.js';
 import { embedAll } from './vectors.js';
 
 export interface BatchedProbe extends RetrievalProbe {
@@ -18,24 +19,18 @@ export interface BatchedProbe extends RetrievalProbe {
 }
 
 export async function createDistinctChunkProbe(
-  services: { embeddings: Embeddings; chunks: readonly { recordId: string; text: string }[]; diseaseOfRecord: (recordId: string) => string | null },
+  services: { embeddings: Embeddings; chunks: Pick<EmbeddedChunks, 'texts' | 'holders' | 'vectors'>; diseaseOfRecord: (recordId: string) => string | null },
   options: Partial<Pick<ChunkProbeOptions, 'topM' | 'minSimilarity'>> = {},
 ): Promise<BatchedProbe> {
   const opts = { ...DEFAULT_PROBE_OPTIONS, ...options };
-  const recordsOf = new Map<string, string[]>();
-  for (const c of services.chunks) {
-    const list = recordsOf.get(c.text);
-    if (list) list.push(c.recordId);
-    else recordsOf.set(c.text, [c.recordId]);
-  }
-  const texts = [...recordsOf.keys()];
-  const holders = texts.map((t) => recordsOf.get(t)!);
-  const vectors = await embedAll(services.embeddings, texts);
+  const { texts, holders, vectors } = services.chunks;
   const U = texts.length;
   const dim = vectors[0]?.length ?? 0;
   // Column-major (dim × U): a query's few non-zero coordinates each add one contiguous column.
   const columns = new Float32Array(dim * U);
-  vectors.forEach((v, u) => v.forEach((x, j) => (columns[j * U + u] = x)));
+  vectors.forEach((v, u) => {
+    for (let j = 0; j < dim; j++) columns[j * U + u] = v[j]!;
+  });
 
   /** Per sentence: distinct texts at or above the floor, best first. */
   const ranked = new Map<string, Int32Array>();

@@ -81,7 +81,8 @@ describe('HashedEmbedder (allocation-free hashing)', () => {
     }
   });
 
-  it('is bit-identical on the DDXPlus sample record renderings', async () => {
+  it('is bit-identical on the DDXPlus sample record renderings', async function () {
+    this.timeout(30_000);
     const source = new DdxplusSource('datasets/ddxplus', { strict: false });
     let n = 0;
     try {

@@ -95,19 +95,22 @@ function tokenizeSlow(text: string): number {
 
 export function hashedVector(text: string, dim: number, charWeight: number): Float32Array {
   const v = new Float32Array(dim);
+  // hash % dim on the unsigned hash; for a power of two that is its low bits (no float modulo).
+  const mask = (dim & (dim - 1)) === 0 ? dim - 1 : -1;
+  const at = (h: number) => (mask >= 0 ? h & mask : (h >>> 0) % dim);
   const n = tokenizeInto(text);
   for (let t = 0; t < n; t++) {
     const s = bounds[2 * t]!;
     const e = bounds[2 * t + 1]!;
     let h = W;
     for (let i = s; i < e; i++) h = step(h, codes[i]!);
-    v[(h >>> 0) % dim]! += h < 0 ? -1 : 1;
+    v[at(h)]! += h < 0 ? -1 : 1;
     if (t + 1 < n) {
       h = B;
       for (let i = s; i < e; i++) h = step(h, codes[i]!);
       h = step(h, UNDERSCORE);
       for (let i = bounds[2 * t + 2]!, e2 = bounds[2 * t + 3]!; i < e2; i++) h = step(h, codes[i]!);
-      v[(h >>> 0) % dim]! += h < 0 ? -0.7 : 0.7;
+      v[at(h)]! += h < 0 ? -0.7 : 0.7;
     }
     // Trigrams of ` word `: padded position p is a space at both ends, else codes[s + p - 1].
     const last = e - s + 1;
@@ -115,7 +118,7 @@ export function hashedVector(text: string, dim: number, charWeight: number): Flo
       h = step(C, p === 0 ? SPACE : codes[s + p - 1]!);
       h = step(h, codes[s + p]!);
       h = step(h, p + 2 === last ? SPACE : codes[s + p + 1]!);
-      v[(h >>> 0) % dim]! += h < 0 ? -charWeight : charWeight;
+      v[at(h)]! += h < 0 ? -charWeight : charWeight;
     }
   }
   let norm = 0;
