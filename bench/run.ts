@@ -90,17 +90,22 @@ try {
       continue;
     }
     log(`${size}: built in ${(build.totalMs / 1000).toFixed(1)} s; serving`);
-    const report: SizeReport = { size, build, load: null, serve: null, error: null };
+    const report: SizeReport = { size, build, latency: null, load: null, serve: null, error: null };
     sizes.push(report);
     try {
       report.serve = await forkPhase<NonNullable<SizeReport['serve']>>(
         { phase: 'serve', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, queriesDir: join(opts.workDir, 'data', 'queries'), queryCount: opts.queries, referenceQueries: opts.referenceQueries, records: build.records, faissKinds: opts.faissKinds } },
         async ({ url, texts }) => {
           // bench/load.ts's client (autocannon): a short warm-up, then the measured window.
+          // Latency is measured with one client (a request's own time, no queueing behind
+          // others); throughput with `concurrency` clients (the server saturated), whose
+          // latencies are then mostly queueing (≈ concurrency / throughput) and shown beside.
           await runLoad({ url, connections: opts.concurrency, durationSeconds: 2, texts });
+          const latency = await runLoad({ url, connections: 1, durationSeconds: Math.max(5, Math.round(opts.durationSeconds / 2)), texts });
+          report.latency = latency;
           const load = await runLoad({ url, connections: opts.concurrency, durationSeconds: opts.durationSeconds, texts });
           report.load = load;
-          log(`${size}: ${load.throughput.toFixed(1)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; FAISS + reference path`);
+          log(`${size}: 1 client p50 ${latency.latency.p50} ms, p99 ${latency.latency.p99} ms; ${opts.concurrency} clients ${load.throughput.toFixed(1)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; FAISS + reference path`);
         },
       );
     } catch (e) {

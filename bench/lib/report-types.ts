@@ -7,6 +7,9 @@ import type { ServePhaseResult } from './phase-serve.js';
 export interface SizeReport {
   size: number;
   build: BuildPhaseResult;
+  /** One client, closed loop: per-request latency without queueing. */
+  latency: LoadResult | null;
+  /** `concurrency` clients, closed loop: throughput at saturation. */
   load: LoadResult | null;
   serve: ServePhaseResult | null;
   /** Why a phase of this size failed (the figures before it are kept). */

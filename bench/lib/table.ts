@@ -17,8 +17,8 @@ export function formatTable(r: BenchReport): string {
   row('record index', (s) => `${s.build.recordIndex.kind} ${s.build.recordIndex.size}`);
   row('build peak RSS (MB)', (s) => s.build.peakRssMb);
   row('server start-up (ms)', (s) => s.serve?.startupMs);
-  row('/v1/diagnose p50 (ms)', (s) => s.load?.latency.p50);
-  row('/v1/diagnose p99 (ms)', (s) => s.load?.latency.p99);
+  row('/v1/diagnose p50 / p99, 1 client (ms)', (s) => s.latency && `${s.latency.latency.p50} / ${s.latency.latency.p99}`);
+  row('/v1/diagnose p50 / p99 saturated (ms)', (s) => s.load && `${s.load.latency.p50} / ${s.load.latency.p99}`);
   row('/v1/diagnose req/s', (s) => s.load && `${s.load.throughput.toFixed(1)} (c=${s.load.connections}, ${s.load.errors + s.load.non2xx + s.load.timeouts} err)`);
   row('diagnose in-process p50/p99', (s) => `${s.serve?.inProcessDiagnoseMs.p50.toFixed(1)} / ${s.serve?.inProcessDiagnoseMs.p99.toFixed(1)}`);
   row('server peak RSS (MB)', (s) => s.serve?.serveRssMb);

@@ -8,8 +8,9 @@ export function checkTargets(r: Omit<BenchReport, 'targets' | 'totalSeconds'>): 
   const out: BenchReport['targets'] = [];
   const add = (name: string, target: string, value: number | null, ok: (v: number) => boolean, fmt: (v: number) => string) =>
     out.push({ name, target, measured: value === null ? 'not measured' : fmt(value), met: value === null ? null : ok(value) });
-  add('/v1/diagnose p50 @100k', '<= 15 ms', at100k?.load?.latency.p50 ?? null, (v) => v <= 15, (v) => `${v.toFixed(1)} ms`);
-  add('/v1/diagnose p99 @100k', '<= 50 ms', at100k?.load?.latency.p99 ?? null, (v) => v <= 50, (v) => `${v.toFixed(1)} ms`);
+  // Latency targets on the one-client run (a request's own time); throughput on the saturated run.
+  add('/v1/diagnose p50 @100k', '<= 15 ms', at100k?.latency?.latency.p50 ?? null, (v) => v <= 15, (v) => `${v.toFixed(1)} ms`);
+  add('/v1/diagnose p99 @100k', '<= 50 ms', at100k?.latency?.latency.p99 ?? null, (v) => v <= 50, (v) => `${v.toFixed(1)} ms`);
   add('/v1/diagnose throughput @100k', '>= 150 req/s', at100k?.load?.throughput ?? null, (v) => v >= 150, (v) => `${v.toFixed(1)} req/s`);
   add('build of 100k incl. Neo4j', '<= 60 s', at100k ? at100k.build.totalMs / 1000 : null, (v) => v <= 60, (v) => `${v.toFixed(1)} s`);
   const rate = largest?.build.neo4j.relsPerSec ?? null;

@@ -40,4 +40,22 @@ describe('FeatureMatrix (exact sparse feature search)', () => {
     assert.deepEqual(calls, [2]);
     assert.notEqual(m.search(vectors[0]!, 1)[0]!.id, 'dense');
   });
+
+  it('scores exactly like a dense dot product over all features (posting lists skip only zeros)', () => {
+    const more = Array.from({ length: 300 }, (_, i) => `${phrases[i % phrases.length]} ${['left', 'right', 'severe', 'mild', 'at night'][i % 5]} ${i}`);
+    const vecs = more.map((p) => e.embedVector(p));
+    const m = FeatureMatrix.fromVectors({ ids: more.map((_, i) => `g${i}`), vectors: vecs, dim: e.dim });
+    for (const text of ['severe chest pain at night', 'mild cough', 'rash 17']) {
+      const q = e.embedVector(text);
+      const dense = vecs.map((v) => {
+        let s = 0;
+        for (let j = 0; j < e.dim; j++) if (q[j] !== 0) s = Math.fround(s + Math.fround(q[j]! * v[j]!));
+        return s;
+      });
+      const hits = m.search(q, 5);
+      const want = dense.map((s, i) => ({ i, s })).sort((a, b) => b.s - a.s || a.i - b.i).slice(0, 5);
+      assert.deepEqual(hits.map((h) => h.id), want.map((w) => `g${w.i}`));
+      hits.forEach((h, r) => assert.ok(Math.abs(h.score - want[r]!.s) < 1e-6, `${h.score} vs ${want[r]!.s}`));
+    }
+  });
 });
