@@ -1,6 +1,6 @@
 import { FaissVectorIndex, HNSW_DEFAULTS } from '../../src/adapters/faiss/vector-index.js';
 import type { IndexKind } from '../../src/adapters/faiss/types.js';
-import { ExactTopK } from './exact-topk.js';
+import { ExactTopK, scanChunk } from './exact-topk.js';
 import { round, summarize } from './stats.js';
 
 /**
@@ -89,7 +89,7 @@ export async function faissBench(input: FaissBenchInput): Promise<FaissBenchResu
       b.ms += performance.now() - t0;
     }
     const t0 = performance.now();
-    input.queries.forEach((q, i) => truth[i]!.scan(q, chunk.vectors, input.dim, chunk.ids));
+    scanChunk(truth, input.queries, chunk.vectors, input.dim, chunk.ids);
     exactMs += performance.now() - t0;
     n += chunk.ids.length;
   }

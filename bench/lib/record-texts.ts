@@ -14,13 +14,17 @@ export async function* ddxplusTexts(dir: string): AsyncGenerator<TextRow> {
   for await (const r of src.records()) yield { id: r.id, diagnosis: r.diagnosis, text: r.text };
 }
 
-export async function* embeddedChunks(rows: AsyncIterable<TextRow>, embeddings: Pick<Embeddings, 'embedDocuments'>, opts: { chunk: number; dim: number }): AsyncGenerator<{ ids: string[]; vectors: Float32Array }> {
+/** An embedder that also returns Float32Arrays directly (HashedEmbedder): no number[] round trip. */
+type Embedder = Pick<Embeddings, 'embedDocuments'> & { embedVectors?: (texts: readonly string[]) => Float32Array[] };
+
+export async function* embeddedChunks(rows: AsyncIterable<TextRow>, embeddings: Embedder, opts: { chunk: number; dim: number }): AsyncGenerator<{ ids: string[]; vectors: Float32Array }> {
   let ids: string[] = [];
   let texts: string[] = [];
   const flush = async () => {
     const vectors = new Float32Array(texts.length * opts.dim);
     for (let i = 0; i < texts.length; i += 512) {
-      const rowsOut = await embeddings.embedDocuments(texts.slice(i, i + 512));
+      const batch = texts.slice(i, i + 512);
+      const rowsOut = embeddings.embedVectors ? embeddings.embedVectors(batch) : await embeddings.embedDocuments(batch);
       rowsOut.forEach((v, j) => vectors.set(unit(v), (i + j) * opts.dim));
     }
     const out = { ids, vectors };

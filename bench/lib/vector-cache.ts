@@ -1,6 +1,5 @@
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Embeddings } from '@langchain/core/embeddings';
 import { ddxplusTexts, embeddedChunks } from './record-texts.js';
 
 /**
@@ -12,7 +11,7 @@ import { ddxplusTexts, embeddedChunks } from './record-texts.js';
  */
 export interface CachedChunksInput {
   datasetDir: string;
-  embedder: Pick<Embeddings, 'embedDocuments'> & { readonly id: string; readonly dim: number };
+  embedder: Parameters<typeof embeddedChunks>[1] & { readonly id: string; readonly dim: number };
   chunk: number;
 }
 
