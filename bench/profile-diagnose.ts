@@ -5,7 +5,6 @@
  * the per-stage p50 from the trace, and the response JSON size.
  */
 import { parseArgs } from 'node:util';
-import { createEmbedder } from '../src/adapters/embeddings/index.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { textInput } from '../src/query/query-service.js';
@@ -15,7 +14,6 @@ import { summarize } from './lib/stats.js';
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, queries: { type: 'string' }, n: { type: 'string', default: '200' } } });
 const config = loadConfig({ ...process.env, DXGRAPH_DATA_DIR: values['data-dir']!, DXGRAPH_LLM: 'none', DXGRAPH_RATE_LIMIT_MAX: '0' });
-void createEmbedder;
 const queries = await queryPatients({ dir: values.queries!, count: Number(values.n), seed: 424242 });
 const server = await startServer({ config, logger: createLogger({ level: 'error' }), host: '127.0.0.1', port: 0 });
 try {
