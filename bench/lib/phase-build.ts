@@ -3,6 +3,7 @@ import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { loadConfig } from '../../src/config.js';
 import { DdxplusSource } from '../../src/sources/ddxplus/ddxplus-source.js';
+import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 import { processCpuMs } from './neo4j.js';
 import { mb } from './stats.js';
@@ -46,6 +47,7 @@ export function benchParams(o: { recordsInGraph: boolean; batchSize: number }): 
 }
 
 export async function buildPhase(input: BuildPhaseInput): Promise<BuildPhaseResult> {
+  faissThreadsForBuild(); // as `dxgraph build` does (src/cli/build-command.ts), before faiss-node loads
   const config = loadConfig({ ...process.env, NEO4J_URI: input.neo4jUri, NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '', DXGRAPH_DATA_DIR: input.dataDir, DXGRAPH_LLM: 'none' });
   const graph = new GraphStore(config.neo4j);
   await graph.connect();

@@ -13,6 +13,7 @@ import { describeSourceSpec, openSource, parseSourceSpec } from '../sources/sour
 import { splitFilter } from '../sources/split.js';
 import type { HierarchyRequest } from '../../kg-build/aggregate-hierarchy.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
+import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { createProgress } from '../../kg-build/progress.js';
 import { formatReport } from '../../kg-build/report.js';
 
@@ -70,6 +71,7 @@ export function paramsFromFlags(o: BuildFlags): BuildParams {
 
 async function runBuildCommand(o: BuildFlags): Promise<void> {
   const params = paramsFromFlags(o);
+  faissThreadsForBuild(); // before faiss-node loads (first index created by the build)
   const config = loadConfig();
   const spec = parseSourceSpec(o.source, { mapping: o.mapping ?? null, queryFile: o.queryFile ?? null });
   const include = params.split ? splitFilter({ ...params.split, part: 'train' }) : undefined;
