@@ -1,14 +1,16 @@
-import type { VectorIndexLike } from '../adapters/faiss/types.js';
+import type { VectorHit, VectorIndexLike } from '../adapters/faiss/types.js';
 import type { FeatureMatch, InputFinding } from './contracts.js';
 import { codeKey, type KgSnapshot } from './kg-snapshot.js';
 import { embedBatch, type TextEmbedder } from './embed.js';
 import { featureMatrixFor, rememberFeatureMatrix } from './feature-matrix.js';
+import { PhraseMatchCache, phraseCacheFor } from './phrase-match-cache.js';
 
 /**
  * Clinical features matching (MedRAG eq. 9-11): each finding's top-m feature nodes by
  * cosine similarity, kept only when sim > t_matching (eq. 10's indicator δ). Coded
  * findings (DDXPlus E_55 / V_89) match their feature node exactly with similarity 1 and
- * skip the embedder. One embedder call and one batched index search per query.
+ * skip the embedder. Phrases matched before come from a per-index memo (phrase-match-cache.ts);
+ * the rest take one embedder call and one batched index search per query.
  */
 export interface MatchFeaturesInput {
   findings: InputFinding[];
@@ -43,23 +45,40 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
   });
 
   if (toEmbed.length > 0 && input.topM > 0 && deps.featureIndex.size > 0) {
-    // Same exact top-m as the FAISS flat index, on the sparse hashed vectors (feature-matrix.ts);
-    // its feature vectors are embedded once, in the first query's embedder call.
-    const plan = featureMatrixFor(snapshot, deps.embedder);
-    const extra = plan && 'texts' in plan ? plan.texts : [];
-    const all = await embedBatch(deps.embedder, [...toEmbed.map((i) => input.findings[i]!.text), ...extra]);
-    const vectors = all.slice(0, toEmbed.length);
-    const index = !plan ? deps.featureIndex : 'matrix' in plan ? plan.matrix : rememberFeatureMatrix(snapshot, all.slice(toEmbed.length), deps.featureIndex);
-    const hits = index.searchMany(vectors, Math.min(input.topM, index.size));
-    toEmbed.forEach((fi, row) => {
-      for (const hit of hits[row] ?? []) {
+    const k = Math.min(input.topM, deps.featureIndex.size);
+    const cache = phraseCacheFor(deps.featureIndex);
+    const keyOf = (fi: number) => PhraseMatchCache.key(deps.embedder.id, k, input.findings[fi]!.text);
+    const hitsOf = new Map<number, VectorHit[]>();
+    const misses: number[] = [];
+    for (const fi of toEmbed) {
+      const cached = cache.get(keyOf(fi));
+      if (cached) hitsOf.set(fi, cached);
+      else misses.push(fi);
+    }
+    if (misses.length > 0) {
+      // Same exact top-m as the FAISS flat index, on the sparse hashed vectors (feature-matrix.ts);
+      // its feature vectors are embedded once, in the first query's embedder call.
+      const plan = featureMatrixFor(snapshot, deps.embedder);
+      const extra = plan && 'texts' in plan ? plan.texts : [];
+      const all = await embedBatch(deps.embedder, [...misses.map((i) => input.findings[i]!.text), ...extra]);
+      const vectors = all.slice(0, misses.length);
+      const index = !plan ? deps.featureIndex : 'matrix' in plan ? plan.matrix : rememberFeatureMatrix(snapshot, all.slice(misses.length), deps.featureIndex);
+      const found = index.searchMany(vectors, k);
+      misses.forEach((fi, row) => {
+        const hits = found[row] ?? [];
+        hitsOf.set(fi, hits);
+        cache.set(keyOf(fi), hits);
+      });
+    }
+    for (const fi of toEmbed) {
+      for (const hit of hitsOf.get(fi) ?? []) {
         if (!(hit.score > input.threshold)) continue;
         const idx = snapshot.featureIndex.get(hit.id);
         if (idx === undefined) continue; // index row for a feature the KG no longer has
         const node = snapshot.features[idx]!;
         matches.push({ findingIndex: fi, featureId: node.id, featureText: node.text, similarity: hit.score, polarity: input.findings[fi]!.polarity });
       }
-    });
+    }
   }
 
   matches.sort((a, b) => a.findingIndex - b.findingIndex || b.similarity - a.similarity);

@@ -22,6 +22,27 @@ describe('query: match features (eq. 9-11)', () => {
     assert.deepEqual(strict.unmatched, [1]);
   });
 
+  it('a phrase matched before skips the embedder (memo per feature index), with the same matches', async () => {
+    const fx = await tinyKg();
+    const embedded: string[] = [];
+    const embedder = { id: fx.embedder.id, embeddings: { embedDocuments: async (t: string[]) => (embedded.push(...t), fx.embedder.embeddings.embedDocuments(t)) } };
+    const deps = { snapshot: fx.snapshot, embedder, featureIndex: fx.featureIndex };
+    const first = await matchFeatures(deps, { findings: [f('fever'), f('cough')], topM: 2, threshold: -1 });
+    embedded.length = 0;
+    const again = await matchFeatures(deps, { findings: [f('cough'), f('fever'), f('rash')], topM: 2, threshold: -1 });
+    assert.deepEqual(embedded.slice(0, 1), ['rash'], 'only the new phrase is embedded');
+    const byText = (r: typeof first, i: number) => r.matches.filter((m) => m.findingIndex === i).map((m) => [m.featureId, m.similarity]);
+    assert.deepEqual(byText(again, 1), byText(first, 0));
+    assert.deepEqual(byText(again, 0), byText(first, 1));
+    embedded.length = 0;
+    await matchFeatures(deps, { findings: [f('fever')], topM: 3, threshold: -1 });
+    assert.deepEqual(embedded.slice(0, 1), ['fever'], 'another top-m is another search');
+    const other = await tinyKg();
+    embedded.length = 0;
+    await matchFeatures({ ...deps, featureIndex: other.featureIndex }, { findings: [f('fever')], topM: 2, threshold: -1 });
+    assert.deepEqual(embedded.slice(0, 1), ['fever'], 'another feature index has its own memo');
+  });
+
   it('matches coded findings exactly without embedding them', async () => {
     const fx = await tinyKg();
     const kg = { ...fx.snapshot };
