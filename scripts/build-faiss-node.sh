@@ -10,7 +10,10 @@
 #      against Debian's libfaiss-dev (faiss 1.7.3). Two details differ from the
 #      faiss 1.7.4 the binding targets: idx_t lives in faiss::Index (patched in a
 #      copy of the source), and the static libfaiss.a needs BLAS/LAPACK/OpenMP
-#      linked explicitly (-lfaiss -lblas -llapack -lgomp).
+#      linked explicitly (-lfaiss -lblas -llapack -lgomp). The copy is also patched
+#      (scripts/patch-faiss-node.py) so add/train/search read a Float32Array in place
+#      (the stock binding converts element by element: ~30 s per 100k 512-d vectors) and
+#      search frees its query buffer (the stock binding leaks it).
 # Details and troubleshooting: docs/faiss-node.md.
 set -euo pipefail
 
@@ -33,9 +36,19 @@ loads() {
   ") >/dev/null 2>&1
 }
 
+# Our patched build (section 4) takes Float32Arrays; a binding built from source without the
+# patch (an older setup) is rebuilt, a prebuilt one is kept (the adapter falls back to arrays).
+takes_float32() {
+  (cd "$ROOT" && node -e "
+    const { IndexFlatIP } = require('faiss-node');
+    const ix = new IndexFlatIP(2); ix.add(new Float32Array([1, 0, 0, 1]));
+    if (ix.ntotal() !== 2 || ix.search(new Float32Array([0, 1]), 1).labels[0] !== 1) process.exit(1);
+  ") >/dev/null 2>&1
+}
+
 [ -d "$PKG" ] || die "node_modules/faiss-node is missing: run 'npm ci --ignore-scripts' first"
 
-if [ -f "$TARGET" ] && loads; then
+if [ -f "$TARGET" ] && loads && { takes_float32 || [ ! -d "$WORK" ]; }; then
   say "faiss-node binding present and loads: nothing to do"
   exit 0
 fi
@@ -105,6 +118,7 @@ else
   sed 's/^using idx_t = faiss::idx_t;/using idx_t = faiss::Index::idx_t;/' "$PKG/src/faiss.cc" >"$WORK/src/faiss.cc"
   grep -q 'faiss::Index::idx_t' "$WORK/src/faiss.cc" || die "could not patch idx_t in faiss.cc (binding source changed?)"
 fi
+python3 "$ROOT/scripts/patch-faiss-node.py" "$WORK/src/faiss.cc" || die "could not apply the Float32Array patch to faiss.cc (binding source changed?)"
 
 cat >"$WORK/binding.gyp" <<EOF
 {
@@ -130,6 +144,8 @@ if ! (cd "$WORK" && $GYP rebuild --nodedir="$NODEDIR" --jobs="$(nproc)") >"$LOG"
 fi
 
 mkdir -p "$PKG/build/Release"
-cp "$WORK/build/Release/faiss-node.node" "$TARGET"
+# A new file renamed into place: running processes keep the old one mapped (cp over it could crash them).
+cp "$WORK/build/Release/faiss-node.node" "$TARGET.tmp.$$" && mv -f "$TARGET.tmp.$$" "$TARGET"
 loads || die "built $TARGET but it does not load: see $LOG"
+takes_float32 || die "built $TARGET but it does not take Float32Arrays: see $LOG"
 say "built and verified $TARGET"

@@ -15,7 +15,9 @@ SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 # --- 1. system packages ----------------------------------------------------------
 # libfaiss/BLAS/LAPACK + a compiler: faiss-node's binding; postgresql: the SQL source's
-# integration tests; chromium: UI screenshots; maven + a JDK: the Neo4j launcher.
+# integration tests; chromium: UI screenshots; maven + a JDK: the Neo4j launcher;
+# libopenblas0-openmp: an optimised BLAS behind libblas.so.3 (Debian alternatives) for FAISS's
+# batched searches and IVF k-means, 10-50x faster than the reference BLAS (docs/benchmarks.md).
 java_ok() {
   local j v
   for j in "${JAVA_HOME:+$JAVA_HOME/bin/java}" java /usr/lib/jvm/*/bin/java; do
@@ -27,7 +29,7 @@ java_ok() {
   return 1
 }
 
-want=(libfaiss-dev libblas-dev liblapack-dev g++ make python3 postgresql chromium maven)
+want=(libfaiss-dev libblas-dev liblapack-dev libopenblas0-openmp g++ make python3 postgresql chromium maven)
 java_ok || want+=(openjdk-17-jre-headless)
 missing=()
 for p in "${want[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

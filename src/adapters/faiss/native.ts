@@ -38,6 +38,27 @@ export function faiss(): FaissModule {
   return cached;
 }
 
+let float32: boolean | null = null;
+
+/**
+ * Vectors as the loaded binding takes them. dxgraph's build of the binding
+ * (scripts/patch-faiss-node.py) reads a Float32Array in place; the stock 0.5.x binding
+ * (a prebuilt one) only takes number[], converted element by element (~0.5 us per float,
+ * ~30 s per 100k 512-d vectors), so there the copy is made. Probed once on a 2-d index.
+ */
+export function nativeVectors(v: Float32Array): number[] {
+  if (float32 === null) {
+    try {
+      const probe = new (faiss().IndexFlatIP)(2);
+      probe.add(new Float32Array([1, 0, 0, 1]) as unknown as number[]);
+      float32 = probe.ntotal() === 2;
+    } catch {
+      float32 = false; // the stock binding throws a TypeError: "must be an Array"
+    }
+  }
+  return float32 ? (v as unknown as number[]) : toNumberArray(v);
+}
+
 /** Copy a Float32Array slice into the plain number[] the 0.5.x binding accepts. */
 export function toNumberArray(v: Float32Array): number[] {
   const out = new Array<number>(v.length);

@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js';
 import { defaultIdsPath, readIndexFiles, writeIndexFiles } from './index-files.js';
 import { patchHnswParams, patchIvfNprobe } from './index-params.js';
-import { faiss, toNumberArray, type NativeIndex } from './native.js';
+import { faiss, nativeVectors, type NativeIndex } from './native.js';
 import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
 
 /**
@@ -116,10 +116,10 @@ export class FaissVectorIndex implements VectorIndexLike {
       }
       if (n < this.ivfLists) throw new InputError(`IVF with ${this.ivfLists} lists needs at least that many vectors in its first add, got ${n}`, { field: 'vectors' });
       const sample = Math.min(n, MAX_TRAIN_PER_LIST * this.ivfLists);
-      this.native.train(toNumberArray(normalizedRowsAt(vectors, this.dim, stridedRows(n, sample))));
+      this.native.train(nativeVectors(normalizedRowsAt(vectors, this.dim, stridedRows(n, sample))));
     }
     for (let start = 0; start < n; start += ADD_CHUNK) {
-      this.native.add(toNumberArray(normalizedRows(vectors, this.dim, start, Math.min(n, start + ADD_CHUNK))));
+      this.native.add(nativeVectors(normalizedRows(vectors, this.dim, start, Math.min(n, start + ADD_CHUNK))));
     }
     for (const id of ids) this.ids.push(id);
     for (const id of fresh) this.idSet.add(id);
@@ -135,7 +135,7 @@ export class FaissVectorIndex implements VectorIndexLike {
     if (queries.length === 0) return [];
     rowCount(queries, this.dim);
     if (kk <= 0) return queries.map(() => []);
-    const { distances, labels } = this.native.search(toNumberArray(normalizedRows(queries, this.dim, 0, queries.length)), kk);
+    const { distances, labels } = this.native.search(nativeVectors(normalizedRows(queries, this.dim, 0, queries.length)), kk);
     return queries.map((_, q) => {
       const hits: VectorHit[] = [];
       for (let j = q * kk; j < (q + 1) * kk; j++) {
