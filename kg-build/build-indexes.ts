@@ -8,6 +8,7 @@ import { buildDir, currentPointer, type BuildManifest } from '../src/domain/arti
 import type { FeatureNode } from '../src/domain/kg.js';
 import { readSpool } from './scan-records.js';
 import { embedUnit } from './vectors.js';
+import { defaultNlist, MAX_TRAIN_PER_LIST } from '../src/adapters/faiss/vector-index.js';
 
 /**
  * Stage 7: the on-disk side of a build (src/domain/artifacts.ts): FAISS index of the
@@ -27,13 +28,22 @@ export interface IndexFactory {
 }
 
 export interface IndexOptions {
-  /** Exact flat index below this many records, else `approximate`. */
+  /** Exact flat index below this many records. */
   flatBelow: number;
-  approximate: 'hnsw' | 'ivf';
+  /** IVF below this many records (and at least `flatBelow`), HNSW from here on. */
+  ivfBelow: number;
   embedBatch: number;
 }
 
-export const DEFAULT_INDEX_OPTIONS: IndexOptions = { flatBelow: 50_000, approximate: 'hnsw', embedBatch: 256 };
+/**
+ * Why IVF in the middle: with Debian's generic libfaiss, HNSW insertion is bound by
+ * un-vectorised 512-d distance computations (100k records: ~90 s on 2 cores, recall@10
+ * 0.98, 0.8 ms per query), while IVF trains by k-means on BLAS (OpenBLAS: seconds) and adds
+ * by one BLAS assignment (100k: ~10 s, recall@10 0.99, 2.3 ms per query). IVF's per-query scan
+ * grows with sqrt(n), so past ~500k the HNSW graph is worth its build time
+ * (docs/benchmarks.md).
+ */
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { flatBelow: 50_000, ivfBelow: 500_000, embedBatch: 256 };
 
 export interface IndexInput {
   dataDir: string;
@@ -56,7 +66,11 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   await rm(tmpDir, { recursive: true, force: true });
   await mkdir(tmpDir, { recursive: true });
 
-  const kind: IndexKind = input.recordCount < opts.flatBelow ? 'flat' : opts.approximate;
+  const kind: IndexKind = input.recordCount < opts.flatBelow ? 'flat' : input.recordCount < opts.ivfBelow ? 'ivf' : 'hnsw';
+  // IVF trains on its first add: that batch holds the k-means sample (FAISS uses at most
+  // MAX_TRAIN_PER_LIST points per list), later batches are plain adds.
+  const nlist = kind === 'ivf' ? defaultNlist(input.recordCount) : null;
+  const firstBatch = nlist === null ? opts.embedBatch : Math.max(opts.embedBatch, MAX_TRAIN_PER_LIST * nlist);
   const rows = createWriteStream(join(tmpDir, 'records.jsonl'), { encoding: 'utf8' });
   let records: WritableIndex | null = null;
   let dim = 0;
@@ -66,7 +80,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     if (batch.length === 0) return;
     const vecs = await embedUnit(input.embeddings, batch.map((r) => r.text));
     dim ||= vecs[0]!.length;
-    records ??= input.factory.create({ kind, dim });
+    records ??= input.factory.create({ kind, dim, ...(nlist === null ? {} : { nlist }) });
     records.add(batch.map((r) => r.id), vecs);
     for (const r of batch) if (!rows.write(JSON.stringify(r) + '\n')) await once(rows, 'drain');
     done += batch.length;
@@ -78,8 +92,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
       const diseaseId = input.diseaseOf.get(row.diagnosis);
       if (diseaseId === undefined) continue;
       batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text });
-      // IVF trains on its first add: give it all rows at once instead of the first batch.
-      if (kind !== 'ivf' && batch.length >= opts.embedBatch) await flush();
+      if (batch.length >= (records === null ? firstBatch : opts.embedBatch)) await flush();
     }
     await flush();
   } finally {

@@ -1,3 +1,4 @@
+import { defaultNlist } from '../../src/adapters/faiss/vector-index.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,12 +68,31 @@ describe('kg-build build-indexes (artifacts)', () => {
     assert.equal(readFileSync(currentPointer(dataDir), 'utf8').trim(), 'kg-test');
   });
 
-  it('switches to the approximate index at the configured size', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'kg-idx-'));
-    const log: { kind: string; ids: string[]; saved: string[] }[] = [];
-    const m = await buildIndexes(base(dataDir, 120, log), { flatBelow: 100, approximate: 'ivf' });
-    assert.equal(m.recordIndex.kind, 'ivf');
-    assert.equal(log[0]!.ids.length, 120);
+  it('flat below flatBelow, IVF below ivfBelow (trained on one first add holding the k-means sample), HNSW beyond', async () => {
+    const made: { kind: string; nlist: number | undefined; adds: number[] }[] = [];
+    const factory: IndexFactory = {
+      create({ kind, nlist }) {
+        const e = { kind, nlist, adds: [] as number[] };
+        made.push(e);
+        let size = 0;
+        return { get size() { return size; }, add: (ids) => { e.adds.push(ids.length); size += ids.length; }, save: async () => {} };
+      },
+    };
+    const run = async (n: number, opts: { flatBelow: number; ivfBelow: number }) => {
+      made.length = 0;
+      const dataDir = mkdtempSync(join(tmpdir(), 'kg-idx-'));
+      const m = await buildIndexes({ ...base(dataDir, n, []), factory }, { ...opts, embedBatch: 16 });
+      return { kind: m.recordIndex.kind, records: made[0]! };
+    };
+    const flat = await run(120, { flatBelow: 200, ivfBelow: 1000 });
+    assert.equal(flat.kind, 'flat');
+    const ivf = await run(120, { flatBelow: 100, ivfBelow: 1000 });
+    assert.equal(ivf.kind, 'ivf');
+    assert.equal(ivf.records.nlist, defaultNlist(120), 'lists sized for the whole record count');
+    assert.deepEqual(ivf.records.adds, [120], 'the first add holds up to MAX_TRAIN_PER_LIST rows per list (all 120 here)');
+    const hnsw = await run(120, { flatBelow: 50, ivfBelow: 100 });
+    assert.equal(hnsw.kind, 'hnsw');
+    assert.deepEqual(hnsw.records.adds, [16, 16, 16, 16, 16, 16, 16, 8], 'plain batches');
   });
 });
 
