@@ -5,8 +5,9 @@ import { stableHash } from './text.js';
 /**
  * Loads a checked KG into Neo4j: schema first (cypher/schema.cypher), then every tier as
  * batched `UNWIND $rows ... MERGE` named queries (cypher/build/). Ids are stable and every
- * write is a MERGE, so a second load of the same KG changes nothing and an interrupted
- * load is finished by running it again. Nodes and edges of other builds are swept only
+ * KG write is a MERGE, so a second load of the same KG changes nothing and an interrupted
+ * load is finished by running it again; `:Record` nodes (the bulk) skip records this build
+ * already wrote and CREATE the edges of the others (merge-records.cypher). Nodes and edges of other builds are swept only
  * after this build is marked complete.
  */
 export interface RecordRow {
@@ -49,12 +50,12 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   const { kg, build } = input;
   const buildId = build.id;
   let batches = 0;
-  const run = async (step: string, rows: Iterable<Row> | AsyncIterable<Row>) => {
+  const run = async (step: string, rows: Iterable<Row> | AsyncIterable<Row>, shape: (batch: Row[]) => Row = (b) => ({ rows: b })) => {
     let batch: Row[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
       opts.signal?.throwIfAborted();
-      await graph.write(`build/${step}`, { rows: batch, buildId });
+      await graph.write(`build/${step}`, { ...shape(batch), buildId });
       batches++;
       await opts.onBatch?.({ step, batch: batches, rows: batch.length });
       batch = [];
@@ -85,7 +86,7 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   await run('merge-augmented-features', withDegree('augmented'));
   await run('merge-manifestations', kg.manifestations as unknown as Row[]);
   await run('merge-key-differences', kg.keyDifferences as unknown as Row[]);
-  if (input.records) await run('merge-records', input.records as AsyncIterable<unknown> as AsyncIterable<Row>);
+  if (input.records) await run('merge-records', input.records as AsyncIterable<unknown> as AsyncIterable<Row>, (b) => recordBatch(b as unknown as RecordRow[]));
   opts.signal?.throwIfAborted();
   await graph.write('build/complete-build', { id: buildId, finishedAt: new Date().toISOString(), counts: JSON.stringify(build.counts) });
 
@@ -105,6 +106,22 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
 
 export function aliasRows(kg: DiagnosticKg): Row[] {
   return kg.diseases.flatMap((d) => d.aliases.map((name) => ({ id: `alias:${stableHash(name)}`, name, diseaseId: d.id })));
+}
+
+/**
+ * Parameters of one `merge-records` batch: the batch's distinct feature and disease ids once,
+ * and per row their positions in those lists (the query looks each id up once per batch).
+ */
+export function recordBatch(rows: readonly RecordRow[]): { rows: Row[]; featureIds: string[]; diseaseIds: string[] } {
+  const featureIds = new Map<string, number>();
+  const diseaseIds = new Map<string, number>();
+  const at = (ids: Map<string, number>, id: string) => {
+    let i = ids.get(id);
+    if (i === undefined) ids.set(id, (i = ids.size));
+    return i;
+  };
+  const shaped = rows.map((r) => ({ id: r.id, diagnosis: r.diagnosis, d: at(diseaseIds, r.diseaseId), f: r.featureIds.map((f) => at(featureIds, f)) }));
+  return { rows: shaped, featureIds: [...featureIds.keys()], diseaseIds: [...diseaseIds.keys()] };
 }
 
 export async function readCounts(graph: GraphStore): Promise<Record<string, number>> {
