@@ -61,7 +61,7 @@ export function chooseIndexKind(n: number, opts: ChooseIndexKindOptions): IndexK
 export const defaultNlist = (n: number) => Math.max(1, Math.min(Math.round(Math.sqrt(n)), Math.floor(n / 39)));
 
 const ADD_CHUNK = 4096; // rows per native call: bounds the temporary number[] copy
-export const MAX_TRAIN_PER_LIST = 256; // FAISS samples at most this many points per centroid anyway
+export const MAX_TRAIN_PER_LIST = 64; // k-means sample per list: FAISS wants >= 39, and samples at most 256
 
 export class FaissVectorIndex implements VectorIndexLike {
   private readonly idSet: Set<string>;
