@@ -25,6 +25,7 @@ import { assemble, kgCounts, recordRows, uniqueBy } from './assemble-kg.js';
 import { NO_PROGRESS, type Progress } from './progress.js';
 import { topFeatureLabels } from './profiles.js';
 import { scanRecords, type RecordScan } from './scan-records.js';
+import { embedUnit } from './vectors.js';
 import { stableHash } from './text.js';
 import type { GateStageOptions, GateStageOutcome } from './train-gate-stage.js';
 
@@ -130,33 +131,55 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     // (the batch size only changes how the load is cut, not what it writes).
     const { batchSize: _batchSize, ...shaping } = params;
     const buildId = `kg-${stableHash(scan.fingerprint, JSON.stringify(shaping), services.embedder.id, llm ? 'llm' : 'no-llm', input.source.description)}`;
-    const indexed = await timed('indexes', () => {
-      progress.start('embed', scan.recordCount);
-      return buildIndexes({
-        dataDir: input.dataDir, buildId, source: input.source.description, embedderId: services.embedder.id, embeddings,
-        factory: services.indexFactory, spoolPath, recordCount: scan.recordCount, diseaseOf: clusters.diseaseOf, features: kg.features,
-        onRecords: (n) => progress.update(n),
-      }, params.index).finally(() => progress.stop());
-    });
-    const gated = await timed('gate', () =>
-      gateArtifactsStage({ dataDir: input.dataDir, manifest: indexed, kg, spoolPath, diseaseOf: clusters.diseaseOf, embedder: services.embedder, factory: services.indexFactory, llm }, params.gate ?? {}),
-    );
-    const manifest = gated.manifest;
     const counts = kgCounts(kg, scan.recordCount);
-    // Rows the load will write, for the progress bar (aliases are small and left out).
+    const embeddingDim = (await embedUnit(embeddings, ['embedding dimension probe']))[0]!.length;
+    // The Neo4j load and the on-disk artifacts (indexes, then the gate) need nothing from each
+    // other, so they run side by side: Neo4j works in its own process (a freshly started one
+    // spends most of a first load compiling itself, docs/benchmarks.md) while this one embeds
+    // and indexes. `current` switches only when both are done. A failed artifact stage aborts
+    // the load; a failed load is reported once the artifact stage has stopped.
+    const loadAbort = new AbortController();
+    const loadSignal = input.signal ? AbortSignal.any([input.signal, loadAbort.signal]) : loadAbort.signal;
     let loaded = 0;
-    progress.start('neo4j', counts.categories! + counts.subcategories! + counts.diseases! + counts.features! + counts.manifestations! + counts.keyDifferences! + (params.recordsInGraph ? scan.recordCount : 0));
+    let loadBar = false; // the progress bar is the artifact stages' until they finish
     const onBatch = async (p: LoadProgress) => {
-      progress.update((loaded += p.rows));
+      loaded += p.rows;
+      if (loadBar) progress.update(loaded);
       await input.onLoadBatch?.(p);
     };
-    const neo4j = await timed('neo4j', () =>
+    const loading = timed('neo4j', () =>
       loadNeo4j(services.graph, {
         kg, degree: checked.degree,
-        build: { id: buildId, source: input.source.description, embedder: services.embedder.id, embeddingDim: manifest.embeddingDim, params: params as unknown as Record<string, unknown>, counts, startedAt: new Date().toISOString() },
+        build: { id: buildId, source: input.source.description, embedder: services.embedder.id, embeddingDim, params: params as unknown as Record<string, unknown>, counts, startedAt: new Date().toISOString() },
         records: params.recordsInGraph ? recordRows(spoolPath, clusters, ehr.canonical) : null,
-      }, { batchSize: params.batchSize, onBatch, ...(input.signal ? { signal: input.signal } : {}) }).finally(() => progress.stop()),
-    );
+      }, { batchSize: params.batchSize, onBatch, signal: loadSignal }),
+    ).then((v) => ({ ok: true as const, v }), (e: unknown) => ({ ok: false as const, e })); // settled, never an unhandled rejection
+    const artifacts = (async () => {
+      const indexed = await timed('indexes', () => {
+        progress.start('embed', scan.recordCount);
+        return buildIndexes({
+          dataDir: input.dataDir, buildId, source: input.source.description, embedderId: services.embedder.id, embeddings,
+          factory: services.indexFactory, spoolPath, recordCount: scan.recordCount, diseaseOf: clusters.diseaseOf, features: kg.features,
+          onRecords: (n) => progress.update(n),
+        }, params.index).finally(() => progress.stop());
+      });
+      return timed('gate', () =>
+        gateArtifactsStage({ dataDir: input.dataDir, manifest: indexed, kg, spoolPath, diseaseOf: clusters.diseaseOf, embedder: services.embedder, factory: services.indexFactory, llm }, params.gate ?? {}),
+      );
+    })();
+    const made = await artifacts.then((v) => ({ ok: true as const, v }), (e: unknown) => ({ ok: false as const, e }));
+    if (!made.ok) loadAbort.abort(made.e);
+    // Rows the load will write, for the progress bar (aliases are small and left out).
+    loadBar = true;
+    progress.start('neo4j', counts.categories! + counts.subcategories! + counts.diseases! + counts.features! + counts.manifestations! + counts.keyDifferences! + (params.recordsInGraph ? scan.recordCount : 0));
+    progress.update(loaded);
+    const load = await loading;
+    progress.stop();
+    if (!made.ok) throw made.e;
+    if (!load.ok) throw load.e;
+    const neo4j = load.v;
+    const gated = made.v;
+    const manifest = gated.manifest;
     await setCurrent(input.dataDir, buildId);
     const { features, ...scanRest } = scan;
     return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples, gate: gated.gate };
