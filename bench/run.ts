@@ -33,7 +33,7 @@ const { values: a } = parseArgs({
     sizes: { type: 'string' },
     'faiss-only': { type: 'string', default: '' },
     'faiss-kinds': { type: 'string' },
-    'faiss-only-kinds': { type: 'string', default: 'ivf,hnsw32,hnsw64' },
+    'faiss-only-kinds': { type: 'string', default: 'hnsw16' },
     'records-in-graph-upto': { type: 'string' },
     'gate-examples': { type: 'string' },
     duration: { type: 'string' },
