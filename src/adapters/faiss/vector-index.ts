@@ -39,10 +39,12 @@ export interface CreateIndexOptions {
 export const HNSW_DEFAULTS = { m: 16, efConstruction: 80, efSearch: 64 } as const;
 
 /**
- * ~1/32 of the lists, at least 8 (or all of them): FAISS's nprobe = 1 gave recall@10 0.92 at
- * 10k; at 100k (316 lists) nprobe 8 and 16 both gave 0.991, at 2.3 vs 4.1 ms per query.
+ * ~1/64 of the lists, at least 5 (or all of them). FAISS's nprobe = 1 gave recall@10 0.92 at
+ * 10k. At 100k (316 lists, hashed record vectors, idle box): nprobe 4 / 5 / 8 gave recall@10
+ * 0.983 / 0.988 / 0.989 at 1.9 / 1.9 / 3.1 ms per query; the record search is a large share
+ * of a diagnose request's CPU, so 5 (docs/benchmarks.md).
  */
-export const defaultNprobe = (nlist: number) => Math.min(nlist, Math.max(8, Math.round(nlist / 32)));
+export const defaultNprobe = (nlist: number) => Math.min(nlist, Math.max(5, Math.round(nlist / 64)));
 
 /** Rows as one flat Float32Array (n * dim, row-major) or one Float32Array per row. */
 export type Vectors = Float32Array | readonly Float32Array[];
