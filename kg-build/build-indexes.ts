@@ -19,6 +19,8 @@ import { defaultNlist, MAX_TRAIN_PER_LIST } from '../src/adapters/faiss/vector-i
  */
 export interface WritableIndex {
   readonly size: number;
+  /** IVF: k-means on a sample before the first add (absent: the first add trains on itself). */
+  train?(vectors: readonly Float32Array[]): void;
   add(ids: readonly string[], vectors: readonly Float32Array[]): void;
   save(indexPath: string, idsPath: string): Promise<void>;
 }
@@ -67,15 +69,23 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   await mkdir(tmpDir, { recursive: true });
 
   const kind: IndexKind = input.recordCount < opts.flatBelow ? 'flat' : input.recordCount < opts.ivfBelow ? 'ivf' : 'hnsw';
-  // IVF trains on its first add: that batch holds the k-means sample (FAISS uses at most
-  // MAX_TRAIN_PER_LIST points per list), later batches are plain adds.
+  // IVF's k-means sample (at most MAX_TRAIN_PER_LIST rows per list, FAISS's own cap is 256)
+  // is taken evenly over the whole spool in a first pass: a source sorted by diagnosis must
+  // not give lists trained on its first diseases only.
   const nlist = kind === 'ivf' ? defaultNlist(input.recordCount) : null;
-  const firstBatch = nlist === null ? opts.embedBatch : Math.max(opts.embedBatch, MAX_TRAIN_PER_LIST * nlist);
   const rows = createWriteStream(join(tmpDir, 'records.jsonl'), { encoding: 'utf8' });
   let records: WritableIndex | null = null;
   let dim = 0;
   let batch: { id: string; diagnosis: string; diseaseId: string; text: string }[] = [];
   let done = 0;
+  if (nlist !== null) {
+    const sample = await trainingSample(input, MAX_TRAIN_PER_LIST * nlist, opts.embedBatch);
+    if (sample.length > 0) {
+      dim = sample[0]!.length;
+      records = input.factory.create({ kind, dim, nlist });
+      records.train?.(sample);
+    }
+  }
   const flush = async () => {
     if (batch.length === 0) return;
     const vecs = await embedUnit(input.embeddings, batch.map((r) => r.text));
@@ -92,7 +102,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
       const diseaseId = input.diseaseOf.get(row.diagnosis);
       if (diseaseId === undefined) continue;
       batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text });
-      if (batch.length >= (records === null ? firstBatch : opts.embedBatch)) await flush();
+      if (batch.length >= opts.embedBatch) await flush();
     }
     await flush();
   } finally {
@@ -121,6 +131,27 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   await rm(finalDir, { recursive: true, force: true });
   await rename(tmpDir, finalDir);
   return manifest;
+}
+
+/** Unit vectors of about `size` indexed rows, evenly spaced over the spool (embedded in batches). */
+async function trainingSample(input: IndexInput, size: number, batchSize: number): Promise<Float32Array[]> {
+  const step = Math.max(1, input.recordCount / size);
+  const out: Float32Array[] = [];
+  let texts: string[] = [];
+  let i = 0;
+  let next = 0;
+  for await (const row of readSpool(input.spoolPath)) {
+    if (!input.diseaseOf.has(row.diagnosis)) continue;
+    if (i++ < next) continue;
+    next += step;
+    texts.push(row.text);
+    if (texts.length >= batchSize) {
+      out.push(...(await embedUnit(input.embeddings, texts)));
+      texts = [];
+    }
+  }
+  if (texts.length > 0) out.push(...(await embedUnit(input.embeddings, texts)));
+  return out;
 }
 
 /** Atomically points `<dataDir>/current` at a build. */

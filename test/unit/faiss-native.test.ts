@@ -34,4 +34,20 @@ describe('faiss-node binding as set up (scripts/build-faiss-node.sh + patch-fais
     assert.deepEqual(a.searchMany(q, 5), b.searchMany(q, 5));
     assert.equal(a.search(big.subarray(10 * dim, 11 * dim), 1)[0]!.id, 'r10');
   });
+
+  it('IVF trained by train() on a sample, then filled by adds, finds each row itself; train() is a no-op for flat', () => {
+    const dim = 8;
+    const rows = Array.from({ length: 400 }, (_, i) => Float32Array.from({ length: dim }, (_, j) => Math.sin(i * 1.7 + j * (1 + (i % 5)))));
+    const ids = rows.map((_, i) => `r${i}`);
+    const ivf = FaissVectorIndex.create({ kind: 'ivf', dim, nlist: 4, nprobe: 4 });
+    ivf.train(rows.filter((_, i) => i % 3 === 0));
+    ivf.add(ids.slice(0, 200), rows.slice(0, 200));
+    ivf.add(ids.slice(200), rows.slice(200));
+    assert.equal(ivf.size, 400);
+    for (const i of [0, 123, 399]) assert.equal(ivf.search(rows[i]!, 1)[0]!.id, `r${i}`);
+    const flat = FaissVectorIndex.create({ kind: 'flat', dim });
+    flat.train(rows);
+    assert.equal(flat.size, 0);
+    assert.throws(() => FaissVectorIndex.create({ kind: 'ivf', dim, nlist: 50 }).train(rows.slice(0, 10)), /at least that many training vectors/);
+  });
 });

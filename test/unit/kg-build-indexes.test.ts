@@ -1,4 +1,4 @@
-import { defaultNlist } from '../../src/adapters/faiss/vector-index.js';
+import { defaultNlist, MAX_TRAIN_PER_LIST } from '../../src/adapters/faiss/vector-index.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,30 +68,47 @@ describe('kg-build build-indexes (artifacts)', () => {
     assert.equal(readFileSync(currentPointer(dataDir), 'utf8').trim(), 'kg-test');
   });
 
-  it('flat below flatBelow, IVF below ivfBelow (trained on one first add holding the k-means sample), HNSW beyond', async () => {
-    const made: { kind: string; nlist: number | undefined; adds: number[] }[] = [];
+  it('flat below flatBelow, IVF below ivfBelow (trained first on a sample spread over the whole input), HNSW beyond', async () => {
+    const made: { kind: string; nlist: number | undefined; trained: number; adds: number[] }[] = [];
     const factory: IndexFactory = {
       create({ kind, nlist }) {
-        const e = { kind, nlist, adds: [] as number[] };
+        const e = { kind, nlist, trained: 0, adds: [] as number[] };
         made.push(e);
         let size = 0;
-        return { get size() { return size; }, add: (ids) => { e.adds.push(ids.length); size += ids.length; }, save: async () => {} };
+        return {
+          get size() { return size; },
+          train: (v) => { e.trained += v.length; },
+          add: (ids) => { e.adds.push(ids.length); size += ids.length; },
+          save: async () => {},
+        };
       },
     };
+    const texts: string[] = [];
+    const embeddings = { embedDocuments: async (t: string[]) => (texts.push(...t), t.map((x) => [1, x.length % 7])) } as unknown as HashedEmbedder;
     const run = async (n: number, opts: { flatBelow: number; ivfBelow: number }) => {
       made.length = 0;
+      texts.length = 0;
       const dataDir = mkdtempSync(join(tmpdir(), 'kg-idx-'));
-      const m = await buildIndexes({ ...base(dataDir, n, []), factory }, { ...opts, embedBatch: 16 });
+      const m = await buildIndexes({ ...base(dataDir, n, []), embeddings, factory }, { ...opts, embedBatch: 16 });
       return { kind: m.recordIndex.kind, records: made[0]! };
     };
     const flat = await run(120, { flatBelow: 200, ivfBelow: 1000 });
     assert.equal(flat.kind, 'flat');
-    const ivf = await run(120, { flatBelow: 100, ivfBelow: 1000 });
+    assert.equal(flat.records.trained, 0);
+    const n = 10_000;
+    const ivf = await run(n, { flatBelow: 100, ivfBelow: 50_000 });
     assert.equal(ivf.kind, 'ivf');
-    assert.equal(ivf.records.nlist, defaultNlist(120), 'lists sized for the whole record count');
-    assert.deepEqual(ivf.records.adds, [120], 'the first add holds up to MAX_TRAIN_PER_LIST rows per list (all 120 here)');
+    assert.equal(ivf.records.nlist, defaultNlist(n), 'lists sized for the whole record count');
+    const sample = MAX_TRAIN_PER_LIST * defaultNlist(n);
+    assert.ok(sample < n, 'the test needs a real sample');
+    assert.ok(Math.abs(ivf.records.trained - sample) <= 1, `trained on ~${sample} rows, got ${ivf.records.trained}`);
+    const sampled = texts.slice(0, ivf.records.trained).map((t) => Number(/patient (\d+)/.exec(t)![1]));
+    assert.ok(sampled[0]! < n / 10 && sampled.at(-1)! > n - n / 10, 'spread from the start to the end of the input');
+    assert.ok(ivf.records.adds.every((a) => a <= 16), 'then plain batches');
+    assert.equal(ivf.records.adds.reduce((a, b) => a + b, 0), n);
     const hnsw = await run(120, { flatBelow: 50, ivfBelow: 100 });
     assert.equal(hnsw.kind, 'hnsw');
+    assert.equal(hnsw.records.trained, 0);
     assert.deepEqual(hnsw.records.adds, [16, 16, 16, 16, 16, 16, 16, 8], 'plain batches');
   });
 });

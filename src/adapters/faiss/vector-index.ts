@@ -105,6 +105,22 @@ export class FaissVectorIndex implements VectorIndexLike {
     return this.ids.length;
   }
 
+  /**
+   * IVF only (a no-op for other kinds, and once trained): k-means on `vectors`, a sample the
+   * caller chose (the build spreads it over the whole input, so a file sorted by diagnosis
+   * still gives lists for every part of it). Without it, the first add trains on itself.
+   */
+  train(vectors: Vectors): void {
+    if (this.kind !== 'ivf' || this.native.isTrained()) return;
+    const n = rowCount(vectors, this.dim);
+    if (this.ivfLists === null) {
+      this.ivfLists = defaultNlist(n);
+      this.native = newNative({ ...this.createOpts, kind: 'ivf', nlist: this.ivfLists });
+    }
+    if (n < this.ivfLists) throw new InputError(`IVF with ${this.ivfLists} lists needs at least that many training vectors, got ${n}`, { field: 'vectors' });
+    this.native.train(nativeVectors(normalizedRowsAt(vectors, this.dim, stridedRows(n, Math.min(n, MAX_TRAIN_PER_LIST * this.ivfLists)))));
+  }
+
   add(ids: readonly string[], vectors: Vectors): void {
     const n = rowCount(vectors, this.dim);
     if (n !== ids.length) throw new InputError(`${ids.length} ids for ${n} vectors`, { field: 'ids' });
