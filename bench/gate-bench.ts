@@ -1,6 +1,6 @@
 /**
  * Gate bench on the DDXPlus sample (offline: hashed embedder, faiss-node flat indexes).
- *   npx tsx bench/gate-bench.ts [--dir /work/shared/datasets/ddxplus] [--annotate 200] [--test 300]
+ *   npx tsx bench/gate-bench.ts [--dir datasets/ddxplus] [--annotate 200] [--test 300]
  * Records split by seeded hash into index 60% / gate-training 20% / test 20% (no record is both
  * retrieved and annotated, or it would retrieve itself). The diagnoser for the masking
  * annotation is a kNN vote over the index records (the stand-in for the offline pipeline).
@@ -30,7 +30,7 @@ const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
 };
-const dir = arg('dir', '/work/shared/datasets/ddxplus');
+const dir = arg('dir', 'datasets/ddxplus');
 const nAnnotate = Number(arg('annotate', '200'));
 const nTest = Number(arg('test', '300'));
 

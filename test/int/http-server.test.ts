@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ import { spawn } from 'node:child_process';
  * of a DDXPlus subset into the real Neo4j and real FAISS indexes. Neo4j is reached through
  * a loopback TCP proxy so one test can take it away and give it back.
  */
-const DDXPLUS = '/work/shared/datasets/ddxplus';
+const DDXPLUS = fileURLToPath(new URL('../../datasets/ddxplus', import.meta.url)); // the copy shipped in the repo
 const SPLIT = { seed: 5, testFraction: 0.4 };
 const HELD_OUT = 25;
 

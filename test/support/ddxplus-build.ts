@@ -3,6 +3,7 @@
  * as `test/int/http-server.test.ts` does it, in reusable form for integration tests that
  * then start the real server (`startServer`) on the built data dir.
  */
+import { fileURLToPath } from 'node:url';
 import { createEmbedder } from '../../src/adapters/embeddings/index.js';
 import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
@@ -11,7 +12,7 @@ import type { NormalizedRecord } from '../../src/domain/record.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 
-export const DDXPLUS_SAMPLE = '/work/shared/datasets/ddxplus';
+export const DDXPLUS_SAMPLE = fileURLToPath(new URL('../../datasets/ddxplus', import.meta.url)); // the copy shipped in the repo
 
 /** Statistical hierarchy, no LLM stages, no records in the graph: quick and offline. */
 export const SMALL_BUILD_PARAMS: BuildParams = {

@@ -3,6 +3,7 @@
  * importer and `src/sources/split.ts` land (then switch to those). Reads the release
  * CSV + evidence dictionary into NormalizedRecords with the same finding semantics.
  */
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -18,7 +19,7 @@ interface Evidence {
   'possible-values': (string | number)[];
 }
 
-export const DDXPLUS_DIR = '/work/shared/datasets/ddxplus';
+export const DDXPLUS_DIR = fileURLToPath(new URL('../../datasets/ddxplus', import.meta.url)); // the copy shipped in the repo
 
 export interface MiniDdxplus {
   records: NormalizedRecord[];

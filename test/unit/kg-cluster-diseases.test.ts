@@ -1,13 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
 import { clusterDiseases } from '../../kg-build/cluster-diseases.js';
 import { namesConflict } from '../../kg-build/name-guard.js';
 
-const CONDITIONS = ['datasets/ddxplus/release_conditions.json', '/work/shared/datasets/ddxplus/release_conditions.json'].find((p) => existsSync(p));
+const CONDITIONS = fileURLToPath(new URL('../../datasets/ddxplus/release_conditions.json', import.meta.url));
 
 function ddxplusNames(): string[] {
-  assert.ok(CONDITIONS, 'release_conditions.json not found');
   const raw = JSON.parse(readFileSync(CONDITIONS, 'utf8')) as Record<string, { 'cond-name-eng': string }>;
   return Object.values(raw).map((c) => c['cond-name-eng']);
 }
