@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readDdxplusRecords, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,17 +27,7 @@ const SPLIT = { seed: 1, testFraction: 0.4 };
 const hashed = new HashedEmbedder();
 const embedder = { id: hashed.id, embeddings: hashed };
 
-async function part(which: 'train' | 'test'): Promise<NormalizedRecord[]> {
-  const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
-  const keep = splitFilter({ ...SPLIT, part: which });
-  const out: NormalizedRecord[] = [];
-  try {
-    for await (const r of source.records()) if (keep(r)) out.push(r);
-  } finally {
-    await source.close();
-  }
-  return out;
-}
+const part = (which: 'train' | 'test'): Promise<NormalizedRecord[]> => readDdxplusRecords(splitFilter({ ...SPLIT, part: which }));
 
 describe('information-density gate (real build of the DDXPlus sample, real Neo4j and faiss-node)', function () {
   this.timeout(600_000);
@@ -54,7 +45,7 @@ describe('information-density gate (real build of the DDXPlus sample, real Neo4j
       outcome = await runBuild(
         {
           source, dataDir, include: splitFilter({ ...SPLIT, part: 'train' }),
-          params: { hierarchy: 'statistical', sizes: { subcategories: 'auto', categories: 'auto' }, cluster: {}, decompose: {}, keyDifferences: {}, index: {}, batchSize: 5000, recordsInGraph: false, triplesFile: null, split: SPLIT },
+          params: { ...SMALL_BUILD_PARAMS, batchSize: 5000, split: SPLIT },
         },
         { graph: store, embedder, indexFactory: FaissVectorIndex, llm: null },
       );

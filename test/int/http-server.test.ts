@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { DDXPLUS_SAMPLE, readDdxplusRecords, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,36 +22,9 @@ import { spawn } from 'node:child_process';
  * of a DDXPlus subset into the real Neo4j and real FAISS indexes. Neo4j is reached through
  * a loopback TCP proxy so one test can take it away and give it back.
  */
-const DDXPLUS = fileURLToPath(new URL('../../datasets/ddxplus', import.meta.url)); // the copy shipped in the repo
+const DDXPLUS = DDXPLUS_SAMPLE;
 const SPLIT = { seed: 5, testFraction: 0.4 };
 const HELD_OUT = 25;
-
-const PARAMS: BuildParams = {
-  hierarchy: 'statistical',
-  sizes: { subcategories: 'auto', categories: 'auto' },
-  cluster: {},
-  decompose: {},
-  keyDifferences: {},
-  index: {},
-  batchSize: 2000,
-  recordsInGraph: false,
-  triplesFile: null,
-  split: null,
-};
-
-async function readRecords(keep: (r: NormalizedRecord) => boolean, limit = Infinity): Promise<NormalizedRecord[]> {
-  const source = await openSource(parseSourceSpec(`ddxplus:${DDXPLUS}`), { strict: false });
-  const out: NormalizedRecord[] = [];
-  try {
-    for await (const r of source.records()) {
-      if (keep(r)) out.push(r);
-      if (out.length >= limit) break;
-    }
-  } finally {
-    await source.close();
-  }
-  return out;
-}
 
 async function post(url: string, body: unknown): Promise<{ status: number; json: any; text: string }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -77,7 +50,7 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
     const source = await openSource(parseSourceSpec(`ddxplus:${DDXPLUS}`), { strict: false });
     try {
       await runBuild(
-        { source, dataDir, params: PARAMS, include: (r) => train(r) && hashUnit(99, r.id) < 0.5 },
+        { source, dataDir, params: SMALL_BUILD_PARAMS, include: (r) => train(r) && hashUnit(99, r.id) < 0.5 },
         { graph, embedder: createEmbedder(direct), indexFactory: FaissVectorIndex, llm: null },
       );
     } finally {
@@ -85,7 +58,7 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
       await graph.close();
     }
     const test = splitFilter({ ...SPLIT, part: 'test' });
-    heldOut = await readRecords(test, HELD_OUT);
+    heldOut = await readDdxplusRecords(test, HELD_OUT);
 
     const target = new URL(direct.neo4j.uri.replace(/^[a-z+]+:/, 'http:'));
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 7687) });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readDdxplusRecords, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,17 +24,7 @@ const SPLIT = { seed: 1, testFraction: 0.4 };
 const hashed = new HashedEmbedder();
 const embedder = { id: hashed.id, embeddings: hashed };
 
-async function part(which: 'train' | 'test'): Promise<NormalizedRecord[]> {
-  const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
-  const keep = splitFilter({ ...SPLIT, part: which });
-  const out: NormalizedRecord[] = [];
-  try {
-    for await (const r of source.records()) if (keep(r)) out.push(r);
-  } finally {
-    await source.close();
-  }
-  return out;
-}
+const part = (which: 'train' | 'test'): Promise<NormalizedRecord[]> => readDdxplusRecords(splitFilter({ ...SPLIT, part: which }));
 
 describe('query pipeline (real Neo4j, real faiss-node, DDXPlus 60/40 split)', function () {
   this.timeout(600_000);
@@ -50,7 +41,7 @@ describe('query pipeline (real Neo4j, real faiss-node, DDXPlus 60/40 split)', fu
       await runBuild(
         {
           source, dataDir, include: splitFilter({ ...SPLIT, part: 'train' }),
-          params: { hierarchy: 'statistical', sizes: { subcategories: 'auto', categories: 'auto' }, cluster: {}, decompose: {}, keyDifferences: {}, index: {}, batchSize: 5000, recordsInGraph: false, triplesFile: null, split: SPLIT },
+          params: { ...SMALL_BUILD_PARAMS, batchSize: 5000, split: SPLIT },
         },
         { graph: store, embedder, indexFactory: FaissVectorIndex, llm: null },
       );
