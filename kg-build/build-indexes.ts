@@ -8,7 +8,7 @@ import { buildDir, currentPointer, type BuildManifest } from '../src/domain/arti
 import type { FeatureNode } from '../src/domain/kg.js';
 import { readSpool } from './scan-records.js';
 import { embedUnit } from './vectors.js';
-import { defaultNlist, MAX_TRAIN_PER_LIST } from '../src/adapters/faiss/vector-index.js';
+import { defaultNlist, trainSampleSize } from '../src/adapters/faiss/vector-index.js';
 
 /**
  * Stage 7: the on-disk side of a build (src/domain/artifacts.ts): FAISS index of the
@@ -32,20 +32,20 @@ export interface IndexFactory {
 export interface IndexOptions {
   /** Exact flat index below this many records. */
   flatBelow: number;
-  /** IVF below this many records (and at least `flatBelow`), HNSW from here on. */
-  ivfBelow: number;
+  /** The approximate index from `flatBelow` on: IVF (default) or an HNSW graph. */
+  approximate: 'ivf' | 'hnsw';
   embedBatch: number;
 }
 
 /**
- * Why IVF in the middle: with Debian's generic libfaiss, HNSW insertion is bound by
- * un-vectorised 512-d distance computations (100k records: ~90 s on 2 cores, recall@10
- * 0.98, 0.8 ms per query), while IVF trains by k-means on BLAS (OpenBLAS: seconds) and adds
- * by one BLAS assignment (100k: ~10 s, recall@10 0.99, 2.3 ms per query). IVF's per-query scan
- * grows with sqrt(n), so past ~500k the HNSW graph is worth its build time
- * (docs/benchmarks.md).
+ * Why IVF: with Debian's generic libfaiss, HNSW insertion is bound by un-vectorised 512-d
+ * distance computations (100k records: ~90 s on 2 cores, recall@10 0.98, 0.8 ms per query;
+ * 1M: 27 min, and recall@10 stalls at 0.92), while IVF trains by k-means on BLAS and adds by
+ * one BLAS assignment per batch (100k: ~5 s, recall@10 0.99, 1.9 ms per query). From 500k
+ * records IVF gets many small lists behind an HNSW quantizer (vector-index.ts defaultNlist;
+ * docs/benchmarks.md).
  */
-export const DEFAULT_INDEX_OPTIONS: IndexOptions = { flatBelow: 50_000, ivfBelow: 500_000, embedBatch: 256 };
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { flatBelow: 50_000, approximate: 'ivf', embedBatch: 256 };
 
 export interface IndexInput {
   dataDir: string;
@@ -68,8 +68,8 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   await rm(tmpDir, { recursive: true, force: true });
   await mkdir(tmpDir, { recursive: true });
 
-  const kind: IndexKind = input.recordCount < opts.flatBelow ? 'flat' : input.recordCount < opts.ivfBelow ? 'ivf' : 'hnsw';
-  // IVF's k-means sample (at most MAX_TRAIN_PER_LIST rows per list, FAISS's own cap is 256)
+  const kind: IndexKind = input.recordCount < opts.flatBelow ? 'flat' : opts.approximate;
+  // IVF's k-means sample (trainSampleSize: a few dozen rows per list, FAISS's own cap is 256)
   // is taken evenly over the whole spool in a first pass: a source sorted by diagnosis must
   // not give lists trained on its first diseases only.
   const nlist = kind === 'ivf' ? defaultNlist(input.recordCount) : null;
@@ -79,7 +79,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   let batch: { id: string; diagnosis: string; diseaseId: string; text: string }[] = [];
   let done = 0;
   if (nlist !== null) {
-    const sample = await trainingSample(input, MAX_TRAIN_PER_LIST * nlist, opts.embedBatch);
+    const sample = await trainingSample(input, trainSampleSize(nlist), opts.embedBatch);
     if (sample.length > 0) {
       dim = sample[0]!.length;
       records = input.factory.create({ kind, dim, nlist });

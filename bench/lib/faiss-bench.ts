@@ -1,4 +1,4 @@
-import { FaissVectorIndex, HNSW_DEFAULTS } from '../../src/adapters/faiss/vector-index.js';
+import { defaultNlist, FaissVectorIndex, HNSW_DEFAULTS } from '../../src/adapters/faiss/vector-index.js';
 import type { IndexKind } from '../../src/adapters/faiss/types.js';
 import { ExactTopK, scanChunk } from './exact-topk.js';
 import { round, summarize } from './stats.js';
@@ -57,7 +57,7 @@ export interface FaissBenchResult {
   indexes: IndexFigures[];
 }
 
-/** 'flat' | 'ivf[-np8]' (~sqrt(n) lists) | 'hnsw32[-efc80][-efs64]' → an index spec. */
+/** 'flat' | 'ivf[-np8]' (defaultNlist(n) lists) | 'hnsw32[-efc80][-efs64]' → an index spec. */
 export function parseIndexSpec(kind: string, n: number): IndexSpec {
   const [head = '', ...opts] = kind.split('-');
   const opt = (prefix: string) => {
@@ -66,7 +66,7 @@ export function parseIndexSpec(kind: string, n: number): IndexSpec {
   };
   if (head === 'flat') return { name: 'flat', kind: 'flat' };
   if (head.startsWith('ivf')) {
-    const nlist = Number(head.slice(3)) || Math.max(1, Math.round(Math.sqrt(n)));
+    const nlist = Number(head.slice(3)) || defaultNlist(n);
     const nprobe = opt('np');
     return { name: kind.replace(/^ivf\d*/, `ivf${nlist}`), kind: 'ivf', nlist, ...(nprobe ? { nprobe } : {}) };
   }

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { textInput } from '../../src/query/query-service.js';
 import { startServer } from '../../src/server.js';
-import { faissBench, type FaissBenchResult, type IndexSpec } from './faiss-bench.js';
+import { faissBench, parseIndexSpec, type FaissBenchResult, type IndexSpec } from './faiss-bench.js';
 import { ddxplusTexts, embeddedChunks, queryPatients } from './record-texts.js';
 import { sideBySide, type SideBySideResult } from './side-by-side.js';
 import { mb, summarize } from './stats.js';
@@ -35,15 +35,9 @@ export interface ServePhaseResult {
   peakRssMb: number;
 }
 
-/** 'flat' | 'ivf' (~sqrt(n) lists) | 'hnswM' (graph degree M) → index specs. */
+/** Index kinds as the FAISS-only phase takes them (faiss-bench.ts parseIndexSpec: 'ivf[-npN]', 'hnswM[-efcN][-efsN]'). */
 export function specsFor(n: number, kinds: string[]): IndexSpec[] {
-  const nlist = Math.max(1, Math.round(Math.sqrt(n)));
-  return kinds.map((k) => {
-    if (k === 'flat') return { name: 'flat', kind: 'flat' };
-    if (k.startsWith('ivf')) return { name: `ivf${nlist}`, kind: 'ivf', nlist };
-    const m = Number(k.replace('hnsw', '')) || 32;
-    return { name: `hnsw${m}`, kind: 'hnsw', hnswM: m };
-  });
+  return kinds.map((k) => parseIndexSpec(k, n));
 }
 
 export async function servePhase(input: ServePhaseInput, hooks: { ready(baseUrl: string, texts: string[]): void; waitLoaded(): Promise<void> }): Promise<ServePhaseResult> {

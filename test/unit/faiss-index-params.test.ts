@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromBuffer, patchHnswParams, patchIvfNprobe, readHnswParams, readIvfNprobe } from '../../src/adapters/faiss/index-params.js';
+import { fromBuffer, patchHnswParams, patchIvfNprobe, patchIvfQuantizerHnsw, readHnswParams, readIvfNprobe, readIvfQuantizerHnsw } from '../../src/adapters/faiss/index-params.js';
 import { faiss } from '../../src/adapters/faiss/native.js';
-import { FaissVectorIndex, HNSW_DEFAULTS, type CreateIndexOptions } from '../../src/adapters/faiss/vector-index.js';
+import { defaultNlist, defaultNprobe, FaissVectorIndex, HNSW_DEFAULTS, HNSW_QUANTIZER_FROM_LISTS, quantizerEfSearch, type CreateIndexOptions } from '../../src/adapters/faiss/vector-index.js';
 import { InputError } from '../../src/errors.js';
 import { seededRandom } from '../../src/util/rng.js';
 
@@ -78,6 +78,34 @@ describe('FAISS index params (efSearch / efConstruction / nprobe patched into th
     assert.equal(readIvfNprobe(fromBuffer(await readFile(path))), 1);
     await all.save(path);
     assert.equal(readIvfNprobe(fromBuffer(await readFile(path))), 16);
+  });
+
+  it('many IVF lists get an HNSW quantizer whose efSearch covers nprobe (the FAISS default 16 would cap it), saved with the index', async () => {
+    const f = faiss();
+    const buf = f.Index.fromFactory(DIM, 'IVF64_HNSW32,Flat', f.MetricType.METRIC_INNER_PRODUCT).toBuffer();
+    assert.deepEqual(readIvfQuantizerHnsw(fromBuffer(buf)), { efConstruction: 40, efSearch: 16 });
+    patchIvfQuantizerHnsw(buf, { efSearch: 77 });
+    assert.deepEqual(readIvfQuantizerHnsw(fromBuffer(f.Index.fromBuffer(buf).toBuffer())), { efConstruction: 40, efSearch: 77 });
+    assert.throws(() => readIvfQuantizerHnsw(fromBuffer(f.Index.fromFactory(DIM, 'IVF64,Flat', f.MetricType.METRIC_INNER_PRODUCT).toBuffer())), InputError, 'a flat quantizer is not an HNSW one');
+
+    // The default picks it from HNSW_QUANTIZER_FROM_LISTS lists; asked for here, as 2048 lists train too slowly for a unit test.
+    const index = build({ kind: 'ivf', nlist: 32, quantizer: 'hnsw' });
+    const path = join(dir, 'ivf-hnsw.faiss');
+    await index.save(path);
+    const saved = fromBuffer(await readFile(path));
+    assert.equal(readIvfNprobe(saved), defaultNprobe(32));
+    assert.deepEqual(readIvfQuantizerHnsw(saved), { efConstruction: 40, efSearch: quantizerEfSearch(defaultNprobe(32)) });
+    assert.equal(recall(build({ kind: 'ivf', nlist: 32, nprobe: 32, quantizer: 'hnsw' })), 1, 'all lists probed: exact');
+    assert.ok(HNSW_QUANTIZER_FROM_LISTS > defaultNlist(499_999), 'below 500k records the quantizer stays flat');
+    assert.ok(HNSW_QUANTIZER_FROM_LISTS <= defaultNlist(500_000));
+  });
+
+  it('IVF sizing: ~sqrt(n) lists up to 500k, then ~128 rows per list; probes grow with the lists', () => {
+    assert.equal(defaultNlist(100_000), 316);
+    assert.equal(defaultNlist(1_000_000), 7813);
+    assert.equal(defaultNprobe(316), 5);
+    assert.equal(defaultNprobe(7813), 16);
+    assert.ok(defaultNlist(1000) * 39 <= 1000, 'at least 39 training rows per list');
   });
 
   it('rejects a buffer of another index type and non-positive values', () => {

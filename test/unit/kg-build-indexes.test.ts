@@ -1,4 +1,4 @@
-import { defaultNlist, MAX_TRAIN_PER_LIST } from '../../src/adapters/faiss/vector-index.js';
+import { defaultNlist, trainSampleSize } from '../../src/adapters/faiss/vector-index.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,7 +68,7 @@ describe('kg-build build-indexes (artifacts)', () => {
     assert.equal(readFileSync(currentPointer(dataDir), 'utf8').trim(), 'kg-test');
   });
 
-  it('flat below flatBelow, IVF below ivfBelow (trained first on a sample spread over the whole input), HNSW beyond', async () => {
+  it('flat below flatBelow, then IVF (trained first on a sample spread over the whole input), or HNSW when asked', async () => {
     const made: { kind: string; nlist: number | undefined; trained: number; adds: number[] }[] = [];
     const factory: IndexFactory = {
       create({ kind, nlist }) {
@@ -85,28 +85,28 @@ describe('kg-build build-indexes (artifacts)', () => {
     };
     const texts: string[] = [];
     const embeddings = { embedDocuments: async (t: string[]) => (texts.push(...t), t.map((x) => [1, x.length % 7])) } as unknown as HashedEmbedder;
-    const run = async (n: number, opts: { flatBelow: number; ivfBelow: number }) => {
+    const run = async (n: number, opts: { flatBelow: number; approximate?: 'ivf' | 'hnsw' }) => {
       made.length = 0;
       texts.length = 0;
       const dataDir = mkdtempSync(join(tmpdir(), 'kg-idx-'));
       const m = await buildIndexes({ ...base(dataDir, n, []), embeddings, factory }, { ...opts, embedBatch: 16 });
       return { kind: m.recordIndex.kind, records: made[0]! };
     };
-    const flat = await run(120, { flatBelow: 200, ivfBelow: 1000 });
+    const flat = await run(120, { flatBelow: 200 });
     assert.equal(flat.kind, 'flat');
     assert.equal(flat.records.trained, 0);
     const n = 10_000;
-    const ivf = await run(n, { flatBelow: 100, ivfBelow: 50_000 });
+    const ivf = await run(n, { flatBelow: 100 });
     assert.equal(ivf.kind, 'ivf');
     assert.equal(ivf.records.nlist, defaultNlist(n), 'lists sized for the whole record count');
-    const sample = MAX_TRAIN_PER_LIST * defaultNlist(n);
+    const sample = trainSampleSize(defaultNlist(n));
     assert.ok(sample < n, 'the test needs a real sample');
     assert.ok(Math.abs(ivf.records.trained - sample) <= 1, `trained on ~${sample} rows, got ${ivf.records.trained}`);
     const sampled = texts.slice(0, ivf.records.trained).map((t) => Number(/patient (\d+)/.exec(t)![1]));
     assert.ok(sampled[0]! < n / 10 && sampled.at(-1)! > n - n / 10, 'spread from the start to the end of the input');
     assert.ok(ivf.records.adds.every((a) => a <= 16), 'then plain batches');
     assert.equal(ivf.records.adds.reduce((a, b) => a + b, 0), n);
-    const hnsw = await run(120, { flatBelow: 50, ivfBelow: 100 });
+    const hnsw = await run(120, { flatBelow: 50, approximate: 'hnsw' });
     assert.equal(hnsw.kind, 'hnsw');
     assert.equal(hnsw.records.trained, 0);
     assert.deepEqual(hnsw.records.adds, [16, 16, 16, 16, 16, 16, 16, 8], 'plain batches');

@@ -15,7 +15,8 @@ import { InputError } from '../../errors.js';
  *   HNSW:   5 vectors (u64 count + data): assign_probas f64, cum_nneighbor_per_level i32,
  *           levels i32, offsets u64, neighbors i32;
  *           then entry_point, max_level, efConstruction, efSearch, upper_beam (i32 each)
- *   IVF:    nlist u64, nprobe u64, then the quantizer and lists
+ *   IVF:    nlist u64, nprobe u64, then the quantizer (a whole index: IndexFlatIP, or
+ *           IndexHNSWFlat for many lists) and the lists
  */
 export interface HnswParams {
   efConstruction: number;
@@ -84,6 +85,22 @@ export function readIvfNprobe(read: ByteSource): number {
 export function patchIvfNprobe(buf: Buffer, nprobe: number): void {
   expect(fromBuffer(buf), IVF_FLAT);
   buf.writeBigUInt64LE(BigInt(positiveInt(nprobe, 'nprobe')), afterHeader(fromBuffer(buf)) + 8);
+}
+
+/** Offset of an IVF index's quantizer, itself a serialized index. */
+function ivfQuantizerOffset(read: ByteSource): number {
+  expect(read, IVF_FLAT);
+  return afterHeader(read) + 16;
+}
+
+export function readIvfQuantizerHnsw(read: ByteSource): HnswParams {
+  const at = ivfQuantizerOffset(read);
+  return readHnswParams((offset, length) => read(at + offset, length));
+}
+
+/** Overwrites the HNSW parameters of `buf`'s quantizer (a serialized IndexIVFFlat over an IndexHNSWFlat) in place. */
+export function patchIvfQuantizerHnsw(buf: Buffer, params: Partial<HnswParams>): void {
+  patchHnswParams(buf.subarray(ivfQuantizerOffset(fromBuffer(buf))), params);
 }
 
 function positiveInt(v: number, field: string): number {

@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import { defaultIdsPath, readIndexFiles, writeIndexFiles } from './index-files.js';
-import { patchHnswParams, patchIvfNprobe } from './index-params.js';
+import { patchHnswParams, patchIvfNprobe, patchIvfQuantizerHnsw } from './index-params.js';
 import { faiss, nativeVectors, type NativeIndex } from './native.js';
 import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
 
@@ -27,6 +27,8 @@ export interface CreateIndexOptions {
   hnswEfSearch?: number;
   /** IVF only: inverted lists scanned per search (default: defaultNprobe(nlist)). */
   nprobe?: number;
+  /** IVF only: how a query finds its lists (default: 'hnsw' from HNSW_QUANTIZER_FROM_LISTS lists). */
+  quantizer?: 'flat' | 'hnsw';
 }
 
 /**
@@ -39,12 +41,15 @@ export interface CreateIndexOptions {
 export const HNSW_DEFAULTS = { m: 16, efConstruction: 80, efSearch: 64 } as const;
 
 /**
- * ~1/64 of the lists, at least 5 (or all of them). FAISS's nprobe = 1 gave recall@10 0.92 at
- * 10k. At 100k (316 lists, hashed record vectors, idle box): nprobe 4 / 5 / 8 gave recall@10
- * 0.983 / 0.988 / 0.989 at 1.9 / 1.9 / 3.1 ms per query; the record search is a large share
- * of a diagnose request's CPU, so 5 (docs/benchmarks.md).
+ * Lists scanned per search. Few lists (flat quantizer): ~1/64 of them, at least 5. FAISS's
+ * nprobe = 1 gave recall@10 0.92 at 10k; at 100k (316 lists, hashed record vectors, idle
+ * box) nprobe 4 / 5 / 8 gave 0.983 / 0.988 / 0.989 at 1.9 / 1.9 / 3.1 ms per query, and the
+ * record search is a large share of a diagnose request's CPU, so 5. Many lists (HNSW
+ * quantizer, n >= IVF_MANY_LISTS_FROM): ~1/512 of them, at least 16; at 1M (8192 lists)
+ * nprobe 12 / 16 / 24 gave recall@10 0.979 / 0.993 / 0.996 at 2.4 / 3.0 / 4.1 ms (docs/benchmarks.md).
  */
-export const defaultNprobe = (nlist: number) => Math.min(nlist, Math.max(5, Math.round(nlist / 64)));
+export const defaultNprobe = (nlist: number) =>
+  Math.min(nlist, nlist >= HNSW_QUANTIZER_FROM_LISTS ? Math.max(16, Math.round(nlist / 512)) : Math.max(5, Math.round(nlist / 64)));
 
 /** Rows as one flat Float32Array (n * dim, row-major) or one Float32Array per row. */
 export type Vectors = Float32Array | readonly Float32Array[];
@@ -59,11 +64,32 @@ export function chooseIndexKind(n: number, opts: ChooseIndexKindOptions): IndexK
   return n < opts.flatBelow ? 'flat' : (opts.approximate ?? 'hnsw');
 }
 
-/** ~sqrt(n) lists, but at least 39 training points per list (FAISS's own minimum). */
-export const defaultNlist = (n: number) => Math.max(1, Math.min(Math.round(Math.sqrt(n)), Math.floor(n / 39)));
+/**
+ * IVF sizes. Up to IVF_MANY_LISTS_FROM vectors: ~sqrt(n) lists (at least 39 training points
+ * each, FAISS's own minimum) behind a flat quantizer. Beyond, a list scan is bound by memory
+ * bandwidth (Debian's generic libfaiss reads ~2.8 GB/s of 512-d floats: 1M flat = 0.8 s),
+ * so lists stay small (~128 rows, n/128 lists) and the centroids get an HNSW graph as their
+ * quantizer, else scanning 8192 centroids would cost more than the lists. At 1M:
+ * IVF1000 (flat quantizer) nprobe 8 gave recall@10 0.988 at 13.6 ms; IVF8192 (HNSW
+ * quantizer, efSearch 64) nprobe 16 gave 0.993 at 3.0 ms.
+ */
+export const IVF_MANY_LISTS_FROM = 500_000;
+export const HNSW_QUANTIZER_FROM_LISTS = 2048;
+/** The quantizer's efSearch: FAISS's 16 caps how many good lists it can name (recall stalled at 0.968 for nprobe 24). */
+export const quantizerEfSearch = (nprobe: number) => Math.max(64, 2 * nprobe);
+
+export const defaultNlist = (n: number) =>
+  n >= IVF_MANY_LISTS_FROM ? Math.round(n / 128) : Math.max(1, Math.min(Math.round(Math.sqrt(n)), Math.floor(n / 39)));
+
+/**
+ * k-means sample per list: FAISS wants >= 39 and samples at most 256. Training costs
+ * lists x sample x dim: 64 per list is seconds at 316 lists, but 8192 x 64 rows took ~8 min
+ * here, so many lists get 24 each (FAISS warns; recall as measured above).
+ */
+export const trainPerList = (nlist: number) => (nlist >= HNSW_QUANTIZER_FROM_LISTS ? 24 : 64);
+export const trainSampleSize = (nlist: number) => trainPerList(nlist) * nlist;
 
 const ADD_CHUNK = 4096; // rows per native call: bounds the temporary number[] copy
-export const MAX_TRAIN_PER_LIST = 64; // k-means sample per list: FAISS wants >= 39, and samples at most 256
 
 export class FaissVectorIndex implements VectorIndexLike {
   private readonly idSet: Set<string>;
@@ -118,7 +144,7 @@ export class FaissVectorIndex implements VectorIndexLike {
       this.native = newNative({ ...this.createOpts, kind: 'ivf', nlist: this.ivfLists });
     }
     if (n < this.ivfLists) throw new InputError(`IVF with ${this.ivfLists} lists needs at least that many training vectors, got ${n}`, { field: 'vectors' });
-    this.native.train(nativeVectors(normalizedRowsAt(vectors, this.dim, stridedRows(n, Math.min(n, MAX_TRAIN_PER_LIST * this.ivfLists)))));
+    this.native.train(nativeVectors(normalizedRowsAt(vectors, this.dim, stridedRows(n, Math.min(n, trainSampleSize(this.ivfLists))))));
   }
 
   add(ids: readonly string[], vectors: Vectors): void {
@@ -136,7 +162,7 @@ export class FaissVectorIndex implements VectorIndexLike {
         this.native = newNative({ ...this.createOpts, kind: 'ivf', nlist: this.ivfLists });
       }
       if (n < this.ivfLists) throw new InputError(`IVF with ${this.ivfLists} lists needs at least that many vectors in its first add, got ${n}`, { field: 'vectors' });
-      const sample = Math.min(n, MAX_TRAIN_PER_LIST * this.ivfLists);
+      const sample = Math.min(n, trainSampleSize(this.ivfLists));
       this.native.train(nativeVectors(normalizedRowsAt(vectors, this.dim, stridedRows(n, sample))));
     }
     for (let start = 0; start < n; start += ADD_CHUNK) {
@@ -187,8 +213,11 @@ function newNative(opts: CreateIndexOptions): NativeIndex {
     return f.Index.fromBuffer(buf);
   }
   const nlist = opts.nlist ?? 1;
-  const buf = f.Index.fromFactory(opts.dim, `IVF${nlist},Flat`, ip).toBuffer();
-  patchIvfNprobe(buf, opts.nprobe ?? defaultNprobe(nlist));
+  const nprobe = opts.nprobe ?? defaultNprobe(nlist);
+  const hnswQuantizer = (opts.quantizer ?? (nlist >= HNSW_QUANTIZER_FROM_LISTS ? 'hnsw' : 'flat')) === 'hnsw';
+  const buf = f.Index.fromFactory(opts.dim, hnswQuantizer ? `IVF${nlist}_HNSW32,Flat` : `IVF${nlist},Flat`, ip).toBuffer();
+  patchIvfNprobe(buf, nprobe);
+  if (hnswQuantizer) patchIvfQuantizerHnsw(buf, { efSearch: quantizerEfSearch(nprobe) });
   return f.Index.fromBuffer(buf);
 }
 
