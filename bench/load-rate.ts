@@ -55,6 +55,8 @@ async function capture(dataset: string, out: string): Promise<void> {
     read: async () => [{}],
     write: async (name: string, p: Row) => {
       if (name === 'build/start-build') build = p;
+      // merge-records rows refer to the batch's ids by position (load-neo4j.ts recordBatch): kept as RecordRows.
+      else if (name === 'build/merge-records') (rows['merge-records'] ??= []).push(...(unshapeRecords(p) as unknown as Row[]));
       else if (Array.isArray(p.rows)) (rows[name.slice('build/'.length)] ??= []).push(...(p.rows as Row[]));
       return [{ deleted: 0 }];
     },
@@ -75,6 +77,12 @@ async function capture(dataset: string, out: string): Promise<void> {
   };
   writeFileSync(out, JSON.stringify(cap));
   console.log(`captured ${cap.records.length} records, ${cap.kg.features.length} features -> ${out}`);
+}
+
+function unshapeRecords(p: Row): RecordRow[] {
+  const featureIds = p.featureIds as string[];
+  const diseaseIds = p.diseaseIds as string[];
+  return (p.rows as { id: string; diagnosis: string; d: number; f: number[] }[]).map((r) => ({ id: r.id, diagnosis: r.diagnosis, diseaseId: diseaseIds[r.d]!, featureIds: r.f.map((i) => featureIds[i]!) }));
 }
 
 async function* iterate<T>(items: readonly T[]): AsyncIterable<T> {
