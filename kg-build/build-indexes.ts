@@ -8,7 +8,7 @@ import { buildDir, currentPointer, type BuildManifest } from '../src/domain/arti
 import type { FeatureNode } from '../src/domain/kg.js';
 import { readSpool } from './scan-records.js';
 import { embedUnit } from './vectors.js';
-import { defaultNlist, trainSampleSize } from '../src/adapters/faiss/vector-index.js';
+import { chooseIndexKind, defaultNlist, trainSampleSize } from '../src/adapters/faiss/vector-index.js';
 
 /**
  * Stage 7: the on-disk side of a build (src/domain/artifacts.ts): FAISS index of the
@@ -68,7 +68,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   await rm(tmpDir, { recursive: true, force: true });
   await mkdir(tmpDir, { recursive: true });
 
-  const kind: IndexKind = input.recordCount < opts.flatBelow ? 'flat' : opts.approximate;
+  const kind: IndexKind = chooseIndexKind(input.recordCount, opts);
   // IVF's k-means sample (trainSampleSize: a few dozen rows per list, FAISS's own cap is 256)
   // is taken evenly over the whole spool in a first pass: a source sorted by diagnosis must
   // not give lists trained on its first diseases only.

@@ -165,7 +165,7 @@ describe('FaissVectorIndex (real faiss-node)', function () {
 
   it('chooseIndexKind: flat below the threshold, approximate above', () => {
     assert.equal(chooseIndexKind(999, { flatBelow: 1000 }), 'flat');
-    assert.equal(chooseIndexKind(1000, { flatBelow: 1000 }), 'hnsw');
-    assert.equal(chooseIndexKind(5000, { flatBelow: 1000, approximate: 'ivf' }), 'ivf');
+    assert.equal(chooseIndexKind(1000, { flatBelow: 1000 }), 'ivf');
+    assert.equal(chooseIndexKind(5000, { flatBelow: 1000, approximate: 'hnsw' }), 'hnsw');
   });
 });

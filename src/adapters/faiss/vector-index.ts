@@ -61,7 +61,7 @@ export interface ChooseIndexKindOptions {
 }
 
 export function chooseIndexKind(n: number, opts: ChooseIndexKindOptions): IndexKind {
-  return n < opts.flatBelow ? 'flat' : (opts.approximate ?? 'hnsw');
+  return n < opts.flatBelow ? 'flat' : (opts.approximate ?? 'ivf');
 }
 
 /**
