@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import { HashedEmbedder } from '../src/adapters/embeddings/hashed-embedder.js';
 import { queryPatients } from './lib/record-texts.js';
-import { patchHnswParams, readHnswParams, fromBuffer } from '../src/adapters/faiss/index-params.js';
+import { fromBuffer, patchIvfNprobe, patchIvfQuantizerHnsw, readIvfQuantizerHnsw } from '../src/adapters/faiss/index-params.js';
 import { faiss } from '../src/adapters/faiss/native.js';
 
 const N = Number(process.env.N ?? 1_000_000);
@@ -44,11 +44,8 @@ for (const fac of factories) {
   let idx = F.Index.fromFactory(dim, fac, F.MetricType.METRIC_INNER_PRODUCT);
   if (fac.includes('_HNSW') && process.env.QEF) {
     const b = idx.toBuffer();
-    const metric0 = b.readInt32LE(4 + 4 + 8 + 8 + 8 + 1);
-    const q = 4 + 33 + (metric0 > 1 ? 4 : 0) + 16;
-    console.log('quantizer fourcc', b.subarray(q, q + 4).toString('latin1'));
-    patchHnswParams(b.subarray(q), { efSearch: Number(process.env.QEF) });
-    console.log('quantizer params', readHnswParams(fromBuffer(b.subarray(q))));
+    patchIvfQuantizerHnsw(b, { efSearch: Number(process.env.QEF) });
+    console.log('quantizer params', readIvfQuantizerHnsw(fromBuffer(b)));
     idx = F.Index.fromBuffer(b);
   }
   const nlist = Number(/IVF(\d+)/.exec(fac)?.[1] ?? 1);
@@ -64,11 +61,10 @@ for (const fac of factories) {
   idx.write(file);
   console.log(fac, 'train ms', Math.round(tt), 'build ms', Math.round(performance.now() - t1));
   const fd = fs.openSync(file, 'r+');
-  const head = Buffer.alloc(64); fs.readSync(fd, head, 0, 64, 0);
-  const metric = head.readInt32LE(4 + 4 + 8 + 8 + 8 + 1);
-  const off = 4 + 33 + (metric > 1 ? 4 : 0) + 8;
+  const head = Buffer.alloc(64); fs.readSync(fd, head, 0, 64, 0); // the IVF header holds nprobe
   for (const np of nprobes) {
-    const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(np)); fs.writeSync(fd, b, 0, 8, off);
+    patchIvfNprobe(head, np);
+    fs.writeSync(fd, head, 0, 64, 0);
     const ix = F.Index.read(file);
     const times: number[] = []; let rec = 0;
     qv.forEach((q, i) => { const t = performance.now(); const r = ix.search(q as any, 10); times.push(performance.now() - t);
