@@ -48,7 +48,8 @@ const { values: a } = parseArgs({
 });
 const quick = a.quick!;
 const opts = {
-  sizes: (a.sizes ?? (quick ? '10000' : '10000,100000')).split(',').map(Number),
+  // `--sizes ''`: no served sizes (e.g. a --faiss-only run alone).
+  sizes: (a.sizes ?? (quick ? '10000' : '10000,100000')).split(',').filter(Boolean).map(Number),
   faissOnly: a['faiss-only'] ? a['faiss-only'].split(',').map(Number) : [],
   faissKinds: (a['faiss-kinds'] ?? (quick ? 'flat,hnsw32' : 'flat,ivf,hnsw32')).split(',').filter(Boolean),
   faissOnlyKinds: a['faiss-only-kinds']!.split(',').filter(Boolean),

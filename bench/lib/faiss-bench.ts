@@ -33,6 +33,12 @@ export interface FaissBenchInput {
   widerK: number[];
   /** Measure the queries elsewhere (e.g. a fresh single-threaded process on the saved index) instead of in process. */
   measureWith?: (index: FaissVectorIndex, spec: IndexSpec, plan: QueryPlan) => Promise<MeasuredRow[]>;
+  /**
+   * IVF k-means sample for a list count (row-major unit vectors), as the product's build
+   * takes it: spread over the whole input (kg-build/build-indexes.ts). Absent: the first
+   * chunk trains on itself, which at 1M is a fraction of the sample the build uses.
+   */
+  trainSample?: (nlist: number) => Promise<Float32Array>;
 }
 
 /** What to search, and the exact answers to score against. */
@@ -79,6 +85,13 @@ export function parseIndexSpec(kind: string, n: number): IndexSpec {
 
 export async function faissBench(input: FaissBenchInput): Promise<FaissBenchResult> {
   const built = input.specs.map((spec) => ({ spec, index: FaissVectorIndex.create({ ...spec, dim: input.dim }), ms: 0 }));
+  for (const b of built) {
+    if (b.spec.kind !== 'ivf' || !input.trainSample || b.spec.nlist === undefined) continue;
+    const sample = await input.trainSample(b.spec.nlist);
+    const t0 = performance.now();
+    b.index.train(sample);
+    b.ms += performance.now() - t0;
+  }
   const truth = input.queries.map(() => new ExactTopK(input.k));
   let n = 0;
   let exactMs = 0;

@@ -59,6 +59,35 @@ export async function* cachedEmbeddedChunks(input: CachedChunksInput): AsyncGene
   }
 }
 
+/**
+ * `size` rows evenly spaced over the whole cached file (row-major): the IVF k-means sample
+ * the product's build would take. Embeds (and caches) the dataset first when not cached.
+ */
+export async function cachedStridedRows(input: CachedChunksInput, size: number): Promise<Float32Array> {
+  const paths = cachePaths(input.datasetDir);
+  let meta = await readMeta(paths.meta);
+  if (!meta || meta.embedder !== input.embedder.id) {
+    for await (const _ of cachedEmbeddedChunks(input)); // fills the cache
+    meta = await readMeta(paths.meta);
+  }
+  if (!meta) throw new Error(`vector cache ${paths.meta} was not written`);
+  const n = meta.ids.length;
+  const take = Math.min(n, size);
+  const rowBytes = meta.dim * 4;
+  const out = new Float32Array(take * meta.dim);
+  const f = await open(paths.vectors, 'r');
+  try {
+    for (let i = 0; i < take; i++) {
+      const row = Math.floor((i * n) / take);
+      const { bytesRead } = await f.read(new Uint8Array(out.buffer, i * rowBytes, rowBytes), 0, rowBytes, row * rowBytes);
+      if (bytesRead !== rowBytes) throw new Error(`vector cache ${paths.vectors} is short at row ${row}`);
+    }
+  } finally {
+    await f.close();
+  }
+  return out;
+}
+
 async function readMeta(path: string): Promise<CacheMeta | null> {
   const raw = await readFile(path, 'utf8').catch(() => null);
   return raw === null ? null : (JSON.parse(raw) as CacheMeta);
