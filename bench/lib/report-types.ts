@@ -1,3 +1,4 @@
+import type { FaissPhaseResult } from './phase-faiss.js';
 import type { FaissBenchResult } from './faiss-bench.js';
 import type { LoadResult } from '../load.js';
 import type { BuildPhaseResult } from './phase-build.js';
@@ -22,7 +23,7 @@ export interface BenchReport {
   options: Record<string, unknown>;
   neo4j: { dedicated: boolean; startMs: number };
   sizes: SizeReport[];
-  faissOnly: { size: number; result: FaissBenchResult & { peakRssMb: number; embedMs: number } }[];
+  faissOnly: { size: number; result: FaissPhaseResult }[];
   targets: { name: string; target: string; measured: string; met: boolean | null }[];
   totalSeconds: number;
 }

@@ -28,9 +28,10 @@ export function formatTable(r: BenchReport): string {
   row('match+vote+retrieve dxgraph (ms)', (s) => s.serve?.sideBySide && `${s.serve?.sideBySide.dxgraphMs.mean.toFixed(2)} (${s.serve?.sideBySide.dxgraphMs.match.toFixed(2)}/${s.serve?.sideBySide.dxgraphMs.vote.toFixed(2)}/${s.serve?.sideBySide.dxgraphMs.retrieve.toFixed(2)})`);
   row('same, reference path (ms)', (s) => s.serve?.sideBySide && `${s.serve?.sideBySide.referenceMs.mean.toFixed(1)} (${s.serve?.sideBySide.referenceMs.match.toFixed(1)}/${s.serve?.sideBySide.referenceMs.vote.toFixed(1)}/${s.serve?.sideBySide.referenceMs.retrieve.toFixed(1)})`);
   row('speed-up vs reference (x)', (s) => s.serve?.sideBySide && `${s.serve?.sideBySide.speedup} (same L2 ${s.serve?.sideBySide.sameWinner})`);
-  const out = [grid(['figure', ...sizes.map((s) => `${s.size / 1000}k`)], rows)];
+  // A --faiss-only run alone has no served size: no empty figure grid.
+  const out = sizes.length > 0 ? [grid(['figure', ...sizes.map((s) => `${s.size / 1000}k`)], rows)] : [];
   for (const f of r.faissOnly) {
-    out.push(`\nFAISS only, ${f.size} records (no Neo4j): embed ${(f.result.embedMs / 1000).toFixed(1)} s, exact JS ${f.result.exactJsMs} ms/query, peak RSS ${f.result.peakRssMb} MB`);
+    out.push(`\nFAISS only, ${f.size} records (no Neo4j): embed ${(f.result.embedMs / 1000).toFixed(1)} s, exact JS ${f.result.exactJsMs} ms/query, peak RSS ${f.result.peakRssMb} MB (build ${f.result.buildPeakRssMb}, search ${f.result.search.map((x) => x.peakRssMb).join('/')})`);
     out.push(grid(['index', 'build (s)', 'query p50 (ms)', 'query p99 (ms)', 'recall@10', 'tie-aware'], f.result.indexes.map((i) => [i.name, (i.buildMs / 1000).toFixed(1), i.query.p50.toFixed(2), i.query.p99.toFixed(2), String(i.recallAt10), String(i.recallTieAware)])));
   }
   return out.join('\n');
