@@ -3,7 +3,7 @@
  * rows a real build loads, against a private Neo4j (free ports, deleted at the end).
  *
  *   npx tsx bench/load-rate.ts capture --dataset .dxgraph-bench/data/ddxplus-10000 --out /tmp/load.json
- *   npx tsx bench/load-rate.ts replay --in /tmp/load.json [--batch-size 5000] [--runs fresh,same,other]
+ *   npx tsx bench/load-rate.ts replay --in /tmp/load.json [--batch-size 5000] [--runs fresh,same,other] [--edges-per-tx N] [--in-flight N]
  *
  * `capture` runs the real build pipeline (records in the graph, no gate training) with a
  * recording GraphStore, so nothing is written anywhere but the capture file. `replay`
@@ -39,7 +39,7 @@ interface Capture {
 
 const { positionals, values: a } = parseArgs({
   allowPositionals: true,
-  options: { dataset: { type: 'string' }, out: { type: 'string' }, in: { type: 'string' }, 'batch-size': { type: 'string', default: '5000' }, runs: { type: 'string', default: 'fresh,same,other' }, threads: { type: 'boolean', default: false }, profile: { type: 'string' } },
+  options: { dataset: { type: 'string' }, out: { type: 'string' }, in: { type: 'string' }, 'batch-size': { type: 'string', default: '5000' }, runs: { type: 'string', default: 'fresh,same,other' }, 'edges-per-tx': { type: 'string' }, 'in-flight': { type: 'string' }, threads: { type: 'boolean', default: false }, profile: { type: 'string' } },
 });
 
 const REL_KEYS = ['isA', 'manifestations', 'hasKeyDifference', 'contrastsWith', 'about', 'aliasOf', 'hasFeature', 'diagnosedAs'];
@@ -85,6 +85,11 @@ function unshapeRecords(p: Row): RecordRow[] {
   return (p.rows as { id: string; diagnosis: string; d: number; f: number[] }[]).map((r) => ({ id: r.id, diagnosis: r.diagnosis, diseaseId: diseaseIds[r.d]!, featureIds: r.f.map((i) => featureIds[i]!) }));
 }
 
+/** --edges-per-tx / --in-flight: the loader's record-transaction knobs (its defaults when absent). */
+function tuning(): { recordEdgesPerTx?: number; recordsInFlight?: number } {
+  return { ...(a['edges-per-tx'] ? { recordEdgesPerTx: Number(a['edges-per-tx']) } : {}), ...(a['in-flight'] ? { recordsInFlight: Number(a['in-flight']) } : {}) };
+}
+
 async function* iterate<T>(items: readonly T[]): AsyncIterable<T> {
   yield* items;
 }
@@ -104,7 +109,7 @@ async function replay(file: string, batchSize: number, runs: string[]): Promise<
       let last = performance.now();
       const cpu0 = processCpuMs(neo.pid);
       const t0 = performance.now();
-      const out = await loadNeo4j(graph, input, { batchSize, onBatch: (p) => { const now = performance.now(); steps.set(p.step, (steps.get(p.step) ?? 0) + now - last); last = now; } });
+      const out = await loadNeo4j(graph, input, { batchSize, ...tuning(), onBatch: (p) => { const now = performance.now(); steps.set(p.step, (steps.get(p.step) ?? 0) + now - last); last = now; } });
       const wallMs = performance.now() - t0;
       const cpuMs = (processCpuMs(neo.pid) ?? 0) - (cpu0 ?? 0);
       const rels = REL_KEYS.reduce((s, k) => s + (out.counts[k] ?? 0), 0);

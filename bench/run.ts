@@ -53,9 +53,9 @@ const opts = {
   faissOnly: a['faiss-only'] ? a['faiss-only'].split(',').map(Number) : [],
   faissKinds: (a['faiss-kinds'] ?? (quick ? 'flat,hnsw32' : 'flat,ivf,hnsw32')).split(',').filter(Boolean),
   faissOnlyKinds: a['faiss-only-kinds']!.split(',').filter(Boolean),
-  // :Record nodes make the load rate meaningful (~20 relationships per record) but cost
-  // minutes per 10k records on a slow box: only sizes up to this one load them.
-  recordsInGraphUpto: Number(a['records-in-graph-upto'] ?? (quick ? 0 : 10_000)),
+  // :Record nodes make the load rate meaningful (~20 relationships per record): sizes up to
+  // this one also run a build with every record in the graph (phase-build.ts).
+  recordsInGraphUpto: Number(a['records-in-graph-upto'] ?? (quick ? 0 : 100_000)),
   // Quick mode skips the gate stage's training (a fixed few hundred examples at any size).
   gateExamples: a['gate-examples'] !== undefined ? Number(a['gate-examples']) : quick ? 0 : null,
   durationSeconds: Number(a.duration ?? (quick ? 10 : 30)),
@@ -85,7 +85,7 @@ try {
     const dataDir = join(opts.workDir, 'dxgraph', String(size));
     let build: SizeReport['build'];
     try {
-      build = await forkPhase<SizeReport['build']>({ phase: 'build', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, neo4jPid: neo!.pid, recordsInGraph: size <= opts.recordsInGraphUpto, batchSize: opts.batchSize, gateExamples: opts.gateExamples } });
+      build = await forkPhase<SizeReport['build']>({ phase: 'build', input: { datasetDir: ds.dir, dataDir, neo4jUri: neo!.uri, neo4jPid: neo!.pid, recordsInGraph: size <= opts.recordsInGraphUpto, coldStart: neo!.dedicated && size === opts.sizes[0], batchSize: opts.batchSize, gateExamples: opts.gateExamples } });
     } catch (e) {
       log(`${size}: build failed: ${(e as Error).message}`);
       continue;

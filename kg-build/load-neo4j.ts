@@ -1,6 +1,10 @@
 import type { GraphStore, Row } from '../src/adapters/neo4j/graph-store.js';
 import type { DiagnosticKg, KgBuildInfo } from '../src/domain/kg.js';
 import { stableHash } from './text.js';
+import { WriteWindow } from './write-window.js';
+
+export const RECORD_EDGES_PER_TX = 20_000;
+export const RECORDS_IN_FLIGHT = 2;
 
 /**
  * Loads a checked KG into Neo4j: schema first (cypher/schema.cypher), then every tier as
@@ -33,7 +37,17 @@ export interface LoadProgress {
 }
 
 export interface LoadOptions {
+  /** Rows per UNWIND batch (one transaction each). */
   batchSize: number;
+  /**
+   * `:Record` batches are also cut at this many relationships (default 20,000): a record
+   * carries ~20, and Neo4j's commit-time work and garbage grow with the transaction, so
+   * 5,000 records (100k edges) per transaction cost ~1.7x the CPU per edge of 1,000
+   * (docs/benchmarks.md, "Neo4j load rate").
+   */
+  recordEdgesPerTx?: number;
+  /** `:Record` transactions in flight at once (default 2; write-window.ts says why). */
+  recordsInFlight?: number;
   /** Aborting stops between batches (what a crash mid-load looks like, for tests). */
   signal?: AbortSignal;
   onBatch?: (p: LoadProgress) => void | Promise<void>;
@@ -50,21 +64,34 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   const { kg, build } = input;
   const buildId = build.id;
   let batches = 0;
-  const run = async (step: string, rows: Iterable<Row> | AsyncIterable<Row>, shape: (batch: Row[]) => Row = (b) => ({ rows: b })) => {
-    let batch: Row[] = [];
-    const flush = async () => {
-      if (batch.length === 0) return;
+  // One step's rows, cut into batches of `batchSize` rows (or `maxCost` by `cost`), written
+  // one transaction each: one at a time, or through `window` (records only: their batches
+  // touch disjoint records, the KG tiers MERGE shared nodes and stay sequential).
+  const run = async (step: string, rows: Iterable<Row> | AsyncIterable<Row>, how: { shape?: (batch: Row[]) => Row; cost?: (r: Row) => number; maxCost?: number; window?: WriteWindow } = {}) => {
+    const shape = how.shape ?? ((b: Row[]) => ({ rows: b }));
+    const write = async (batch: Row[]) => {
       opts.signal?.throwIfAborted();
       await graph.write(`build/${step}`, { ...shape(batch), buildId });
       batches++;
       await opts.onBatch?.({ step, batch: batches, rows: batch.length });
+    };
+    let batch: Row[] = [];
+    let cost = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const full = batch;
       batch = [];
+      cost = 0;
+      if (how.window) await how.window.submit(() => write(full));
+      else await write(full);
     };
     for await (const r of rows) {
       batch.push(r);
-      if (batch.length >= opts.batchSize) await flush();
+      cost += how.cost?.(r) ?? 0;
+      if (batch.length >= opts.batchSize || (how.maxCost !== undefined && cost >= how.maxCost)) await flush();
     }
     await flush();
+    await how.window?.drain();
   };
 
   await graph.writeAll('schema');
@@ -86,7 +113,14 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   await run('merge-augmented-features', withDegree('augmented'));
   await run('merge-manifestations', kg.manifestations as unknown as Row[]);
   await run('merge-key-differences', kg.keyDifferences as unknown as Row[]);
-  if (input.records) await run('merge-records', input.records as AsyncIterable<unknown> as AsyncIterable<Row>, (b) => recordBatch(b as unknown as RecordRow[]));
+  if (input.records) {
+    await run('merge-records', input.records as AsyncIterable<unknown> as AsyncIterable<Row>, {
+      shape: (b) => recordBatch(b as unknown as RecordRow[]),
+      cost: (r) => 1 + (r as unknown as RecordRow).featureIds.length, // DIAGNOSED_AS + HAS_FEATURE edges
+      maxCost: opts.recordEdgesPerTx ?? RECORD_EDGES_PER_TX,
+      window: new WriteWindow(opts.recordsInFlight ?? RECORDS_IN_FLIGHT),
+    });
+  }
   opts.signal?.throwIfAborted();
   await graph.write('build/complete-build', { id: buildId, finishedAt: new Date().toISOString(), counts: JSON.stringify(build.counts) });
 

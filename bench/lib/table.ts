@@ -11,9 +11,16 @@ export function formatTable(r: BenchReport): string {
   row('build total (s)', (s) => (s.build.totalMs / 1000).toFixed(1));
   const stages = [...new Set(sizes.flatMap((s) => Object.keys(s.build.stagesMs)))];
   for (const st of stages) row(`  stage ${st} (ms)`, (s) => s.build.stagesMs[st]);
-  row('neo4j relationships', (s) => s.build.neo4j.relationships);
-  row('neo4j load (rels/s)', (s) => s.build.neo4j.relsPerSec);
+  row('neo4j relationships (KG)', (s) => s.build.neo4j.relationships);
+  row('neo4j KG load (rels/s)', (s) => s.build.neo4j.relsPerSec);
   row('  per Neo4j CPU-second', (s) => s.build.neo4j.relsPerCpuSec);
+  if (sizes.some((s) => s.build.neo4j.records)) {
+    row('records in graph: relationships', (s) => s.build.neo4j.records?.relationships);
+    row('  load (s) | rels/s | per Neo4j CPU-s', (s) => s.build.neo4j.records && `${(s.build.neo4j.records.loadMs / 1000).toFixed(1)} | ${s.build.neo4j.records.relsPerSec} | ${s.build.neo4j.records.relsPerCpuSec ?? '-'}`);
+  }
+  if (sizes.some((s) => s.build.neo4j.coldStart)) {
+    row('  cold server: rels | rels/s', (s) => s.build.neo4j.coldStart && `${s.build.neo4j.coldStart.relationships} | ${s.build.neo4j.coldStart.relsPerSec}`);
+  }
   row('record index', (s) => `${s.build.recordIndex.kind} ${s.build.recordIndex.size}`);
   row('build peak RSS (MB)', (s) => s.build.peakRssMb);
   row('server start-up (ms)', (s) => s.serve?.startupMs);

@@ -23,6 +23,7 @@ export function jvmArgs(s: LauncherSettings): string[] {
     '--add-opens=java.base/java.io=ALL-UNNAMED',
     '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
     '--add-opens=java.base/java.util.concurrent=ALL-UNNAMED',
+    ...s.jvmAdditional,
     '-cp',
     `${l.pluginsDir}/*:${l.confDir}/*:${l.libDir}/*`,
     ENTRY_POINT,

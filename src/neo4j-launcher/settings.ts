@@ -10,6 +10,8 @@ export interface LauncherSettings {
   /** null = auth disabled (local dev default); set when NEO4J_PASSWORD is given. */
   auth: { user: string; password: string } | null;
   memory: { heapInitial: string; heapMax: string; pageCache: string };
+  /** Extra JVM flags (NEO4J_JVM_ADDITIONAL, like neo4j.conf's server.jvm.additional), after ours. */
+  jvmAdditional: string[];
   startTimeoutMs: number;
   stopTimeoutMs: number;
 }
@@ -24,6 +26,7 @@ const LauncherEnv = z.object({
   NEO4J_PASSWORD: z.string().default(''),
   NEO4J_HEAP_MAX: size.default('1g'),
   NEO4J_PAGECACHE: size.default('512m'),
+  NEO4J_JVM_ADDITIONAL: z.string().default(''),
   NEO4J_START_TIMEOUT_MS: z.coerce.number().int().positive().default(180_000),
 });
 
@@ -57,6 +60,7 @@ export function launcherSettings(
     httpPort,
     auth: e.NEO4J_PASSWORD ? { user: e.NEO4J_USER, password: e.NEO4J_PASSWORD } : null,
     memory: { heapInitial: '512m', heapMax: e.NEO4J_HEAP_MAX, pageCache: e.NEO4J_PAGECACHE },
+    jvmAdditional: e.NEO4J_JVM_ADDITIONAL.split(/\s+/).filter(Boolean),
     startTimeoutMs: e.NEO4J_START_TIMEOUT_MS,
     stopTimeoutMs: 90_000,
   };

@@ -40,4 +40,45 @@ describe('kg-build load-neo4j: :Record batches', () => {
     assert.deepEqual(batches[0]!.featureIds, ['feat:0', 'feat:x', 'feat:1']);
     assert.deepEqual(batches[2]!.diseaseIds, ['dis:0']);
   });
+
+  it('cuts :Record batches at recordEdgesPerTx relationships as well as at batchSize rows', async () => {
+    const writes: Row[] = [];
+    const graph = {
+      writeAll: async () => {},
+      read: async () => [{}],
+      write: async (name: string, params: Row) => (name === 'build/merge-records' && writes.push(params), [{ deleted: 0 }]),
+    } as unknown as GraphStore;
+    const kg = { categories: [], subcategories: [], diseases: [], features: [], manifestations: [], keyDifferences: [] } as unknown as DiagnosticKg;
+    // 1 DIAGNOSED_AS + 4 HAS_FEATURE = 5 edges per record: 12 edges per transaction -> 3 records (15 >= 12).
+    async function* records() {
+      for (let i = 0; i < 7; i++) yield rec(`r${i}`, 'dis:a', ['feat:1', 'feat:2', 'feat:3', 'feat:4']);
+    }
+    const build = { id: 'kg-test', source: 's', embedder: 'e', embeddingDim: 8, params: {}, counts: {}, startedAt: 'now' };
+    await loadNeo4j(graph, { kg, degree: new Map(), build, records: records() }, { batchSize: 100, recordEdgesPerTx: 12, recordsInFlight: 2 });
+    assert.deepEqual(writes.map((p) => (p.rows as Row[]).length), [3, 3, 1]);
+    const ids = writes.flatMap((p) => (p.rows as Row[]).map((r) => r.id));
+    assert.deepEqual([...ids].sort(), ['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6'], 'every record written once');
+  });
+
+  it('a failed :Record batch fails the load before the build is marked complete', async () => {
+    const names: string[] = [];
+    let n = 0;
+    const graph = {
+      writeAll: async () => {},
+      read: async () => [{}],
+      write: async (name: string) => {
+        names.push(name);
+        if (name === 'build/merge-records' && ++n === 2) throw new Error('Neo4j refused batch 2');
+        return [{ deleted: 0 }];
+      },
+    } as unknown as GraphStore;
+    const kg = { categories: [], subcategories: [], diseases: [], features: [], manifestations: [], keyDifferences: [] } as unknown as DiagnosticKg;
+    async function* records() {
+      for (let i = 0; i < 10; i++) yield rec(`r${i}`, 'dis:a', ['feat:1']);
+    }
+    const build = { id: 'kg-test', source: 's', embedder: 'e', embeddingDim: 8, params: {}, counts: {}, startedAt: 'now' };
+    await assert.rejects(loadNeo4j(graph, { kg, degree: new Map(), build, records: records() }, { batchSize: 2, recordsInFlight: 2 }), /refused batch 2/);
+    assert.ok(!names.includes('build/complete-build'));
+    assert.ok(names.filter((x) => x === 'build/merge-records').length < 5, 'no new batch after the failure');
+  });
 });
