@@ -57,6 +57,7 @@ async function capture(dataset: string, out: string): Promise<void> {
       if (name === 'build/start-build') build = p;
       // merge-records rows refer to the batch's ids by position (load-neo4j.ts recordBatch): kept as RecordRows.
       else if (name === 'build/merge-records') (rows['merge-records'] ??= []).push(...(unshapeRecords(p) as unknown as Row[]));
+      else if (name === 'build/merge-manifestations') (rows['merge-manifestations'] ??= []).push(...unshapeManifestations(p));
       else if (Array.isArray(p.rows)) (rows[name.slice('build/'.length)] ??= []).push(...(p.rows as Row[]));
       return [{ deleted: 0 }];
     },
@@ -90,6 +91,12 @@ function tuning(): { recordEdgesPerTx?: number; recordsInFlight?: number } {
   return { ...(a['edges-per-tx'] ? { recordEdgesPerTx: Number(a['edges-per-tx']) } : {}), ...(a['in-flight'] ? { recordsInFlight: Number(a['in-flight']) } : {}) };
 }
 
+function unshapeManifestations(p: Row): Row[] {
+  const featureIds = p.featureIds as string[];
+  const diseaseIds = p.diseaseIds as string[];
+  return (p.rows as { d: number; f: number }[]).map(({ d, f, ...rest }) => ({ diseaseId: diseaseIds[d]!, featureId: featureIds[f]!, ...rest }));
+}
+
 async function* iterate<T>(items: readonly T[]): AsyncIterable<T> {
   yield* items;
 }
@@ -111,9 +118,10 @@ async function replay(file: string, batchSize: number, runs: string[]): Promise<
       const t0 = performance.now();
       const out = await loadNeo4j(graph, input, { batchSize, ...tuning(), onBatch: (p) => { const now = performance.now(); steps.set(p.step, (steps.get(p.step) ?? 0) + now - last); last = now; } });
       const wallMs = performance.now() - t0;
+      steps.set('(sweep + counts)', performance.now() - last);
       const cpuMs = (processCpuMs(neo.pid) ?? 0) - (cpu0 ?? 0);
       const rels = REL_KEYS.reduce((s, k) => s + (out.counts[k] ?? 0), 0);
-      const top = [...steps].sort((x, y) => y[1] - x[1]).slice(0, 3).map(([k, v]) => `${k} ${Math.round(v)}ms`).join(', ');
+      const top = [...steps].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([k, v]) => `${k} ${Math.round(v)}ms`).join(', ');
       if (a.threads) console.log(threadCpu(neo.pid));
       if (a.threads && neo.pid) console.log(execFileSync('jcmd', [String(neo.pid), 'Compiler.codecache'], { encoding: 'utf8' }).split('\n').filter((l) => /size=|full_count|total_blobs/.test(l)).join(' | '));
       console.log(`${kind.padEnd(5)} batch ${batchSize}: ${rels} rels in ${Math.round(wallMs)} ms wall = ${Math.round(rels / (wallMs / 1000))} rels/s; Neo4j CPU ${Math.round(cpuMs)} ms = ${Math.round(rels / (cpuMs / 1000))} rels/CPU-s; stale ${JSON.stringify(out.stale)}; slowest: ${top}`);

@@ -41,9 +41,17 @@ export function kgCounts(kg: DiagnosticKg, records: number): Record<string, numb
 
 /** `:Record` rows from the spool; merged free-text findings point at the node they were merged into. */
 export async function* recordRows(spoolPath: string, clusters: DiseaseClusters, canonical: ReadonlyMap<string, string>): AsyncIterable<RecordRow> {
+  // Feature ids memoized per finding key: a SHA-256 per finding of every record (2M at 100k
+  // records) cost seconds of CPU while the load runs beside the index stages.
+  const ids = new Map<string, string>();
+  const idOf = (k: string) => {
+    let id = ids.get(k);
+    if (id === undefined) ids.set(k, (id = featureIdOf(canonical.get(k) ?? k)));
+    return id;
+  };
   for await (const row of readSpool(spoolPath)) {
     const diseaseId = clusters.diseaseOf.get(row.diagnosis);
-    if (diseaseId) yield { id: row.id, diagnosis: row.diagnosis, diseaseId, featureIds: [...new Set(row.features.map((k) => featureIdOf(canonical.get(k) ?? k)))] };
+    if (diseaseId) yield { id: row.id, diagnosis: row.diagnosis, diseaseId, featureIds: [...new Set(row.features.map(idOf))] };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { GraphStore, Row } from '../src/adapters/neo4j/graph-store.js';
-import type { DiagnosticKg, KgBuildInfo } from '../src/domain/kg.js';
+import type { DiagnosticKg, KgBuildInfo, ManifestationEdge } from '../src/domain/kg.js';
 import { stableHash } from './text.js';
 import { WriteWindow } from './write-window.js';
 
@@ -111,7 +111,7 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   const withDegree = (kind: string) => kg.features.filter((f) => f.kind === kind).map((f) => ({ ...f, degree: input.degree.get(f.id) ?? 0 }));
   await run('merge-ehr-features', withDegree('ehr'));
   await run('merge-augmented-features', withDegree('augmented'));
-  await run('merge-manifestations', kg.manifestations as unknown as Row[]);
+  await run('merge-manifestations', kg.manifestations as unknown as Row[], { shape: (b) => manifestationBatch(b as unknown as ManifestationEdge[]) });
   await run('merge-key-differences', kg.keyDifferences as unknown as Row[]);
   if (input.records) {
     await run('merge-records', input.records as AsyncIterable<unknown> as AsyncIterable<Row>, {
@@ -142,20 +142,36 @@ export function aliasRows(kg: DiagnosticKg): Row[] {
   return kg.diseases.flatMap((d) => d.aliases.map((name) => ({ id: `alias:${stableHash(name)}`, name, diseaseId: d.id })));
 }
 
+/** A batch's distinct ids in first-seen order, each row pointing at them by position. */
+class IdPositions {
+  private readonly at = new Map<string, number>();
+  of(id: string): number {
+    let i = this.at.get(id);
+    if (i === undefined) this.at.set(id, (i = this.at.size));
+    return i;
+  }
+  get ids(): string[] {
+    return [...this.at.keys()];
+  }
+}
+
 /**
  * Parameters of one `merge-records` batch: the batch's distinct feature and disease ids once,
  * and per row their positions in those lists (the query looks each id up once per batch).
  */
 export function recordBatch(rows: readonly RecordRow[]): { rows: Row[]; featureIds: string[]; diseaseIds: string[] } {
-  const featureIds = new Map<string, number>();
-  const diseaseIds = new Map<string, number>();
-  const at = (ids: Map<string, number>, id: string) => {
-    let i = ids.get(id);
-    if (i === undefined) ids.set(id, (i = ids.size));
-    return i;
-  };
-  const shaped = rows.map((r) => ({ id: r.id, diagnosis: r.diagnosis, d: at(diseaseIds, r.diseaseId), f: r.featureIds.map((f) => at(featureIds, f)) }));
-  return { rows: shaped, featureIds: [...featureIds.keys()], diseaseIds: [...diseaseIds.keys()] };
+  const features = new IdPositions();
+  const diseases = new IdPositions();
+  const shaped = rows.map((r) => ({ id: r.id, diagnosis: r.diagnosis, d: diseases.of(r.diseaseId), f: r.featureIds.map((f) => features.of(f)) }));
+  return { rows: shaped, featureIds: features.ids, diseaseIds: diseases.ids };
+}
+
+/** Parameters of one `merge-manifestations` batch, shaped like recordBatch (ids once, rows by position). */
+export function manifestationBatch(rows: readonly ManifestationEdge[]): { rows: Row[]; featureIds: string[]; diseaseIds: string[] } {
+  const features = new IdPositions();
+  const diseases = new IdPositions();
+  const shaped = rows.map((m) => ({ d: diseases.of(m.diseaseId), f: features.of(m.featureId), prevalence: m.prevalence, count: m.count, source: m.source }));
+  return { rows: shaped, featureIds: features.ids, diseaseIds: diseases.ids };
 }
 
 export async function readCounts(graph: GraphStore): Promise<Record<string, number>> {

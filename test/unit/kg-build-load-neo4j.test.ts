@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { GraphStore, Row } from '../../src/adapters/neo4j/graph-store.js';
 import type { DiagnosticKg } from '../../src/domain/kg.js';
-import { loadNeo4j, recordBatch, type RecordRow } from '../../kg-build/load-neo4j.js';
+import { loadNeo4j, manifestationBatch, recordBatch, type RecordRow } from '../../kg-build/load-neo4j.js';
 
 const rec = (id: string, diseaseId: string, featureIds: string[]): RecordRow => ({ id, diagnosis: `dx ${diseaseId}`, diseaseId, featureIds });
 
@@ -15,6 +15,19 @@ describe('kg-build load-neo4j: :Record batches', () => {
     const back = b.rows.map((r) => ({ id: r.id, diseaseId: b.diseaseIds[r.d as number], featureIds: (r.f as number[]).map((i) => b.featureIds[i]) }));
     assert.deepEqual(back, rows.map(({ id, diseaseId, featureIds }) => ({ id, diseaseId, featureIds })));
     assert.equal(b.rows[1]!.diagnosis, 'dx dis:b');
+  });
+
+  it('shapes manifestation batches the same way, keeping each edge\'s figures', () => {
+    const rows = [
+      { diseaseId: 'dis:a', featureId: 'feat:1', prevalence: 0.5, count: 5, source: 'ehr' as const },
+      { diseaseId: 'dis:b', featureId: 'feat:1', prevalence: 0.25, count: 2, source: 'llm' as const },
+      { diseaseId: 'dis:a', featureId: 'feat:2', prevalence: 1, count: 10, source: 'ehr' as const },
+    ];
+    const b = manifestationBatch(rows);
+    assert.deepEqual(b.diseaseIds, ['dis:a', 'dis:b']);
+    assert.deepEqual(b.featureIds, ['feat:1', 'feat:2']);
+    const back = b.rows.map(({ d, f, ...rest }) => ({ diseaseId: b.diseaseIds[d as number], featureId: b.featureIds[f as number], ...rest }));
+    assert.deepEqual(back, rows);
   });
 
   it('an empty batch has empty id lists', () => {
