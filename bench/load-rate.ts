@@ -39,7 +39,7 @@ interface Capture {
 
 const { positionals, values: a } = parseArgs({
   allowPositionals: true,
-  options: { dataset: { type: 'string' }, out: { type: 'string' }, in: { type: 'string' }, 'batch-size': { type: 'string', default: '5000' }, runs: { type: 'string', default: 'fresh,same,other' }, 'edges-per-tx': { type: 'string' }, 'in-flight': { type: 'string' }, threads: { type: 'boolean', default: false }, profile: { type: 'string' } },
+  options: { dataset: { type: 'string' }, out: { type: 'string' }, in: { type: 'string' }, 'batch-size': { type: 'string', default: '5000' }, runs: { type: 'string', default: 'fresh,same,other' }, 'edges-per-tx': { type: 'string' }, 'in-flight': { type: 'string' }, prepare: { type: 'boolean', default: false }, threads: { type: 'boolean', default: false }, profile: { type: 'string' } },
 });
 
 const REL_KEYS = ['isA', 'manifestations', 'hasKeyDifference', 'contrastsWith', 'about', 'aliasOf', 'hasFeature', 'diagnosedAs'];
@@ -52,6 +52,7 @@ async function capture(dataset: string, out: string): Promise<void> {
   const recorder = {
     uri: 'capture:',
     writeAll: async () => {},
+    explain: async () => {},
     read: async () => [{}],
     write: async (name: string, p: Row) => {
       if (name === 'build/start-build') build = p;
@@ -107,6 +108,12 @@ async function replay(file: string, batchSize: number, runs: string[]): Promise<
   const graph = new GraphStore({ uri: neo.uri, user: 'neo4j', password: '', database: 'neo4j' });
   await graph.connect();
   try {
+    if (a.prepare) {
+      const t = performance.now();
+      await graph.writeAll('schema');
+      for (const f of readdirSync(join(import.meta.dirname, '..', 'cypher', 'build'))) await graph.runText(`EXPLAIN ${cypher(`build/${f.replace(/\.cypher$/, '')}`)}`, {}, 'READ');
+      console.log(`prepared in ${Math.round(performance.now() - t)} ms`);
+    }
     for (const kind of runs) {
       // `wipe`: an empty database again, on a server the earlier runs warmed up (JIT).
       if (kind === 'wipe') while (Number((await graph.write('bench/wipe', { limit: 20_000 }))[0]?.deleted ?? 0) > 0);

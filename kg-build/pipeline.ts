@@ -20,7 +20,7 @@ import { importTriples } from './import-triples.js';
 import { llmKeyDifferences } from './key-differences-llm.js';
 import { statisticalKeyDifferences, type StatisticalKdOptions } from './key-differences.js';
 import type { BuildLlm } from './llm-types.js';
-import { loadNeo4j, type LoadProgress } from './load-neo4j.js';
+import { loadNeo4j, prepareLoad, type LoadProgress } from './load-neo4j.js';
 import { assemble, kgCounts, recordRows, uniqueBy } from './assemble-kg.js';
 import { NO_PROGRESS, type Progress } from './progress.js';
 import { topFeatureLabels } from './profiles.js';
@@ -99,6 +99,9 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
 
   await mkdir(join(input.dataDir, 'builds'), { recursive: true });
   const spoolPath = join(input.dataDir, 'builds', `.spool-${process.pid}-${Date.now()}.jsonl`);
+  // Neo4j creates the schema and plans the load's queries while this process scans (settled:
+  // a failure is thrown where the load would start, never left unhandled).
+  const preparing = timed('neo4jPrepare', () => prepareLoad(services.graph)).then(() => null, (error: unknown) => ({ error }));
   try {
     progress.start('scan', null);
     const scan = await timed('scan', () => scanRecords({ records: input.source.records(), spoolPath, ...(input.include ? { include: input.include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
@@ -147,6 +150,8 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
       if (loadBar) progress.update(loaded);
       await input.onLoadBatch?.(p);
     };
+    const unprepared = await preparing;
+    if (unprepared) throw unprepared.error;
     const loading = timed('neo4j', () =>
       loadNeo4j(services.graph, {
         kg, degree: checked.degree,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'mocha';
 import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
 import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
+import { LOAD_QUERIES } from '../../kg-build/load-neo4j.js';
 import { currentPointer } from '../../src/domain/artifacts.js';
 import type { IndexFactory } from '../../kg-build/build-indexes.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
@@ -29,14 +30,18 @@ const records = syntheticRecords(
   { perDisease: 30, seed: 5 },
 );
 
-function fakeGraph(events: string[], opts: { failOn?: string; delayMs?: number } = {}): GraphStore {
+function fakeGraph(events: string[], opts: { failOn?: string; failPlanOn?: string; delayMs?: number } = {}): GraphStore {
   const write = async (name: string) => {
     events.push(`neo4j:${name}`);
     await new Promise((r) => setTimeout(r, opts.delayMs ?? 1));
     if (name === opts.failOn) throw new Error(`Neo4j refused ${name}`);
     return [{ deleted: 0 }];
   };
-  return { writeAll: async () => events.push('neo4j:schema'), write, read: async () => [{}] } as unknown as GraphStore;
+  const explain = async (name: string) => {
+    events.push(`neo4j:explain:${name}`);
+    if (name === opts.failPlanOn) throw new Error(`Neo4j cannot plan ${name}`);
+  };
+  return { writeAll: async () => events.push('neo4j:schema'), write, read: async () => [{}], explain } as unknown as GraphStore;
 }
 
 function fakeFactory(events: string[], opts: { failOnAdd?: boolean } = {}): IndexFactory {
@@ -87,6 +92,24 @@ describe('kg-build pipeline: Neo4j load side by side with the index and gate sta
     const { dataDir, run } = await build(events, fakeGraph(events, { failOn: 'build/merge-diseases' }), fakeFactory(events));
     await assert.rejects(run, /Neo4j refused build\/merge-diseases/);
     assert.ok(events.includes('index:save:flat'), 'the index stage ran to its end');
+    assert.ok(!existsSync(currentPointer(dataDir)));
+  });
+
+  it('plans every load query before the first batch, and the scan does not wait for it', async () => {
+    const events: string[] = [];
+    const { run } = await build(events, fakeGraph(events), fakeFactory(events));
+    const out = await run;
+    const explained = events.filter((e) => e.startsWith('neo4j:explain:')).map((e) => e.slice('neo4j:explain:'.length));
+    assert.deepEqual(explained, LOAD_QUERIES);
+    assert.ok(events.lastIndexOf('neo4j:explain:build/counts') < events.indexOf('neo4j:build/start-build'), events.join(' '));
+    assert.ok((out.timings.neo4jPrepare ?? -1) >= 0);
+  });
+
+  it('a server that cannot plan the load fails the build before any batch or index is written; current is not switched', async () => {
+    const events: string[] = [];
+    const { dataDir, run } = await build(events, fakeGraph(events, { failPlanOn: 'build/merge-records' }), fakeFactory(events));
+    await assert.rejects(run, /Neo4j cannot plan build\/merge-records/);
+    assert.ok(!events.some((e) => e.startsWith('neo4j:build/') || e.startsWith('index:')), events.join(' '));
     assert.ok(!existsSync(currentPointer(dataDir)));
   });
 

@@ -75,6 +75,14 @@ export class GraphStore {
     return this.runText(cypher(name), params, 'WRITE');
   }
 
+  /**
+   * Plan a named query without running it (EXPLAIN): warms the server's planner and plan
+   * cache, so the first real run does not pay for planning. Parameters may be absent.
+   */
+  async explain(name: string): Promise<void> {
+    await this.runText(`EXPLAIN ${cypher(name)}`, {}, 'READ');
+  }
+
   /** Run every statement of a multi-statement file (schema), each in its own transaction. */
   async writeAll(name: string, params: Row = {}): Promise<void> {
     for (const stmt of loadStatements(name)) await this.runText(stmt, params, 'WRITE');
