@@ -23,9 +23,9 @@ import { createEmbedder } from '../src/adapters/embeddings/index.js';
 import { FaissVectorIndex } from '../src/adapters/faiss/vector-index.js';
 import { GraphStore, type Row } from '../src/adapters/neo4j/graph-store.js';
 import { loadConfig } from '../src/config.js';
-import type { DiagnosticKg } from '../src/domain/kg.js';
+import type { DiagnosticKg, ManifestationEdge } from '../src/domain/kg.js';
 import { DdxplusSource } from '../src/sources/ddxplus/ddxplus-source.js';
-import { loadNeo4j, type LoadInput, type RecordRow } from '../kg-build/load-neo4j.js';
+import { loadNeo4j, manifestationBatch, recordBatch, type LoadInput, type RecordRow } from '../kg-build/load-neo4j.js';
 import { runBuild } from '../kg-build/pipeline.js';
 import { benchParams } from './lib/phase-build.js';
 import { benchNeo4j, processCpuMs } from './lib/neo4j.js';
@@ -133,7 +133,7 @@ async function replay(file: string, batchSize: number, runs: string[]): Promise<
       if (a.threads && neo.pid) console.log(execFileSync('jcmd', [String(neo.pid), 'Compiler.codecache'], { encoding: 'utf8' }).split('\n').filter((l) => /size=|full_count|total_blobs/.test(l)).join(' | '));
       console.log(`${kind.padEnd(5)} batch ${batchSize}: ${rels} rels in ${Math.round(wallMs)} ms wall = ${Math.round(rels / (wallMs / 1000))} rels/s; Neo4j CPU ${Math.round(cpuMs)} ms = ${Math.round(rels / (cpuMs / 1000))} rels/CPU-s; stale ${JSON.stringify(out.stale)}; slowest: ${top}`);
     }
-    if (a.profile) await profile(neo.uri, a.profile, cap.records.slice(0, batchSize), `${cap.build.id}-profile`);
+    if (a.profile) await profile(neo.uri, a.profile, profileParams(a.profile, cap, batchSize), `${cap.build.id}-profile`);
   } finally {
     await graph.close();
     await neo.stop();
@@ -158,11 +158,19 @@ function threadCpu(pid: number | null): string {
 }
 
 /** PROFILE one batch of a named build query (e.g. build/merge-records): operators with rows and db hits. */
-async function profile(uri: string, name: string, rows: unknown[], buildId: string): Promise<void> {
+/** One batch's parameters for a profiled query, shaped as the loader sends them. */
+function profileParams(name: string, cap: Capture, batchSize: number): Row {
+  if (name === 'build/merge-records') return recordBatch(cap.records.slice(0, batchSize));
+  if (name === 'build/merge-manifestations') return manifestationBatch((cap.kg.manifestations as ManifestationEdge[]).slice(0, batchSize));
+  const key = name.replace(/^build\/merge-/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as keyof Capture['kg'];
+  return { rows: ((cap.kg[key] as unknown[] | undefined) ?? []).slice(0, batchSize) };
+}
+
+async function profile(uri: string, name: string, params: Row, buildId: string): Promise<void> {
   const driver = neo4j.driver(uri);
   const session = driver.session();
   try {
-    const res = await session.run(`PROFILE ${cypher(name)}`, { rows, buildId });
+    const res = await session.run(`PROFILE ${cypher(name)}`, { ...params, buildId });
     const walk = (p: ProfiledPlan, depth: number): void => {
       console.log(`${'  '.repeat(depth)}${p.operatorType} rows=${p.rows} dbHits=${p.dbHits} ${String(p.arguments?.Details ?? '').slice(0, 100)}`);
       for (const c of p.children) walk(c, depth + 1);
