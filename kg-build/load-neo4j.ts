@@ -7,7 +7,7 @@ export const RECORD_EDGES_PER_TX = 20_000;
 export const RECORDS_IN_FLIGHT = 2;
 
 /**
- * Loads a checked KG into Neo4j: schema first (cypher/schema.cypher), then every tier as
+ * Loads a checked KG into Neo4j (its schema, cypher/schema.cypher, created by prepareLoad): every tier as
  * batched `UNWIND $rows ... MERGE` named queries (cypher/build/). Ids are stable and every
  * KG write is a MERGE, so a second load of the same KG changes nothing and an interrupted
  * load is finished by running it again; `:Record` nodes (the bulk) skip records this build
@@ -77,6 +77,7 @@ export async function prepareLoad(graph: GraphStore): Promise<void> {
   for (const q of LOAD_QUERIES) await graph.explain(q);
 }
 
+/** Expects the server prepared (`prepareLoad`: the schema in place); the build does that while it scans. */
 export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadOptions): Promise<LoadResult> {
   const { kg, build } = input;
   const buildId = build.id;
@@ -111,7 +112,6 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
     await how.window?.drain();
   };
 
-  await graph.writeAll('schema');
   await graph.write('build/start-build', {
     id: buildId,
     source: build.source,

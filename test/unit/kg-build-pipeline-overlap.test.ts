@@ -101,6 +101,8 @@ describe('kg-build pipeline: Neo4j load side by side with the index and gate sta
     const out = await run;
     const explained = events.filter((e) => e.startsWith('neo4j:explain:')).map((e) => e.slice('neo4j:explain:'.length));
     assert.deepEqual(explained, LOAD_QUERIES);
+    assert.equal(events.filter((e) => e === 'neo4j:schema').length, 1, 'the schema is written once, before the plans');
+    assert.ok(events.indexOf('neo4j:schema') < events.indexOf(`neo4j:explain:${LOAD_QUERIES[0]}`));
     assert.ok(events.lastIndexOf('neo4j:explain:build/counts') < events.indexOf('neo4j:build/start-build'), events.join(' '));
     assert.ok((out.timings.neo4jPrepare ?? -1) >= 0);
   });
