@@ -12,6 +12,23 @@ export interface InputFinding {
   /** Source code for coded input (DDXPlus evidence "E_55" / value "V_89"), else null. */
   code: string | null;
   valueCode: string | null;
+  /** Free-text findings only (src/query/text): where the finding sits in the request text (UTF-16 offsets). */
+  span?: { start: number; end: number };
+  /** The clause the finding came from: modifiers ("worse when breathing in") keep their head's clause. */
+  clause?: { start: number; end: number };
+  /** NegEx/ConText attributes; `polarity` stays the summary ('absent' only for negated findings). */
+  assertion?: 'present' | 'absent' | 'possible' | 'hypothetical';
+  experiencer?: 'patient' | 'family' | 'other';
+  temporality?: 'current' | 'historical';
+  /** The cue that set a non-default attribute ("denies", "h/o", "mother had"). */
+  cue?: string | null;
+  /** Values read from the finding: laterality, 0-10 intensity, temperature, duration. */
+  values?: {
+    side?: 'R' | 'L' | 'both';
+    intensity?: number;
+    temperatureC?: number;
+    duration?: { value: number; unit: 'hour' | 'day' | 'week' | 'month' | 'year'; days: number };
+  };
 }
 
 /** Follow-up rankers selectable per request (issue 6). */
