@@ -84,4 +84,9 @@ bash scripts/build-faiss-node.sh || die "faiss-node binding could not be built (
 # Same as `dxgraph neo4j install`, without loading the whole CLI (seconds faster).
 node --import tsx src/neo4j-launcher/install-main.ts || die "Neo4j could not be assembled (see above; docs/neo4j-without-docker.md)"
 
+# --- 5. WordLlama embedding model from PyPI ------------------------------------------------
+# Static token embeddings (16 MB) + tokenizer for the offline `wordllama` embedder, taken from
+# the pinned PyPI wheel and checksum-verified; nothing is downloaded at run time (docs/embeddings.md).
+bash scripts/fetch-wordllama.sh || die "the WordLlama model could not be installed (see above; docs/embeddings.md)"
+
 say "done in $(( $(date +%s) - T0 )) s. Next: npm run demo, npm test"
