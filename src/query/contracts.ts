@@ -75,6 +75,10 @@ export interface FeatureMatch {
   featureText: string;
   similarity: number;
   polarity: Polarity;
+  /** Matches of one finding sharing this key are alternatives (one unit of weight); absent = the finding index. */
+  alternatives?: string;
+  /** How the finding became this feature: a lexicon form, a typo correction, an embedding, a code (trace only). */
+  via?: string;
 }
 
 export interface SubcategoryVote {

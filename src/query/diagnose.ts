@@ -17,6 +17,7 @@ import { answerDirect } from './direct-answer.js';
 import { filterRetrieved, type KnowledgeFilterDeps } from './filter-retrieved.js';
 import { retrieveForQuery, type FindRetrievalDeps } from './retrieve-find.js';
 import { voteSubcategory } from './vote-subcategory.js';
+import type { ConceptLexicon } from '../concepts/types.js';
 
 /**
  * The diagnose use case: decompose → gate → match → vote → differences KG ∥ record retrieval →
@@ -44,6 +45,8 @@ export interface DiagnoseDeps {
   gate?: QueryGate | null;
   find?: FindRetrievalDeps | null;
   knowledgeFilter?: KnowledgeFilterDeps | null;
+  /** Reviewed clinical surface forms for the concept layer (src/concepts); absent: forms from feature labels. */
+  lexicon?: ConceptLexicon | null;
 }
 
 export function selectReasoner(reasoners: Reasoner[], wanted: DiagnoseInput['options']['reasoner']): Reasoner {
@@ -83,7 +86,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
   if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
   const gate = await assessGate(deps.gate ?? null, { input, findings }, timed);
   const { matches } = await timed('match', () =>
-    matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex }, { findings, topM: o.topM, threshold: o.matchThreshold }),
+    matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex, lexicon: deps.lexicon ?? null }, { findings, topM: o.topM, threshold: o.matchThreshold, text: input.text }),
   );
   if (gate?.decision === 'direct') {
     // Dense input: no vote, differences KG, retrieval or filter (FIND §3.2.1).

@@ -4,25 +4,37 @@ import { codeKey, type KgSnapshot } from './kg-snapshot.js';
 import { embedBatch, type TextEmbedder } from './embed.js';
 import { featureMatrixFor, rememberFeatureMatrix } from './feature-matrix.js';
 import { PhraseMatchCache, phraseCacheFor } from './phrase-match-cache.js';
+import { matchConcepts } from '../concepts/match-concepts.js';
+import type { ConceptLexicon } from '../concepts/types.js';
 
 /**
  * Clinical features matching (MedRAG eq. 9-11): each finding's top-m feature nodes by
  * cosine similarity, kept only when sim > t_matching (eq. 10's indicator δ). Coded
  * findings (DDXPlus E_55 / V_89) match their feature node exactly with similarity 1 and
- * skip the embedder. Phrases matched before come from a per-index memo (phrase-match-cache.ts);
- * the rest take one embedder call and one batched index search per query.
+ * skip the embedder. Free-text findings go through the concept layer first (src/concepts:
+ * lexicon and label surface forms, assertion-aware); the embedder decides only where no concept
+ * was recognised, or where a finding is a near-verbatim feature text (a DDXPlus rendering).
+ * Phrases matched before come from a per-index memo (phrase-match-cache.ts); the rest take one
+ * embedder call and one batched index search per query.
  */
 export interface MatchFeaturesInput {
   findings: InputFinding[];
   topM: number;
   threshold: number;
+  /** The request text the findings' clause spans point into. */
+  text?: string | null;
 }
 
 export interface MatchFeaturesDeps {
   snapshot: KgSnapshot;
   embedder: TextEmbedder;
   featureIndex: VectorIndexLike;
+  /** Reviewed surface forms (the shipped DDXPlus lexicon); null: forms from feature labels only. */
+  lexicon?: ConceptLexicon | null;
 }
+
+/** An embedding this close to a feature's own text is that feature verbatim (a rendering of it). */
+const VERBATIM = 0.9;
 
 export interface MatchFeaturesOutput {
   matches: FeatureMatch[];
@@ -38,12 +50,16 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
     const exact = f.code ? snapshot.featureByCode.get(codeKey(f.code, f.valueCode)) : undefined;
     if (exact !== undefined) {
       const node = snapshot.features[exact]!;
-      matches.push({ findingIndex: i, featureId: node.id, featureText: node.text, similarity: 1, polarity: f.polarity });
+      matches.push({ findingIndex: i, featureId: node.id, featureText: node.text, similarity: 1, polarity: f.polarity, via: 'code' });
     } else if (/[a-z]/i.test(f.text) && !/^E_\d+/.test(f.text)) {
       toEmbed.push(i);
     }
   });
 
+  const concepts = toEmbed.length > 0 ? matchConcepts({ snapshot, lexicon: deps.lexicon ?? null }, { findings: input.findings, text: input.text ?? null }) : new Map<number, FeatureMatch[]>();
+  if (toEmbed.length > 0 && (input.topM <= 0 || deps.featureIndex.size === 0)) {
+    for (const fi of toEmbed) matches.push(...(concepts.get(fi) ?? []));
+  }
   if (toEmbed.length > 0 && input.topM > 0 && deps.featureIndex.size > 0) {
     const k = Math.min(input.topM, deps.featureIndex.size);
     const cache = phraseCacheFor(deps.featureIndex);
@@ -71,12 +87,18 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
       });
     }
     for (const fi of toEmbed) {
-      for (const hit of hitsOf.get(fi) ?? []) {
+      const hits = hitsOf.get(fi) ?? [];
+      const viaConcepts = concepts.get(fi);
+      if (viaConcepts && !(hits[0] && hits[0].score >= VERBATIM)) {
+        matches.push(...viaConcepts);
+        continue;
+      }
+      for (const hit of hits) {
         if (!(hit.score > input.threshold)) continue;
         const idx = snapshot.featureIndex.get(hit.id);
         if (idx === undefined) continue; // index row for a feature the KG no longer has
         const node = snapshot.features[idx]!;
-        matches.push({ findingIndex: fi, featureId: node.id, featureText: node.text, similarity: hit.score, polarity: input.findings[fi]!.polarity });
+        matches.push({ findingIndex: fi, featureId: node.id, featureText: node.text, similarity: hit.score, polarity: input.findings[fi]!.polarity, via: 'embedding' });
       }
     }
   }

@@ -12,6 +12,7 @@ import type { KgSnapshot } from './kg-snapshot.js';
 import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } from './load-snapshot.js';
 import type { KnowledgeFilterDeps } from './filter-retrieved.js';
 import { cachedDifferencesKg, uncachedDifferencesKg } from './differences-kg-cache.js';
+import type { ConceptLexicon } from '../concepts/types.js';
 import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
 
 /**
@@ -42,6 +43,8 @@ export interface QueryServiceDeps {
   gate?: GateConfig;
   /** The LLM knowledge filter on retrieved records (FIND §3.3.2); absent/null = no filter. */
   knowledgeFilter?: KnowledgeFilterDeps | null;
+  /** The concept layer's lexicon (src/concepts); absent/null = surface forms from feature labels only. */
+  lexicon?: ConceptLexicon | null;
 }
 
 /** Programmatic callers that pass no gate config get the pipeline without the gate. */
@@ -65,6 +68,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     differencesPerDisease: deps.differencesPerDisease ?? 30,
     ...gateDeps({ artifacts: deps.artifacts.gate ?? NO_GATE_ARTIFACTS, config: deps.gate ?? GATE_OFF, embeddings: deps.embedder.embeddings }),
     knowledgeFilter: deps.knowledgeFilter ?? null,
+    lexicon: deps.lexicon ?? null,
   };
   return { snapshot: deps.snapshot, artifacts: deps.artifacts, reasoners, diagnose: (input, opts) => diagnose(d, input, opts ?? {}) };
 }

@@ -4,18 +4,19 @@ import type { ReportedFeature } from './scoring-naive-bayes.js';
 
 /**
  * Turns matches into the features the patient reported. A finding's top-m matches are
- * alternatives, not separate findings: only those within `margin` of its best match
+ * alternatives (or those sharing an `alternatives` key: one concept of a finding that names several), not separate findings: only those within `margin` of its best match
  * count, sharing one unit of weight (an exact match of 1.0 leaves its neighbours out).
  * A fuzzy match counts in proportion to its confidence (sim − t) / (1 − t), so a loose
  * match cannot rule a disease out as hard as an exact one. A feature reported by
  * several findings counts once; 'present' wins over 'absent'.
  */
 export function reportedFeatures(s: KgSnapshot, matches: FeatureMatch[], opts: { margin: number; threshold: number }): ReportedFeature[] {
-  const byFinding = new Map<number, FeatureMatch[]>();
+  const byFinding = new Map<string, FeatureMatch[]>();
   for (const m of matches) {
-    const list = byFinding.get(m.findingIndex) ?? [];
+    const key = m.alternatives ?? String(m.findingIndex);
+    const list = byFinding.get(key) ?? [];
     list.push(m);
-    byFinding.set(m.findingIndex, list);
+    byFinding.set(key, list);
   }
   const out = new Map<number, ReportedFeature>();
   for (const list of byFinding.values()) {

@@ -1,0 +1,103 @@
+import type { KgSnapshot } from '../query/kg-snapshot.js';
+import { codeKey } from '../query/kg-snapshot.js';
+import { deriveForms } from './derive-forms.js';
+import { formStems, tokenize } from './normalize.js';
+import type { ConceptLexicon, LexiconContext } from './types.js';
+
+/**
+ * The concept layer's lookup structure (issue 17): every surface form of every concept the KG
+ * can hold, as stem sequences with an inverted index, built once per KG snapshot. Forms come
+ * from the lexicon (DDXPlus: reviewed, shipped) and, for features the lexicon does not cover,
+ * from the features' own labels (derive-forms.ts), so any source gets a concept layer.
+ */
+export type ConceptTarget =
+  | { kind: 'evidence'; code: string }
+  | { kind: 'absent'; code: string }
+  | { kind: 'value'; code: string; valueCode: string }
+  | { kind: 'site'; valueCode: string; side: 'R' | 'L' | null }
+  | { kind: 'trigger'; code: string }
+  | { kind: 'feature'; feature: number };
+
+export interface FormEntry {
+  form: string;
+  stems: string[];
+  /** Abbreviations match case-sensitively on the raw tokens. */
+  raw: string[] | null;
+  target: ConceptTarget;
+  context: LexiconContext;
+}
+
+export interface ConceptIndex {
+  entries: FormEntry[];
+  /** stem → entries that contain it. */
+  byStem: Map<string, number[]>;
+  /** Evidence code → its lexicon context and whether its values need a trigger word. */
+  evidence: Map<string, { canonical: string; context: LexiconContext; hasTriggers: boolean; scale: { min: number; max: number } | null }>;
+  /** Codes of the evidences whose values are body sites, by trigger priority. */
+  siteEvidences: string[];
+  siteCanonical: Map<string, string>;
+  snapshot: KgSnapshot;
+}
+
+export function featureFor(index: ConceptIndex, code: string, valueCode: string | null): number | undefined {
+  return index.snapshot.featureByCode.get(codeKey(code, valueCode));
+}
+
+export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon | null): ConceptIndex {
+  const entries: FormEntry[] = [];
+  const add = (form: string, target: ConceptTarget, context: LexiconContext, caseSensitive = false) => {
+    const stems = formStems(form);
+    if (stems.length === 0) return;
+    entries.push({ form, stems, raw: caseSensitive ? tokenize(form).map((t) => t.raw) : null, target, context });
+  };
+  const evidence: ConceptIndex['evidence'] = new Map();
+  const siteEvidences: string[] = [];
+  const siteCanonical = new Map<string, string>();
+  const covered = new Set<string>();
+  if (lexicon) {
+    for (const [code, ev] of Object.entries(lexicon.evidences)) {
+      covered.add(code);
+      evidence.set(code, { canonical: ev.canonical, context: ev.context, hasTriggers: ev.triggers.length > 0, scale: ev.scale });
+      for (const f of new Set([ev.canonical, ...ev.forms])) add(f, { kind: 'evidence', code }, ev.context);
+      for (const a of ev.abbreviations) add(a, { kind: 'evidence', code }, ev.context, true);
+      for (const a of ev.absentForms) add(a, { kind: 'absent', code }, ev.context);
+      for (const t of ev.triggers) add(t, { kind: 'trigger', code }, ev.context);
+      for (const [valueCode, v] of Object.entries(ev.values)) {
+        for (const f of new Set([v.canonical, ...v.forms])) add(f, { kind: 'value', code, valueCode }, ev.context);
+      }
+      if (ev.valueSet === 'sites') siteEvidences.push(code);
+    }
+    for (const [valueCode, site] of Object.entries(lexicon.sites)) {
+      siteCanonical.set(valueCode, site.canonical);
+      for (const f of new Set([site.canonical.replace(/^(?:right|left)\s+/i, ''), ...site.forms])) add(f, { kind: 'site', valueCode, side: site.side }, 'patient');
+    }
+  }
+  snapshot.features.forEach((feature, i) => {
+    if (feature.code && covered.has(feature.code)) return;
+    for (const f of deriveForms(feature)) add(f, { kind: 'feature', feature: i }, feature.antecedent ? 'history' : 'patient');
+  });
+  const byStem = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    for (const s of new Set(e.stems)) {
+      const list = byStem.get(s);
+      if (list) list.push(i);
+      else byStem.set(s, [i]);
+    }
+  });
+  return { entries, byStem, evidence, siteEvidences, siteCanonical, snapshot };
+}
+
+const cache = new WeakMap<KgSnapshot, WeakMap<object, ConceptIndex>>();
+const NO_LEXICON = {};
+
+/** One index per (snapshot, lexicon): built on the first query, reused after. */
+export function conceptIndexFor(snapshot: KgSnapshot, lexicon: ConceptLexicon | null): ConceptIndex {
+  const perSnap = cache.get(snapshot) ?? new WeakMap<object, ConceptIndex>();
+  cache.set(snapshot, perSnap);
+  const key = lexicon ?? NO_LEXICON;
+  const hit = perSnap.get(key);
+  if (hit) return hit;
+  const built = buildConceptIndex(snapshot, lexicon);
+  perSnap.set(key, built);
+  return built;
+}

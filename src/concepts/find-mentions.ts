@@ -1,0 +1,132 @@
+import type { ConceptIndex, FormEntry } from './concept-index.js';
+import { contentTokens, editDistance, typoBudget, type Token } from './normalize.js';
+
+/**
+ * Dictionary lookup of concept mentions in one finding (a QuickUMLS-style longest-match
+ * tagger over stems): every lexicon form whose stems all occur in the finding, in order and
+ * adjacent (score 1) or within a short window in any order ("pain in my chest" for "chest
+ * pain", 0.9); a typo costs 0.9 per word. A mention inside a longer mention of the same
+ * family is dropped ("former smoker" beats "smoker"), so the most specific concept wins.
+ */
+export interface Mention {
+  entry: FormEntry;
+  /** Token positions (in the finding's full token list) the mention covers. */
+  at: number[];
+  score: number;
+  /** Why it matched, for the trace: the form and any typo correction. */
+  via: string;
+}
+
+const ORDERED = 1;
+const UNORDERED = 0.9;
+const TYPO = 0.9;
+const WINDOW_SLACK = 3;
+
+interface Candidate {
+  stem: string;
+  penalty: number;
+}
+
+const fuzzyCache = new WeakMap<ConceptIndex, Map<string, Candidate[]>>();
+
+/** The vocabulary stems a text token can stand for: itself, or stems within its typo budget. */
+function candidates(index: ConceptIndex, token: Token): Candidate[] {
+  if (index.byStem.has(token.stem)) return [{ stem: token.stem, penalty: 1 }];
+  const budget = typoBudget(token.norm);
+  if (budget === 0 || /\d/.test(token.norm)) return [];
+  const memo = fuzzyCache.get(index) ?? new Map<string, Candidate[]>();
+  fuzzyCache.set(index, memo);
+  const hit = memo.get(token.norm);
+  if (hit) return hit;
+  let best = budget + 1;
+  let found: Candidate[] = [];
+  for (const s of index.byStem.keys()) {
+    if (s.length < 4) continue;
+    const d = Math.min(editDistance(token.stem, s, budget), editDistance(token.norm, s, budget));
+    if (d > budget || d > best) continue;
+    if (d < best) found = [];
+    best = d;
+    found.push({ stem: s, penalty: TYPO });
+  }
+  if (memo.size > 50_000) memo.clear();
+  memo.set(token.norm, found);
+  return found;
+}
+
+function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; raw: string }[]): { at: number[]; score: number; typo: boolean } | null {
+  if (entry.raw) {
+    // Case-sensitive abbreviation: consecutive raw tokens equal to the form's.
+    for (let i = 0; i + entry.raw.length <= slots.length; i++) {
+      if (entry.raw.every((r, k) => slots[i + k]!.raw === r)) return { at: entry.raw.map((_, k) => slots[i + k]!.at), score: ORDERED, typo: false };
+    }
+    return null;
+  }
+  const positions: number[] = [];
+  let penalty = 1;
+  let from = 0;
+  let ordered = true;
+  for (const s of entry.stems) {
+    let found = -1;
+    // Prefer the next slot after the previous match (in order), else any unused slot.
+    for (let i = from; i < slots.length && found < 0; i++) if (slots[i]!.cands.some((c) => c.stem === s)) found = i;
+    if (found < 0) {
+      ordered = false;
+      for (let i = 0; i < slots.length && found < 0; i++) if (!positions.includes(i) && slots[i]!.cands.some((c) => c.stem === s)) found = i;
+    }
+    if (found < 0) return null;
+    if (positions.length > 0 && found !== positions[positions.length - 1]! + 1) ordered = false;
+    penalty *= slots[found]!.cands.find((c) => c.stem === s)!.penalty;
+    positions.push(found);
+    from = found + 1;
+  }
+  const spread = Math.max(...positions) - Math.min(...positions) + 1;
+  if (!ordered && spread > entry.stems.length + WINDOW_SLACK) return null;
+  return { at: positions.map((p) => slots[p]!.at), score: (ordered ? ORDERED : UNORDERED) * penalty, typo: penalty < 1 };
+}
+
+/** Which mentions compete for "longest wins": modifiers (triggers, sites, values) never hide concepts. */
+const family = (m: Mention): string => (m.entry.target.kind === 'evidence' || m.entry.target.kind === 'feature' || m.entry.target.kind === 'absent' ? 'concept' : m.entry.target.kind);
+
+export function findMentions(index: ConceptIndex, tokens: readonly Token[]): Mention[] {
+  const slots = contentTokens(tokens).map(({ token, at }) => ({ at, raw: token.raw, cands: candidates(index, token) }));
+  const tried = new Set<number>();
+  const found: Mention[] = [];
+  for (const slot of slots) {
+    for (const c of slot.cands) {
+      for (const e of index.byStem.get(c.stem) ?? []) {
+        if (tried.has(e)) continue;
+        tried.add(e);
+        const entry = index.entries[e]!;
+        const m = matchEntry(entry, slots);
+        if (!m) continue;
+        found.push({ entry, at: m.at, score: m.score, via: `${m.typo ? 'typo-tolerant ' : ''}form "${entry.form}"` });
+      }
+    }
+  }
+  // Abbreviations index by stem too, so they were tried above; keep the best per target.
+  found.sort((a, b) => b.at.length - a.at.length || b.score - a.score);
+  const kept: Mention[] = [];
+  for (const m of found) {
+    const duplicate = kept.some((k) => targetKey(k) === targetKey(m));
+    const dominated = !duplicate && kept.some((k) => family(k) === family(m) && k.at.length > m.at.length && m.at.every((p) => k.at.includes(p)));
+    if (!dominated && !duplicate) kept.push(m);
+  }
+  return kept;
+}
+
+export function targetKey(m: Mention): string {
+  const t = m.entry.target;
+  switch (t.kind) {
+    case 'evidence':
+    case 'absent':
+    case 'trigger':
+      return `${t.kind}:${t.code}`;
+    case 'value':
+      return `value:${t.code}:${t.valueCode}`;
+    case 'site':
+      return `site:${t.valueCode}`;
+    case 'feature':
+      return `feature:${t.feature}`;
+  }
+}
+

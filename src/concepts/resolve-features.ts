@@ -1,0 +1,112 @@
+import type { Polarity } from '../domain/record.js';
+import type { InputFinding } from '../query/contracts.js';
+import { featureFor, type ConceptIndex } from './concept-index.js';
+import { findMentions, type Mention } from './find-mentions.js';
+import type { Token } from './normalize.js';
+
+/**
+ * From the concept mentions of one finding to KG features (issue 17's concept layer):
+ * yes/no concepts map to their feature; answer values (pain character, rash colour, travel
+ * region) need their question's head word in the finding or its clause ("sharp" is a pain
+ * character only next to "pain"); body sites attach to the nearest trigger (pain → location,
+ * "radiating to" → radiation, rash → rash site, swelling → swelling site) with the side the
+ * text gives; a 0-10 intensity goes to the scale of the same head. Findings about family
+ * members only reach family-history concepts; hypothetical and uncertain ones reach none.
+ */
+export interface ConceptMatch {
+  feature: number;
+  similarity: number;
+  polarity: Polarity;
+  /** Matches with the same key are alternatives of one concept (e.g. "chest" → several sites). */
+  alternatives: string;
+  via: string;
+}
+
+export interface ResolveInput {
+  finding: InputFinding;
+  tokens: Token[];
+  /** Tokens of the finding's clause, for head words said once for several findings. */
+  clauseTokens: Token[];
+}
+
+const LEFT = new Set(['left', 'l', 'lt']);
+const RIGHT = new Set(['right', 'r', 'rt']);
+const BOTH = new Set(['bilateral', 'both', 'bilat']);
+
+function sideNear(tokens: Token[], at: number[], fallback: 'R' | 'L' | 'both' | undefined): 'R' | 'L' | 'both' | undefined {
+  const first = Math.min(...at);
+  for (let i = first - 1; i >= Math.max(0, first - 2); i--) {
+    const n = tokens[i]!.norm;
+    if (LEFT.has(n)) return 'L';
+    if (RIGHT.has(n)) return 'R';
+    if (BOTH.has(n)) return 'both';
+  }
+  const next = tokens[Math.max(...at) + 1]?.norm;
+  if (next === 'r' || next === 'l') return next === 'r' ? 'R' : 'L';
+  return fallback;
+}
+
+/** The site question a body site belongs to: the nearest head word before it, else after it. */
+function siteEvidence(index: ConceptIndex, site: Mention, triggers: Mention[]): string | null {
+  const pos = Math.min(...site.at);
+  const usable = triggers.filter((t) => index.siteEvidences.includes((t.entry.target as { code: string }).code));
+  const before = usable.filter((t) => Math.max(...t.at) < pos).sort((a, b) => Math.max(...b.at) - Math.max(...a.at));
+  const after = usable.filter((t) => Math.min(...t.at) > pos).sort((a, b) => Math.min(...a.at) - Math.min(...b.at));
+  const t = before[0] ?? after[0];
+  return t ? (t.entry.target as { code: string }).code : null;
+}
+
+export function resolveFeatures(index: ConceptIndex, input: ResolveInput): ConceptMatch[] {
+  const f = input.finding;
+  if (f.assertion === 'hypothetical' || f.assertion === 'possible' || f.experiencer === 'other') return [];
+  const mentions = findMentions(index, input.tokens);
+  const clauseTriggers = input.clauseTokens.length > 0 ? findMentions(index, input.clauseTokens).filter((m) => m.entry.target.kind === 'trigger') : [];
+  const ownTriggers = mentions.filter((m) => m.entry.target.kind === 'trigger');
+  const triggerCodes = new Set([...ownTriggers, ...clauseTriggers].map((m) => (m.entry.target as { code: string }).code));
+  const family = f.experiencer === 'family';
+  const out: ConceptMatch[] = [];
+  const push = (feature: number | undefined, m: Mention, polarity: Polarity, alternatives: string, similarity = m.score) => {
+    if (feature === undefined) return;
+    // A relative's condition is not the patient's: it may only reach family-history concepts.
+    if (family && m.entry.context !== 'family') return;
+    out.push({ feature, similarity, polarity, alternatives, via: m.via });
+  };
+  const polarity: Polarity = f.polarity;
+  for (const m of mentions) {
+    const t = m.entry.target;
+    if (t.kind === 'evidence') push(featureFor(index, t.code, null), m, polarity, `${t.code}`);
+    else if (t.kind === 'absent') push(featureFor(index, t.code, null), m, polarity === 'absent' ? 'present' : 'absent', `${t.code}`);
+    else if (t.kind === 'feature') push(t.feature, m, polarity, `f${t.feature}`);
+    else if (t.kind === 'value') {
+      if (index.evidence.get(t.code)?.hasTriggers && !triggerCodes.has(t.code)) continue;
+      push(featureFor(index, t.code, t.valueCode), m, polarity, `${t.code}:${m.entry.form}`);
+    }
+  }
+  // Body sites: one alternatives group per site mention; the side narrows the values.
+  const sites = mentions.filter((m) => m.entry.target.kind === 'site');
+  const groups = new Map<string, Mention[]>();
+  for (const s of sites) groups.set(s.at.join(','), [...(groups.get(s.at.join(',')) ?? []), s]);
+  for (const [at, group] of groups) {
+    const code = siteEvidence(index, group[0]!, ownTriggers) ?? siteEvidence(index, group[0]!, clauseTriggers);
+    if (!code) continue;
+    const side = sideNear(input.tokens, group[0]!.at, f.values?.side);
+    for (const s of group) {
+      const t = s.entry.target as { kind: 'site'; valueCode: string; side: 'R' | 'L' | null };
+      if (side && side !== 'both' && t.side !== null && t.side !== side) continue;
+      push(featureFor(index, code, t.valueCode), s, polarity, `${code}@${at}`, side || t.side === null ? s.score : s.score * 0.95);
+    }
+  }
+  // A 0-10 intensity: the scale question of the head word that carries one (pain, itching).
+  const intensity = f.values?.intensity;
+  if (intensity !== undefined && polarity === 'present') {
+    for (const m of [...ownTriggers, ...clauseTriggers]) {
+      const code = (m.entry.target as { code: string }).code;
+      const scale = index.evidence.get(code)?.scale;
+      if (!scale) continue;
+      const v = Math.round(Math.min(scale.max, Math.max(scale.min, intensity)));
+      push(featureFor(index, code, String(v)), { ...m, via: `intensity ${v}/${scale.max}` }, 'present', `${code}:scale`, 1);
+      break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,39 @@
+/**
+ * The concept layer's data (issue 17): surface forms that clinicians and patients write,
+ * keyed by the KG's source codes. The shipped DDXPlus lexicon (datasets/lexicon/) has this
+ * shape; src/concepts/lexicon.ts validates it. Features of other sources get forms derived
+ * from their own labels (derive-forms.ts).
+ */
+export interface LexiconValue {
+  canonical: string;
+  forms: string[];
+}
+
+export interface LexiconSite extends LexiconValue {
+  /** Laterality of the site value ("ear(R)" → R); forms carry no side words. */
+  side: 'R' | 'L' | null;
+}
+
+export type LexiconContext = 'patient' | 'family' | 'history' | 'exposure';
+
+export interface LexiconEvidence {
+  canonical: string;
+  forms: string[];
+  /** Case-sensitive short forms ("SOB", "CP"). */
+  abbreviations: string[];
+  /** Single words that assert the concept's absence ("afebrile"). */
+  absentForms: string[];
+  context: LexiconContext;
+  /** Head words that select this question for a value (pain / radiating / rash / swelling). */
+  triggers: string[];
+  valueSet: 'sites' | null;
+  values: Record<string, LexiconValue>;
+  scale: { min: number; max: number } | null;
+}
+
+export interface ConceptLexicon {
+  version: number;
+  provenance: string;
+  sites: Record<string, LexiconSite>;
+  evidences: Record<string, LexiconEvidence>;
+}
