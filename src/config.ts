@@ -18,9 +18,17 @@ export interface SessionsConfig {
   stopConfidence: number;
   /** Default follow-up ranker (sessions and /v1/diagnose); information gain measured better. */
   ranker: 'information-gain' | 'sigma';
+  /** Live sessions one API key (or, without keys, the one local owner) may hold; past it a create is refused (429). */
+  maxPerKey: number;
+  /** Answer turns per session (changed answers count, repeats do not); past it answers are refused (409). */
+  maxTurns: number;
+  /** Absolute lifetime from creation, however often the session is used (besides the sliding TTL). */
+  lifetimeMs: number;
 }
 
-export const DEFAULT_SESSIONS: SessionsConfig = { ttlMs: 30 * 60_000, maxSessions: 1000, stopConfidence: 0.9, ranker: 'information-gain' };
+export const DEFAULT_SESSIONS: SessionsConfig = {
+  ttlMs: 30 * 60_000, maxSessions: 1000, stopConfidence: 0.9, ranker: 'information-gain', maxPerKey: 100, maxTurns: 200, lifetimeMs: 4 * 3_600_000,
+};
 
 const EnvSchema = z.object({
   NEO4J_URI: z
@@ -56,6 +64,10 @@ const EnvSchema = z.object({
   DXGRAPH_SESSION_MAX: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_SESSIONS.maxSessions),
   DXGRAPH_STOP_CONFIDENCE: z.coerce.number().gt(0).max(1).default(DEFAULT_SESSIONS.stopConfidence),
   DXGRAPH_FOLLOWUP_RANKER: z.enum(['information-gain', 'sigma']).default(DEFAULT_SESSIONS.ranker),
+  // Issue 18: sessions per key, turns per session, absolute lifetime.
+  DXGRAPH_SESSION_MAX_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_SESSIONS.maxPerKey),
+  DXGRAPH_SESSION_MAX_TURNS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_SESSIONS.maxTurns),
+  DXGRAPH_SESSION_LIFETIME_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(DEFAULT_SESSIONS.lifetimeMs),
   // Issue 7: information-density gate (docs/gate.md). Default off: 'auto' turns it on when the build has a classifier.
   // Thresholds unset = the build's calibrated ones (else FIND's).
   DXGRAPH_GATE: z.enum(['auto', 'on', 'off']).default('off'),
@@ -141,6 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSessions: e.DXGRAPH_SESSION_MAX,
       stopConfidence: e.DXGRAPH_STOP_CONFIDENCE,
       ranker: e.DXGRAPH_FOLLOWUP_RANKER,
+      maxPerKey: e.DXGRAPH_SESSION_MAX_PER_KEY,
+      maxTurns: e.DXGRAPH_SESSION_MAX_TURNS,
+      lifetimeMs: e.DXGRAPH_SESSION_LIFETIME_MS,
     },
     gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
     query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE },
