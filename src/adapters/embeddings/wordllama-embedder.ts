@@ -1,0 +1,103 @@
+import { Embeddings } from '@langchain/core/embeddings';
+import type { Tokenizer } from '@huggingface/tokenizers';
+import { ArtifactError } from '../../errors.js';
+import { err, ok, type Result } from '../../result.js';
+import { DEFAULT_WORDLLAMA_DIR, loadWordLlamaModel } from './wordllama-model.js';
+
+/**
+ * Offline text embedder with real word meaning: WordLlama's l2_supercat static token
+ * embeddings (dleemiller/WordLlama, MIT), i.e. a 32000-token Llama-2 vocabulary whose vectors
+ * were distilled from the concatenated ("supercat") input-embedding codebooks of several
+ * Llama-2-tokenizer LLMs and trained as a sentence embedder. What the Python package does in
+ * `WordLlamaInference.embed(texts, norm=True)`, reproduced exactly:
+ *   1. tokenize with the Llama-2 tokenizer (no BOS/EOS, no truncation);
+ *   2. look each id up in the [32000 x 256] matrix (ids clipped to the vocabulary);
+ *   3. average the token vectors (plain mean, no weights);
+ *   4. L2-normalise.
+ * Matryoshka training makes the first 64 or 128 dims usable alone (`dim` option; Python's
+ * `trunc_dim`, applied before pooling). The binary (Hamming) variant is not used.
+ * A text with no tokens (empty) gets the zero vector, as HashedEmbedder does.
+ */
+export const WORDLLAMA_DIMS = [64, 128, 256] as const;
+export type WordLlamaDim = (typeof WORDLLAMA_DIMS)[number];
+
+export interface WordLlamaLoadOptions {
+  /** Model directory; default `<project>/.models/wordllama` (scripts/fetch-wordllama.sh). */
+  dir?: string;
+  /** Matryoshka truncation: 64, 128 or 256 (default, the whole vector). */
+  dim?: WordLlamaDim;
+}
+
+export class WordLlamaEmbedder extends Embeddings {
+  readonly dim: number;
+  private readonly matrix: Float32Array;
+  private readonly stride: number;
+  private readonly vocab: number;
+  private readonly tokenizer: Tokenizer;
+
+  /** Use `WordLlamaEmbedder.load`; the constructor only keeps what it is given (no I/O). */
+  constructor(parts: { matrix: Float32Array; vocab: number; stride: number; dim: number; tokenizer: Tokenizer }) {
+    super({});
+    this.matrix = parts.matrix;
+    this.vocab = parts.vocab;
+    this.stride = parts.stride;
+    this.dim = parts.dim;
+    this.tokenizer = parts.tokenizer;
+  }
+
+  /** Reads the model files; a missing or broken model is an ArtifactError (callers may fall back to hashed n-grams). */
+  static async load(opts: WordLlamaLoadOptions = {}): Promise<Result<WordLlamaEmbedder, ArtifactError>> {
+    const dir = opts.dir ?? DEFAULT_WORDLLAMA_DIR;
+    const model = await loadWordLlamaModel(dir);
+    if (!model.ok) return model;
+    const { matrix, vocab, dim: stride, tokenizer } = model.value;
+    const dim = opts.dim ?? stride;
+    if (!(WORDLLAMA_DIMS as readonly number[]).includes(dim) || dim > stride) {
+      return err(new ArtifactError(dir, `WordLlama dim ${dim} is not available (model has ${stride}; choose one of ${WORDLLAMA_DIMS.join(', ')})`));
+    }
+    return ok(new WordLlamaEmbedder({ matrix, vocab, stride, dim, tokenizer }));
+  }
+
+  /** Identifier recorded with a build, so query time can refuse a mismatched embedder. */
+  get id(): string {
+    return `wordllama-l2-supercat-${this.dim}`;
+  }
+
+  /** Llama-2 token ids of `text` as WordLlama sees them (no special tokens). */
+  tokenIds(text: string): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  embedVector(text: string): Float32Array {
+    const ids = this.tokenIds(text);
+    const { dim, stride, matrix } = this;
+    // Sum in float64: the mean of up to thousands of float16-derived values keeps float32 precision.
+    const acc = new Float64Array(dim);
+    for (const raw of ids) {
+      const id = raw < 0 ? 0 : raw >= this.vocab ? this.vocab - 1 : raw;
+      const row = id * stride;
+      for (let d = 0; d < dim; d++) acc[d]! += matrix[row + d]!;
+    }
+    const out = new Float32Array(dim);
+    if (ids.length === 0) return out;
+    // The mean's 1/n cancels in the L2 normalisation, so only the norm is needed.
+    let norm = 0;
+    for (let d = 0; d < dim; d++) norm += acc[d]! * acc[d]!;
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let d = 0; d < dim; d++) out[d] = acc[d]! / norm;
+    return out;
+  }
+
+  /** The batch as unit Float32Arrays (what the build's stages store, without number[] copies). */
+  embedVectors(texts: readonly string[]): Float32Array[] {
+    return texts.map((t) => this.embedVector(t));
+  }
+
+  override async embedQuery(text: string): Promise<number[]> {
+    return Array.from(this.embedVector(text));
+  }
+
+  override async embedDocuments(texts: string[]): Promise<number[][]> {
+    return texts.map((t) => Array.from(this.embedVector(t)));
+  }
+}
