@@ -32,7 +32,9 @@ const fuzzyCache = new WeakMap<ConceptIndex, Map<string, Candidate[]>>();
 /** The vocabulary stems a text token can stand for: itself, or stems within its typo budget. */
 function candidates(index: ConceptIndex, token: Token): Candidate[] {
   if (index.byStem.has(token.stem)) return [{ stem: token.stem, penalty: 1 }];
-  const budget = typoBudget(token.norm);
+  // The budget follows the stem's length, and the first letter must agree: typos rarely
+  // hit it, and without that rule "crushing" was one stem edit from "cough".
+  const budget = typoBudget(token.stem);
   if (budget === 0 || /\d/.test(token.norm)) return [];
   const memo = fuzzyCache.get(index) ?? new Map<string, Candidate[]>();
   fuzzyCache.set(index, memo);
@@ -41,8 +43,8 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
   let best = budget + 1;
   let found: Candidate[] = [];
   for (const s of index.byStem.keys()) {
-    if (s.length < 4) continue;
-    const d = Math.min(editDistance(token.stem, s, budget), editDistance(token.norm, s, budget));
+    if (s.length < 4 || s[0] !== token.stem[0]) continue;
+    const d = editDistance(token.stem, s, budget);
     if (d > budget || d > best) continue;
     if (d < best) found = [];
     best = d;

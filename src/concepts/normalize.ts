@@ -27,6 +27,7 @@ export function stem(word: string): string {
   let w = word;
   if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
   else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 6 && w.endsWith('in') && !/[aeiou]in$/.test(w)) w = w.slice(0, -2); // "coughin'", "swallowin'"
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
   else if (w.length > 4 && w.endsWith('es')) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
