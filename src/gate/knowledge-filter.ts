@@ -7,6 +7,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
+import type { LlmBudget } from '../adapters/llm/budget.js';
 import { completeJson, type LlmFailureKind } from '../adapters/llm/structured.js';
 import { loadPrompt, type PromptFile } from '../adapters/llm/prompts.js';
 import { mapWithConcurrency } from './concurrency.js';
@@ -49,16 +50,21 @@ export function loadKnowledgeFilterPrompt(opts: { dir?: string } = {}): Promise<
   return loadPrompt('knowledge-filter', opts);
 }
 
+/**
+ * `budget` (the request's, or a slice of it) bounds the whole filter: once its time or calls
+ * are spent, or its client is gone, the remaining records are kept unjudged at no cost.
+ */
 export async function filterKnowledge<R extends FilterableRecord>(
   input: { patient: string; records: readonly R[] },
   services: { chat: BaseChatModel; prompt: PromptFile },
-  options: Partial<KnowledgeFilterOptions> = {},
+  options: Partial<KnowledgeFilterOptions> & { budget?: LlmBudget | null } = {},
 ): Promise<KnowledgeFilterResult<R>> {
-  const opts = { ...DEFAULT_FILTER_OPTIONS, ...options };
+  const { budget, ...rest } = options;
+  const opts = { ...DEFAULT_FILTER_OPTIONS, ...rest };
   const verdicts = await mapWithConcurrency(input.records, Math.max(1, opts.concurrency), async (record): Promise<FilterVerdict> => {
     const document = `Confirmed diagnosis: ${record.diagnosis}\n${record.text.slice(0, opts.maxDocumentChars)}`;
     const { system, user } = renderSystemAndUser(services.prompt, { patient: input.patient, document });
-    const r = await completeJson({ chat: services.chat, system, prompt: user, schema: FilterVerdictSchema, timeoutMs: opts.timeoutMs });
+    const r = await completeJson({ chat: services.chat, system, prompt: user, schema: FilterVerdictSchema, timeoutMs: opts.timeoutMs, budget: budget ?? null });
     return r.ok ? { id: record.id, supports: r.value.status, failure: null } : { id: record.id, supports: null, failure: r.error.kind };
   });
   return {

@@ -7,6 +7,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
+import type { LlmBudget } from '../adapters/llm/budget.js';
 import { completeJson } from '../adapters/llm/structured.js';
 import { InputError } from '../errors.js';
 import { loadPrompt, type PromptFile } from '../adapters/llm/prompts.js';
@@ -19,7 +20,7 @@ export function loadGateDiagnosePrompt(opts: { dir?: string } = {}): Promise<Pro
 
 export function createLlmDiagnoser(
   services: { chat: BaseChatModel; prompt: PromptFile },
-  input: { diseases: readonly { id: string; name: string }[]; timeoutMs: number },
+  input: { diseases: readonly { id: string; name: string }[]; timeoutMs: number; budget?: LlmBudget | null },
 ): Diagnoser {
   const byName = new Map(input.diseases.map((d) => [d.name, d.id]));
   const names = [...byName.keys()];
@@ -30,7 +31,7 @@ export function createLlmDiagnoser(
     async diagnose(sentences) {
       if (sentences.length === 0) return [];
       const { system, user } = renderSystemAndUser(services.prompt, { patient: sentences.join('\n'), diseases: diseaseList });
-      const r = await completeJson({ chat: services.chat, system, prompt: user, schema, timeoutMs: input.timeoutMs });
+      const r = await completeJson({ chat: services.chat, system, prompt: user, schema, timeoutMs: input.timeoutMs, budget: input.budget ?? null });
       if (r.ok) return [...new Set(r.value.diagnoses)].map((n) => byName.get(n)!);
       if (r.error.kind === 'invalid') return [];
       throw r.error.error;

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { GraphStore } from '../adapters/neo4j/graph-store.js';
 import type { VectorIndexLike } from '../adapters/faiss/types.js';
+import { DEFAULT_LLM_BUDGET, LlmBudget, type LlmBudgetLimits } from '../adapters/llm/budget.js';
 import { InputError } from '../errors.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type Triple } from './contracts.js';
@@ -41,6 +42,8 @@ export interface DiagnoseDeps {
   differences?: DifferencesKgReader;
   /** Manifestation triples per disease in the differences KG. */
   differencesPerDisease: number;
+  /** Per-request bounds (issue 18); absent: DEFAULT_QUERY_LIMITS. */
+  limits?: QueryLimits;
   /** Information-density gate (absent: off), FIND chunk retrieval, LLM knowledge filter (docs/gate.md). */
   gate?: QueryGate | null;
   find?: FindRetrievalDeps | null;
@@ -48,6 +51,13 @@ export interface DiagnoseDeps {
   /** Reviewed clinical surface forms for the concept layer (src/concepts); absent: forms from feature labels. */
   lexicon?: ConceptLexicon | null;
 }
+
+/** Work one request may cause: findings after decomposition, and one LLM budget shared by filter and reasoner. */
+export interface QueryLimits {
+  maxFindings: number;
+  llmBudget: LlmBudgetLimits;
+}
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxFindings: 200, llmBudget: DEFAULT_LLM_BUDGET };
 
 export function selectReasoner(reasoners: Reasoner[], wanted: DiagnoseInput['options']['reasoner']): Reasoner {
   const byName = new Map(reasoners.map((r) => [r.name, r] as const));
@@ -84,13 +94,17 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
 
   const { findings } = await timed('decompose', () => decompose({ text: input.text, findings: input.findings }));
   if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
+  const limits = deps.limits ?? DEFAULT_QUERY_LIMITS;
+  // Every later stage multiplies by the findings count (matches, trace): bound it before any of them.
+  if (findings.length > limits.maxFindings) throw new InputError(`text: splits into more than ${limits.maxFindings} findings (DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
+  const llmBudget = new LlmBudget(limits.llmBudget, { signal: opts.signal ?? null });
   const gate = await assessGate(deps.gate ?? null, { input, findings }, timed);
   const { matches } = await timed('match', () =>
     matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex, lexicon: deps.lexicon ?? null }, { findings, topM: o.topM, threshold: o.matchThreshold, text: input.text }),
   );
   if (gate?.decision === 'direct') {
     // Dense input: no vote, differences KG, retrieval or filter (FIND §3.2.1).
-    const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker }, { input, findings, matches, followUps: o.followUps, signal: opts.signal ?? null }, timed);
+    const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
     timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
     const { differential, followUps, report, degraded } = direct;
     return { differential, followUps, report, degraded, reasoner: reasoner.name, trace: { gate, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
@@ -105,7 +119,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
   ]);
   // The knowledge filter belongs to the FIND path: it runs when the gate assessed the input or FIND retrieval was asked for.
   const filter = gate !== null || o.retrieval === 'find' ? (deps.knowledgeFilter ?? null) : null;
-  const filtered = filter ? await timed('filter', () => filterRetrieved(filter, { patient: queryText, records: retrieved })) : { records: retrieved, degraded: false };
+  const filtered = filter ? await timed('filter', () => filterRetrieved(filter, { patient: queryText, records: retrieved, budget: llmBudget })) : { records: retrieved, degraded: false };
   const followUps = await timed('followUps', () => {
     if (o.followUps <= 0) return []; // sessions ask for none: skip the ranker's work
     const candidateDiseases = vote.candidates.flatMap((c) => [...(deps.snapshot.subcategoryDiseases[deps.snapshot.subcategoryIndex.get(c.subcategoryId) ?? -1] ?? [])]);
@@ -113,7 +127,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
   });
   const out = await timed('reason', () =>
     reasoner.reason({
-      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved: filtered.records, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null,
+      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved: filtered.records, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null, llmBudget,
     }),
   );
   timings.total = Math.round((performance.now() - t0) * 1000) / 1000;

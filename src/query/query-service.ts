@@ -4,7 +4,7 @@ import type { GraphStore } from '../adapters/neo4j/graph-store.js';
 import { EvidenceReasoner } from '../reasoners/evidence-reasoner.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseOptions, type DiagnoseResult, type FollowUpRankerName } from './contracts.js';
-import { diagnose, type DiagnoseDeps } from './diagnose.js';
+import { diagnose, type DiagnoseDeps, type QueryLimits } from './diagnose.js';
 import type { TextEmbedder } from './embed.js';
 import { EngineFollowUpRanker } from '../followups/pipeline-ranker.js';
 import { SigmaRanker, type FollowUpRanker } from './followups-sigma.js';
@@ -39,6 +39,8 @@ export interface QueryServiceDeps {
   differencesPerDisease?: number;
   /** Keep each subcategory's differences KG after its first read (differences-kg-cache.ts); default true. */
   differencesCache?: boolean;
+  /** Per-request bounds (findings, LLM budget); absent: DEFAULT_QUERY_LIMITS. */
+  limits?: QueryLimits;
   /** Gate mode and thresholds (DXGRAPH_GATE*); absent = gate off (programmatic callers opt in). */
   gate?: GateConfig;
   /** The LLM knowledge filter on retrieved records (FIND §3.3.2); absent/null = no filter. */
@@ -66,6 +68,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     followUpRankers: deps.followUpRanker ? undefined : (deps.followUpRankers ?? { 'information-gain': new EngineFollowUpRanker('information-gain'), sigma: new EngineFollowUpRanker('sigma') }),
     differences: deps.differencesCache === false ? uncachedDifferencesKg(deps.graph) : cachedDifferencesKg(deps.graph, { maxEntries: 4096 }),
     differencesPerDisease: deps.differencesPerDisease ?? 30,
+    ...(deps.limits ? { limits: deps.limits } : {}),
     ...gateDeps({ artifacts: deps.artifacts.gate ?? NO_GATE_ARTIFACTS, config: deps.gate ?? GATE_OFF, embeddings: deps.embedder.embeddings }),
     knowledgeFilter: deps.knowledgeFilter ?? null,
     lexicon: deps.lexicon ?? null,
@@ -85,6 +88,7 @@ export async function openQueryService(deps: {
   gate?: GateConfig;
   knowledgeFilter?: KnowledgeFilterDeps | null;
   differencesCache?: boolean;
+  limits?: QueryLimits;
 }): Promise<QueryService> {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
@@ -100,6 +104,7 @@ export async function openQueryService(deps: {
   return createQueryService({
     graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
     ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null, differencesCache: deps.differencesCache ?? true,
+    ...(deps.limits ? { limits: deps.limits } : {}),
   });
 }
 

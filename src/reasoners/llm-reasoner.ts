@@ -51,6 +51,7 @@ export class LlmReasoner implements Reasoner {
       schema,
       timeoutMs: this.deps.timeoutMs,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      budget: ctx.llmBudget ?? null,
     });
     if (!res.ok) throw res.error.error;
     return toReasonerOutput(res.value, ctx);

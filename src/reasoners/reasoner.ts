@@ -1,3 +1,4 @@
+import type { LlmBudget } from '../adapters/llm/budget.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import type {
   DiagnoseInput,
@@ -28,6 +29,8 @@ export interface ReasonerContext {
   snapshot: KgSnapshot;
   /** Aborts when the caller gives up (HTTP client gone, timeout). */
   signal: AbortSignal | null;
+  /** The request's LLM budget (time and calls shared with the knowledge filter); absent = none. */
+  llmBudget?: LlmBudget | null;
 }
 
 export interface ReasonerOutput {

@@ -29,17 +29,19 @@ export class WithFallback implements Reasoner {
     const abort = new AbortController();
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
     let timer: NodeJS.Timeout | undefined;
+    // The request's budget may leave less than the configured timeout (the filter spent some).
+    const waitMs = Math.min(this.opts.timeoutMs, ctx.llmBudget?.remainingMs() ?? Infinity);
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         abort.abort();
-        reject(new ServiceUnavailableError('llm', `${this.primary.name} reasoner gave no answer within ${this.opts.timeoutMs} ms`));
-      }, this.opts.timeoutMs + 50); // the adapter's own timeout normally fires first
+        reject(new ServiceUnavailableError('llm', `${this.primary.name} reasoner gave no answer within ${Math.round(waitMs)} ms`));
+      }, waitMs + 50); // the adapter's own timeout normally fires first
     });
     try {
       return await Promise.race([this.primary.reason({ ...ctx, signal }), deadline]);
     } catch (e) {
       if (!(e instanceof DxError)) throw e;
-      // The message is safe to log: the adapter never puts prompt or reply text in it.
+      // The message is safe to log: the adapter writes a category and an HTTP status only.
       this.opts.logger?.warn({ reasoner: this.primary.name, code: e.code, reason: e.message }, 'reasoner degraded to fallback');
       const out = await this.fallback.reason(ctx);
       return { ...out, degraded: true };

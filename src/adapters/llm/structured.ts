@@ -1,8 +1,10 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { errorMessage, LlmOutputError, ServiceUnavailableError } from '../../errors.js';
+import { LlmOutputError, ServiceUnavailableError } from '../../errors.js';
 import { err, ok, type Result } from '../../result.js';
+import type { BudgetRefusal, LlmBudget } from './budget.js';
+import { describeCallFailure } from './failure-category.js';
 import { extractJson } from './json-extract.js';
 import { ResponseCache } from './response-cache.js';
 
@@ -13,12 +15,17 @@ import { ResponseCache } from './response-cache.js';
  * attempt. A timeout or an unreachable endpoint is a failure value too, so callers can
  * fall back (evidence reasoner, statistical build path) instead of catching.
  */
-export type LlmFailureKind = 'invalid' | 'timeout' | 'unavailable';
+export type LlmFailureKind = 'invalid' | 'timeout' | 'unavailable' | 'budget';
 
 export interface LlmFailure {
   kind: LlmFailureKind;
-  /** Safe to log and show: never contains prompt or reply text. */
+  /**
+   * Safe to log and show: a category and the HTTP status only, never the endpoint's error
+   * text, the reply or a JSON.parse message (an endpoint may quote the prompt: patient text).
+   */
   message: string;
+  /** The endpoint's HTTP status when it answered with an error, else null. */
+  status: number | null;
   error: LlmOutputError | ServiceUnavailableError;
   /** Model calls made (0 on a cache hit, at most 2). */
   calls: number;
@@ -32,6 +39,8 @@ export interface CompleteJsonOptions<T> {
   /** Deadline for the whole exchange, repair included. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The request's shared LLM budget (budget.ts): each call claims one; its deadline caps the timeout. */
+  budget?: LlmBudget | null;
   /** Opt-in on-disk cache of validated replies. */
   cache?: ResponseCache;
   /** Model name for the cache key (default: the chat model's `model` field). */
@@ -50,7 +59,7 @@ export async function completeJson<T>(opts: CompleteJsonOptions<T>): Promise<Res
     if (checked?.ok) return ok(checked.value.value);
   }
 
-  const signals = [opts.signal, opts.timeoutMs !== undefined ? AbortSignal.timeout(opts.timeoutMs) : undefined].filter(
+  const signals = [opts.signal, opts.budget?.signal, opts.timeoutMs !== undefined ? AbortSignal.timeout(opts.timeoutMs) : undefined].filter(
     (s): s is AbortSignal => s !== undefined,
   );
   const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
@@ -58,32 +67,45 @@ export async function completeJson<T>(opts: CompleteJsonOptions<T>): Promise<Res
 
   let calls = 0;
   let lastProblem = '';
+  let lastCategory = '';
   for (let attempt = 0; attempt < 2; attempt++) {
+    const claim = opts.budget ? opts.budget.claim() : null;
+    if (claim && !claim.ok) return err(budgetFailure(claim.error, calls));
     let reply: string;
     try {
       calls++;
       reply = (await opts.chat.invoke(messages, signal ? { signal } : {})).text;
     } catch (cause) {
-      return err(callFailure(cause, { signal, timeoutMs: opts.timeoutMs, calls }));
+      return err(callFailure(cause, { signal, timeoutMs: opts.timeoutMs, calls, budget: opts.budget ?? null }));
     }
     const checked = check(reply, opts.schema);
     if (checked.ok) {
       if (opts.cache && cacheKey) await opts.cache.set(cacheKey, { model, response: JSON.stringify(checked.value.raw) });
       return ok(checked.value.value);
     }
-    lastProblem = checked.error;
-    messages.push(new AIMessage(reply), new HumanMessage(repairPrompt(checked.error)));
+    lastProblem = checked.error.detail;
+    lastCategory = checked.error.category;
+    messages.push(new AIMessage(reply), new HumanMessage(repairPrompt(lastProblem)));
   }
-  const error = new LlmOutputError(`LLM output still invalid after one repair attempt: ${lastProblem}`);
-  return err({ kind: 'invalid', message: error.message, error, calls });
+  // The detail (zod paths, key names the model invented) went back to the model only: keys
+  // and messages can carry reply text, so the message here is the category alone.
+  const error = new LlmOutputError(`LLM output still invalid after one repair attempt (${lastCategory})`);
+  return err({ kind: 'invalid', message: error.message, error, calls, status: null });
 }
 
-/** Parse + validate; the error text names paths and expected types, never reply values. */
-function check<T>(reply: string, schema: z.ZodType<T>): Result<{ value: T; raw: unknown }, string> {
+interface CheckProblem {
+  /** Loggable: 'reply not JSON' or 'schema mismatch'. */
+  category: string;
+  /** For the repair prompt only: zod's paths and expectations. */
+  detail: string;
+}
+
+/** Parse + validate. */
+function check<T>(reply: string, schema: z.ZodType<T>): Result<{ value: T; raw: unknown }, CheckProblem> {
   const json = extractJson(reply);
-  if (!json.ok) return err(json.error);
+  if (!json.ok) return err({ category: 'reply not JSON', detail: json.error });
   const parsed = schema.safeParse(json.value);
-  if (!parsed.success) return err(`schema validation failed: ${z.prettifyError(parsed.error).slice(0, 1500)}`);
+  if (!parsed.success) return err({ category: 'schema mismatch', detail: `schema validation failed: ${z.prettifyError(parsed.error).slice(0, 1500)}` });
   return ok({ value: parsed.data, raw: json.value });
 }
 
@@ -101,15 +123,31 @@ function repairPrompt(problem: string): string {
   return `Your previous reply could not be used: ${problem}\nReply again with only the corrected JSON value, conforming to the schema above. No prose, no explanations.`;
 }
 
-function callFailure(cause: unknown, ctx: { signal: AbortSignal | undefined; timeoutMs: number | undefined; calls: number }): LlmFailure {
+// No `cause` on these errors: the endpoint's error object holds its message (which may
+// quote the prompt), and a logger that serializes causes would print it.
+function callFailure(cause: unknown, ctx: { signal: AbortSignal | undefined; timeoutMs: number | undefined; calls: number; budget: LlmBudget | null }): LlmFailure {
   const name = cause instanceof Error ? cause.name : '';
   if (ctx.signal?.aborted || /timeout/i.test(name)) {
+    const budgetWhy = ctx.budget?.refusal() ?? null;
+    if (budgetWhy) return budgetFailure(budgetWhy, ctx.calls);
     const why = ctx.signal?.reason instanceof Error && ctx.signal.reason.name === 'TimeoutError' ? `no answer within ${ctx.timeoutMs} ms` : 'request aborted or timed out';
-    const error = new ServiceUnavailableError('llm', `LLM ${why}`, { cause });
-    return { kind: 'timeout', message: error.message, error, calls: ctx.calls };
+    const error = new ServiceUnavailableError('llm', `LLM ${why}`);
+    return { kind: 'timeout', message: error.message, error, calls: ctx.calls, status: null };
   }
-  const error = new ServiceUnavailableError('llm', `LLM endpoint failed: ${errorMessage(cause).slice(0, 300)}`, { cause });
-  return { kind: 'unavailable', message: error.message, error, calls: ctx.calls };
+  const { category, status } = describeCallFailure(cause);
+  const error = new ServiceUnavailableError('llm', `LLM endpoint failed: ${category}${status !== null ? ` (HTTP ${status})` : ''}`);
+  return { kind: 'unavailable', message: error.message, error, calls: ctx.calls, status };
+}
+
+const BUDGET_WHY: Record<BudgetRefusal, string> = {
+  aborted: 'the request was abandoned by its client',
+  time: "the request's LLM time budget is spent",
+  calls: "the request's LLM call budget is spent",
+};
+
+function budgetFailure(why: BudgetRefusal, calls: number): LlmFailure {
+  const error = new ServiceUnavailableError('llm', `LLM not asked: ${BUDGET_WHY[why]}`);
+  return { kind: 'budget', message: error.message, error, calls, status: null };
 }
 
 function modelName(chat: BaseChatModel): string {
