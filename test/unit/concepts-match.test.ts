@@ -1,0 +1,102 @@
+import { strict as assert } from 'node:assert';
+import { buildConceptIndex } from '../../src/concepts/concept-index.js';
+import { deriveForms } from '../../src/concepts/derive-forms.js';
+import { editDistance, stem, tokenize } from '../../src/concepts/normalize.js';
+import { resolveFeatures } from '../../src/concepts/resolve-features.js';
+import type { InputFinding } from '../../src/query/contracts.js';
+import { miniLexicon, miniSnapshot } from '../support/concept-fixture.js';
+
+const snapshot = miniSnapshot();
+const index = buildConceptIndex(snapshot, miniLexicon);
+
+/** Feature texts a finding resolves to, with polarity ("+fever", "-cough"). */
+function resolve(text: string, attrs: Partial<InputFinding> = {}, clause = ''): string[] {
+  const finding: InputFinding = { text, polarity: 'present', code: null, valueCode: null, ...attrs };
+  return resolveFeatures(index, { finding, tokens: tokenize(text), clauseTokens: tokenize(clause) })
+    .map((m) => `${m.polarity === 'present' ? '+' : '-'}${snapshot.features[m.feature]!.text}`)
+    .sort();
+}
+
+describe('concept layer: lexicon lookup', () => {
+  it('maps canonical phrases, synonyms, lay wording and stems to the concept', () => {
+    assert.deepEqual(resolve('fever'), ['+fever']);
+    assert.deepEqual(resolve('pyrexia'), ['+fever']);
+    assert.deepEqual(resolve('coughing a lot'), ['+cough']);
+    assert.deepEqual(resolve("I can't catch my breath"), ['+dyspnea']);
+    assert.deepEqual(resolve('diaphoretic'), ['+sweating']);
+  });
+
+  it('matches abbreviations case-sensitively', () => {
+    assert.deepEqual(resolve('SOB'), ['+dyspnea']);
+    assert.deepEqual(resolve('sob'), []);
+  });
+
+  it('tolerates one typo in a longer word, never in short words or the first letter', () => {
+    assert.deepEqual(resolve('feaver'), ['+fever']);
+    assert.deepEqual(resolve('coughin'), ['+cough']);
+    assert.deepEqual(resolve('crushing'), []); // no pain head word: not a pain character, and not "cough"
+  });
+
+  it('prefers the longest concept ("former smoker" over "smoker")', () => {
+    assert.deepEqual(resolve('former smoker'), ['+former smoker']);
+    assert.deepEqual(resolve('smoker'), ['+smokes']);
+  });
+
+  it('turns single-word negatives into absent findings', () => {
+    assert.deepEqual(resolve('afebrile'), ['-fever']);
+  });
+
+  it('keeps the finding polarity', () => {
+    assert.deepEqual(resolve('cough', { polarity: 'absent', assertion: 'absent' }), ['-cough']);
+  });
+});
+
+describe('concept layer: values, sites and context', () => {
+  it('reads pain character values only next to a pain head word', () => {
+    assert.deepEqual(resolve('sharp chest pain'), ['+pain', '+pain character: sharp', '+pain location: lower chest', '+pain location: upper chest']);
+    assert.deepEqual(resolve('crushing CP'), ['+pain', '+pain character: heavy']);
+  });
+
+  it('attaches a site after "radiating to" to the radiation question, with the side', () => {
+    assert.deepEqual(resolve('radiating to L arm'), ['+pain radiates to: biceps(L)']);
+    assert.deepEqual(resolve('radiating to left arm'), ['+pain radiates to: biceps(L)']);
+    assert.deepEqual(resolve('radiates to arm'), ['+pain radiates to: biceps(L)', '+pain radiates to: biceps(R)']);
+  });
+
+  it('uses the side the text analysis extracted and the clause for the head word', () => {
+    assert.deepEqual(resolve('ear pain', { values: { side: 'R' } }), ['+pain', '+pain location: ear(R)']);
+    assert.deepEqual(resolve('the left ear', {}, 'pain in the left ear'), ['+pain location: ear(L)']);
+  });
+
+  it('reads a 0-10 intensity into the pain scale', () => {
+    assert.ok(resolve('chest pain 7/10', { values: { intensity: 7 } }).includes('+pain intensity (0-10): 7'));
+  });
+
+  it('lets family findings reach only family-history concepts', () => {
+    assert.deepEqual(resolve('MI', { experiencer: 'family' }), ['+family MI']);
+    assert.deepEqual(resolve('fever', { experiencer: 'family' }), []);
+  });
+
+  it('drops hypothetical and uncertain findings', () => {
+    assert.deepEqual(resolve('fever', { assertion: 'hypothetical' }), []);
+    assert.deepEqual(resolve('fever', { assertion: 'possible' }), []);
+  });
+
+  it('gives features outside the lexicon forms from their own labels', () => {
+    assert.deepEqual(resolve('rash on my arms'), ['+Do you have a rash?']);
+  });
+});
+
+describe('concept layer: helpers', () => {
+  it('stems consistently and measures edit distance with transpositions', () => {
+    assert.equal(stem('wheezes'), stem('wheeze'));
+    assert.equal(stem('coughing'), 'cough');
+    assert.equal(editDistance('fevre', 'fever', 2), 1);
+    assert.equal(editDistance('abcdef', 'uvwxyz', 2), 3);
+  });
+
+  it('derives short forms from labels, never whole question sentences', () => {
+    assert.deepEqual(deriveForms({ text: 'pain character: sharp', question: null, valueText: null }), ['sharp pain character']);
+    assert.deepEqual(deriveForms({ text: 'Do you have a cough? yes', question: 'Do you have a cough?', valueText: 'yes' }), ['cough']);
+  });
+});
