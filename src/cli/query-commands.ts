@@ -54,7 +54,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function formatResult(r: DiagnoseResult): string {
   const out: string[] = [];
-  out.push(`Differential (reasoner: ${r.reasoner}${r.degraded ? ', degraded' : ''})`);
+  if (r.insufficient) out.push(`Too little to rank: ${r.insufficient.message}`, '');
+  out.push(`Differential (reasoner: ${r.reasoner}${r.degraded ? ', degraded' : ''}${r.insufficient ? ', mostly prior' : ''})`);
   r.differential.forEach((d, i) => out.push(`  ${String(i + 1).padStart(2)}. ${d.disease.padEnd(40)} ${pct(d.score).padStart(6)}   ${d.subcategory} / ${d.category}`));
   const top = r.differential[0];
   if (top) for (const e of top.evidence.slice(0, 6)) out.push(`        ${e}`);
@@ -62,8 +63,7 @@ export function formatResult(r: DiagnoseResult): string {
   out.push('', `Subcategory: ${chosen ? `${chosen.name} (${chosen.votes} votes)` : '(none: no feature matched)'}`);
   for (const v of r.trace.votes.slice(0, 5)) out.push(`  ${v.name.padEnd(40)} ${v.votes}`);
   out.push('', `Findings: ${r.trace.findings.length}, matched feature nodes: ${new Set(r.trace.matches.map((m) => m.featureId)).size}`);
-  for (const m of r.trace.matches.slice(0, 15)) out.push(`  ${m.polarity === 'absent' ? '-' : '+'} ${m.featureText} (${m.similarity.toFixed(2)})`);
-  if (r.trace.matches.length > 15) out.push(`  ... ${r.trace.matches.length - 15} more`);
+  out.push(...findingLines(r));
   out.push('', 'Similar records:');
   for (const x of r.trace.retrieved.slice(0, 5)) out.push(`  ${x.diagnosis.padEnd(40)} ${x.similarity.toFixed(3)}`);
   out.push('', 'Follow-up questions:');
@@ -72,6 +72,24 @@ export function formatResult(r: DiagnoseResult): string {
   const t = r.trace.timingsMs;
   out.push('', `Timings (ms): ${Object.entries(t).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   return out.join('\n');
+}
+
+/** Each finding as read (assertion, experiencer, values), then the KG features it became and why. */
+function findingLines(r: DiagnoseResult): string[] {
+  const out: string[] = [];
+  r.trace.findings.slice(0, 20).forEach((f, i) => {
+    const attrs = [f.assertion ?? f.polarity, f.experiencer && f.experiencer !== 'patient' ? f.experiencer : null, f.temporality === 'historical' ? 'history' : null, f.cue ? `cue "${f.cue}"` : null]
+      .filter(Boolean)
+      .join(', ');
+    const vals = f.values ? Object.entries(f.values).map(([k, v]) => `${k}=${typeof v === 'object' ? `${v.value} ${v.unit}` : v}`).join(' ') : '';
+    out.push(`  "${f.text}" [${attrs}]${vals ? ` ${vals}` : ''}`);
+    const ms = r.trace.matches.filter((m) => m.findingIndex === i);
+    if (ms.length === 0) out.push('      (no KG feature)');
+    for (const m of ms.slice(0, 6)) out.push(`      ${m.polarity === 'absent' ? '-' : '+'} ${m.featureText} (${m.similarity.toFixed(2)}${m.via ? `, ${m.via}` : ''})`);
+    if (ms.length > 6) out.push(`      ... ${ms.length - 6} more alternatives`);
+  });
+  if (r.trace.findings.length > 20) out.push(`  ... ${r.trace.findings.length - 20} more findings`);
+  return out;
 }
 
 async function runAsk(text: string | undefined, o: AskFlags): Promise<void> {

@@ -7,11 +7,27 @@ import type { DiagnoseResult } from '../query/contracts.js';
  */
 const Polarity = z.enum(['present', 'absent']);
 
+const SpanSchema = z.object({ start: z.number(), end: z.number() });
+
 export const InputFindingOut = z.object({
   text: z.string(),
   polarity: Polarity,
   code: z.string().nullable(),
   valueCode: z.string().nullable(),
+  span: SpanSchema.optional().describe('Where the finding sits in the request text (UTF-16 offsets)'),
+  clause: SpanSchema.optional(),
+  assertion: z.enum(['present', 'absent', 'possible', 'hypothetical']).optional().describe('NegEx/ConText assertion'),
+  experiencer: z.enum(['patient', 'family', 'other']).optional(),
+  temporality: z.enum(['current', 'historical']).optional(),
+  cue: z.string().nullable().optional().describe('The cue that set a non-default attribute'),
+  values: z
+    .object({
+      side: z.enum(['R', 'L', 'both']).optional(),
+      intensity: z.number().optional(),
+      temperatureC: z.number().optional(),
+      duration: z.object({ value: z.number(), unit: z.enum(['hour', 'day', 'week', 'month', 'year']), days: z.number() }).optional(),
+    })
+    .optional(),
 });
 
 export const TripleSchema = z.object({
@@ -55,11 +71,19 @@ export const DiagnoseResultSchema = z.object({
   report: z.object({ narrative: z.string(), treatments: z.array(z.string()), medications: z.array(z.string()) }).nullable(),
   degraded: z.boolean().describe('True when the LLM path failed or timed out and the evidence reasoner answered'),
   reasoner: z.string(),
+  insufficient: z
+    .object({ reason: z.enum(['no-finding-matched', 'too-few-findings-matched']), message: z.string() })
+    .nullable()
+    .describe('Set when the input carried too little to rank: the differential is then mostly the prior; ask the follow-ups'),
   trace: z.object({
     gate: GateSchema.nullable(),
     findings: z.array(InputFindingOut),
     matches: z.array(
-      z.object({ findingIndex: z.number(), featureId: z.string(), featureText: z.string(), similarity: z.number(), polarity: Polarity }),
+      z.object({
+        findingIndex: z.number(), featureId: z.string(), featureText: z.string(), similarity: z.number(), polarity: Polarity,
+        alternatives: z.string().optional().describe('Matches sharing this key are alternatives of one concept'),
+        via: z.string().optional().describe('Why: the lexicon form, typo correction, embedding or code that matched'),
+      }),
     ),
     votes: z.array(SubcategoryVoteSchema),
     chosenSubcategory: SubcategoryVoteSchema.nullable(),

@@ -134,6 +134,8 @@ export interface DiagnoseResult {
   /** True when the LLM path failed or timed out and the evidence reasoner answered instead. */
   degraded: boolean;
   reasoner: string;
+  /** Set when the input carried too little to rank (no or too few findings matched the KG): the list is mostly prior. */
+  insufficient: { reason: 'no-finding-matched' | 'too-few-findings-matched'; message: string } | null;
   trace: {
     gate: { score: number; decision: 'direct' | 'retrieve' | 'retrieve-warn'; sentences: { text: string; label: 'A' | 'B' | 'C' }[]; warning: string | null } | null;
     findings: InputFinding[];

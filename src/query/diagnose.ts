@@ -18,6 +18,7 @@ import { answerDirect } from './direct-answer.js';
 import { filterRetrieved, type KnowledgeFilterDeps } from './filter-retrieved.js';
 import { retrieveForQuery, type FindRetrievalDeps } from './retrieve-find.js';
 import { voteSubcategory } from './vote-subcategory.js';
+import { assessEvidence } from './assess-evidence.js';
 import type { ConceptLexicon } from '../concepts/types.js';
 
 /**
@@ -102,12 +103,13 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
   const { matches } = await timed('match', () =>
     matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex, lexicon: deps.lexicon ?? null }, { findings, topM: o.topM, threshold: o.matchThreshold, text: input.text }),
   );
+  const { insufficient } = assessEvidence(findings, matches);
   if (gate?.decision === 'direct') {
     // Dense input: no vote, differences KG, retrieval or filter (FIND §3.2.1).
     const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
     timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
     const { differential, followUps, report, degraded } = direct;
-    return { differential, followUps, report, degraded, reasoner: reasoner.name, trace: { gate, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
+    return { differential, followUps, report, degraded, reasoner: reasoner.name, insufficient, trace: { gate, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
   }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
@@ -137,6 +139,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
     report: out.report,
     degraded: out.degraded || filtered.degraded,
     reasoner: reasoner.name,
+    insufficient,
     trace: { gate, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
   };
 }
