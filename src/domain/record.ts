@@ -19,6 +19,23 @@ export interface Finding {
   valueText: string | null;
   /** True when the finding is an antecedent / risk factor rather than a symptom; null if unknown. */
   antecedent: boolean | null;
+  /**
+   * Where a finding of a standard-coded source (OMOP, FHIR) came from: the concept behind
+   * `code` and the source's own spelling. Absent for the other sources.
+   */
+  provenance?: FindingProvenance | null;
+}
+
+export interface FindingProvenance {
+  /** OMOP vocabulary_id of the concept in `code`, e.g. LOINC, SNOMED. */
+  vocabulary: string;
+  conceptCode: string;
+  /** OMOP concept_id (null from FHIR, which has no concept table). */
+  conceptId: number | null;
+  /** The source row's *_source_value, or the FHIR coding's text; null if none. */
+  sourceValue: string | null;
+  /** Table/resource and row id, e.g. "measurement 1204", "Observation/obs-17". */
+  origin: string;
 }
 
 export interface NormalizedRecord {

@@ -3,6 +3,9 @@ import { DdxplusSource } from './ddxplus/ddxplus-source.js';
 import { openPostgresSource } from './postgres/postgres-source.js';
 import { redactUrl } from './redact-url.js';
 import { openFileSource } from './tabular/file-source.js';
+import { FhirSource } from './fhir/fhir-source.js';
+import { parseOmopUrl } from './omop/omop-options.js';
+import { OmopSource } from './omop/omop-source.js';
 import type { RecordSource, SourceOptions, SourceSpec } from './types.js';
 
 export interface SourceSpecFlags {
@@ -13,7 +16,7 @@ export interface SourceSpecFlags {
 }
 
 const USAGE =
-  'expected --source ddxplus:DIR | csv:PATH --mapping M.json | jsonl:PATH --mapping M.json | postgres:URL --query-file Q.sql [--mapping M.json]';
+  'expected --source ddxplus:DIR | csv:PATH --mapping M.json | jsonl:PATH --mapping M.json | postgres:URL --query-file Q.sql [--mapping M.json] | omop:postgres://…[?schema=S&label=primary|earliest] | fhir:DIR';
 
 /** Parses the CLI's `--source` value plus its companion flags into a SourceSpec. */
 export function parseSourceSpec(source: string, flags: SourceSpecFlags = {}): SourceSpec {
@@ -46,6 +49,16 @@ export function parseSourceSpec(source: string, flags: SourceSpecFlags = {}): So
       if (queryFile === null && mapping === null) throw new InputError('a postgres source needs --query-file Q.sql or --mapping M.json (with a table)', { field: 'query-file' });
       return { kind: 'postgres', url, queryFile, mappingPath: mapping };
     }
+    case 'omop': {
+      noFlag('mapping', mapping);
+      noFlag('query-file', queryFile);
+      parseOmopUrl(rest); // fail at parse time on a bad URL, schema or label rule
+      return { kind: 'omop', url: rest };
+    }
+    case 'fhir':
+      noFlag('mapping', mapping);
+      noFlag('query-file', queryFile);
+      return { kind: 'fhir', dir: rest };
     default:
       throw new InputError(`unknown source kind '${kind}': ${USAGE}`, { field: 'source' });
   }
@@ -61,6 +74,10 @@ export function describeSourceSpec(spec: SourceSpec): string {
       return `${spec.kind}:${spec.path} (mapping ${spec.mappingPath})`;
     case 'postgres':
       return `postgres:${redactUrl(spec.url)}${spec.queryFile ? ` (query ${spec.queryFile})` : ''}`;
+    case 'omop':
+      return `omop:${redactUrl(spec.url)}`;
+    case 'fhir':
+      return `fhir:${spec.dir}`;
   }
 }
 
@@ -75,5 +92,9 @@ export async function openSource(spec: SourceSpec, opts: SourceOptions): Promise
       return openFileSource(spec, opts);
     case 'postgres':
       return openPostgresSource(spec, opts);
+    case 'omop':
+      return new OmopSource(parseOmopUrl(spec.url), opts);
+    case 'fhir':
+      return new FhirSource(spec.dir, opts);
   }
 }

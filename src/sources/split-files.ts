@@ -70,7 +70,9 @@ export async function writeSplit(spec: SourceSpec, outDir: string, opts: SplitOp
     await Promise.all([writers.train.end(), writers.test.end()]);
     return report;
   }
-  if (spec.kind === 'postgres') throw new InputError('split writes files: for a postgres source, use `import --out` per part or the splitFilter predicate');
+  if (spec.kind === 'postgres' || spec.kind === 'omop' || spec.kind === 'fhir') {
+    throw new InputError(`split writes files: for a ${spec.kind} source, use \`import --out\` per part or the splitFilter predicate`);
+  }
   const mapping = await loadMapping(spec.mappingPath);
   const name = basename(spec.path);
   const stem = basename(spec.path, extname(spec.path));

@@ -8,7 +8,11 @@ export type SourceSpec =
   | { kind: 'ddxplus'; dir: string }
   | { kind: 'csv'; path: string; mappingPath: string }
   | { kind: 'jsonl'; path: string; mappingPath: string }
-  | { kind: 'postgres'; url: string; queryFile: string | null; mappingPath: string | null };
+  | { kind: 'postgres'; url: string; queryFile: string | null; mappingPath: string | null }
+  /** OMOP CDM v5.4 in PostgreSQL; the URL may carry ?schema=…&label=primary|earliest. */
+  | { kind: 'omop'; url: string }
+  /** A directory of FHIR R4 bundles (*.json) and/or bulk-export ndjson files. */
+  | { kind: 'fhir'; dir: string };
 
 export interface SourceOptions {
   /** Stop at the first malformed row instead of skipping and counting it. */
@@ -29,6 +33,12 @@ export interface ImportSummary {
   skippedByReason: Record<string, number>;
   /** First few skipped rows, for the report. */
   examples: SkippedRow[];
+  /**
+   * Facts of emitted records that gave no finding (OMOP / FHIR: an unparseable lab value, an
+   * unmapped concept, a measurement of no visit). Counted apart from skipped records, which
+   * they are not; absent for sources that map one row to one record.
+   */
+  factsSkipped?: { count: number; byReason: Record<string, number>; examples: SkippedRow[] };
 }
 
 export interface RecordSource {

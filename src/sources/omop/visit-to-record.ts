@@ -1,0 +1,122 @@
+import type { Finding, NormalizedRecord } from '../../domain/record.js';
+import { err, ok, type Result } from '../../result.js';
+import { binByInterpretation, binByRange, binByTertiles, type NumericBin, type Tertiles } from '../binning/bins.js';
+import type { RowProblem } from '../row-issues.js';
+import type { Concept, ConditionFact, EventFact, FactProvenance, VisitFacts } from './clinical-facts.js';
+import { chooseLabel, type LabelRule } from './label-rule.js';
+
+/** SNOMED "Yes" / "No" (OMOP concepts 4188539 / 4188540) as an observation's value concept. */
+const SNOMED_YES = '373066001';
+const SNOMED_NO = '373067005';
+
+export const conceptKey = (c: Pick<Concept, 'vocabulary' | 'code'>): string => `${c.vocabulary}:${c.code}`;
+
+export interface VisitContext {
+  /** Record ids are `<idPrefix>:<visit id>`. */
+  idPrefix: string;
+  labelRule: LabelRule;
+  /** concept key -> tertile cut points, for numeric codes without a reference range. */
+  tertiles: ReadonlyMap<string, Tertiles>;
+}
+
+/** A fact of a kept visit that gave no finding, and why (counted apart from skipped visits). */
+export interface FactIssue {
+  location: string;
+  problem: RowProblem;
+}
+
+export interface VisitOutcome {
+  record: NormalizedRecord;
+  issues: FactIssue[];
+}
+
+/** Age in whole years at the visit; month / day unknown count as the start of the year / month. */
+export function ageAt(birth: { year: number; month: number | null; day: number | null }, visitDate: string): number {
+  const [y, m, d] = visitDate.split('-').map(Number) as [number, number, number];
+  const before = m < (birth.month ?? 1) || (m === (birth.month ?? 1) && d < (birth.day ?? 1));
+  return y - birth.year - (before ? 1 : 0);
+}
+
+/** One visit's facts -> one record; a visit without a person or a label is a bad row. */
+export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOutcome, RowProblem> {
+  if (v.person === null) return err({ category: 'missing-person', reason: `visit ${v.visitId}: its person is not in the source` });
+  const label = chooseLabel(v.conditions, ctx.labelRule);
+  if (label === null) return err({ category: 'visit-without-condition', reason: `visit ${v.visitId}: no condition recorded for the visit` });
+  const age = ageAt(v.person.birthDate, v.startDate);
+  if (!(age >= 0 && age < 150)) return err({ category: 'bad-age', reason: `visit ${v.visitId}: age at visit ${age} from the birth date` });
+
+  const issues: FactIssue[] = [];
+  const findings: Finding[] = [];
+  for (const h of v.history) findings.push(historyFinding(h));
+  // A secondary diagnosis of the same visit is a comorbidity: evidence, not a second label.
+  for (const c of v.conditions) if (c !== label && conceptKey(c.concept) !== conceptKey(label.concept)) findings.push(historyFinding(c));
+  for (const e of v.events) {
+    const f = eventFinding(e, ctx.tertiles);
+    if (f.ok) findings.push(f.value);
+    else issues.push({ location: `${v.location} ${e.provenance.origin}`, problem: f.error });
+  }
+  const unique = dedupe(findings);
+  const sex = v.person.sex;
+  const lines = [`age: ${age}`, `sex: ${sex === 'M' ? 'male' : sex === 'F' ? 'female' : 'unknown'}`, ...unique.map((f) => f.text)];
+  return ok({
+    record: {
+      id: `${ctx.idPrefix}:${v.visitId}`,
+      diagnosis: label.concept.name,
+      icd10: label.icd10,
+      age,
+      sex,
+      findings: unique,
+      initialFindingCode: null,
+      text: lines.join('\n'),
+      location: v.location,
+      differential: null,
+    },
+    issues,
+  });
+}
+
+const provenanceOf = (c: Concept, p: FactProvenance) => ({ vocabulary: c.vocabulary, conceptCode: c.code, conceptId: c.conceptId, sourceValue: p.sourceValue, origin: p.origin });
+
+function historyFinding(h: ConditionFact): Finding {
+  return {
+    text: `history of ${h.concept.name}`, polarity: 'present', code: conceptKey(h.concept), valueCode: null,
+    question: null, valueText: null, antecedent: true, provenance: provenanceOf(h.concept, h.provenance),
+  };
+}
+
+function eventFinding(e: EventFact, tertiles: ReadonlyMap<string, Tertiles>): Result<Finding, RowProblem> {
+  const name = e.concept.name;
+  const base = { code: conceptKey(e.concept), antecedent: false, provenance: provenanceOf(e.concept, e.provenance) };
+  const plain = (polarity: 'present' | 'absent'): Finding => ({ ...base, text: polarity === 'present' ? name : `${name}: absent`, polarity, valueCode: null, question: null, valueText: null });
+  const v = e.value;
+  switch (v.kind) {
+    case 'none':
+      return ok(plain('present'));
+    case 'boolean':
+      return ok(plain(v.value ? 'present' : 'absent'));
+    case 'concept':
+      if (v.concept.vocabulary === 'SNOMED' && v.concept.code === SNOMED_YES) return ok(plain('present'));
+      if (v.concept.vocabulary === 'SNOMED' && v.concept.code === SNOMED_NO) return ok(plain('absent'));
+      return ok({ ...base, text: `${name}: ${v.concept.name}`, polarity: 'present', valueCode: conceptKey(v.concept), question: name, valueText: v.concept.name });
+    case 'unparseable':
+      return err({ category: 'unparseable-value', reason: `${e.table} ${base.code}: the value is not a number or a concept` });
+    case 'number': {
+      const bin: NumericBin | null =
+        binByRange(v.value, v.range) ?? (v.interpretation !== null ? binByInterpretation(v.interpretation) : null) ?? tertileBin(v.value, tertiles.get(base.code), v.unit);
+      if (bin === null) return err({ category: 'numeric-without-bins', reason: `${e.table} ${base.code}: no reference range and no tertiles for the code` });
+      return ok({ ...base, text: `${name}: ${bin.label}`, polarity: 'present', valueCode: bin.code, question: name, valueText: bin.label });
+    }
+  }
+}
+
+const tertileBin = (value: number, t: Tertiles | undefined, unit: string | null): NumericBin | null => (t === undefined ? null : binByTertiles(value, t, unit));
+
+/** One finding per (code, value, polarity), in a fixed order so any source order gives one record. */
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Map<string, Finding>();
+  for (const f of findings) {
+    const k = `${f.antecedent ? 0 : 1}|${f.code}|${f.valueCode ?? ''}|${f.polarity}`;
+    if (!seen.has(k)) seen.set(k, f);
+  }
+  return [...seen.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, f]) => f);
+}
