@@ -1,11 +1,13 @@
 import { InputError } from '../src/errors.js';
-import type { Hierarchy, HierarchyInput, HierarchyMode, HierarchySizes } from './hierarchy-types.js';
+import type { Hierarchy, HierarchyInput, HierarchySizes } from './hierarchy-types.js';
+import { chooseHierarchy, type HierarchyRequest } from './hierarchy-choice.js';
 import { icd10Hierarchy } from './hierarchy-icd10.js';
+import type { ConceptNames } from './hierarchy-names.js';
 import { statisticalHierarchy, type StatisticalOptions } from './hierarchy-statistical.js';
 
 // MedRAG eq. 4: G_D = Θ(E_Li, M_h, E), i = 3, 2 — hierarchical aggregation of diseases into L2 and L1.
 
-export type HierarchyRequest = 'auto' | HierarchyMode;
+export type { HierarchyRequest } from './hierarchy-choice.js';
 
 export interface AggregateOptions {
   mode: HierarchyRequest;
@@ -13,10 +15,12 @@ export interface AggregateOptions {
   statistical?: Partial<StatisticalOptions>;
   /** The LLM strategy, present only when a chat model is configured (see hierarchy-llm.ts). */
   llm?: (input: HierarchyInput, sizes: HierarchySizes) => Promise<Hierarchy>;
+  /** Canonical concept phrases (a lexicon) for statistical group names; absent = cut from the questions. */
+  names?: ConceptNames | null;
 }
 
 export async function aggregateHierarchy(input: HierarchyInput, opts: AggregateOptions): Promise<Hierarchy> {
-  const mode: HierarchyMode = opts.mode === 'auto' ? (opts.llm ? 'llm' : 'statistical') : opts.mode;
+  const { mode, reason } = chooseHierarchy({ requested: opts.mode, diseases: input.diseases, llmConfigured: opts.llm !== undefined });
   let h: Hierarchy;
   if (mode === 'llm') {
     if (!opts.llm) throw new InputError('--hierarchy llm needs a chat model: set OPENAI_BASE_URL or OPENAI_API_KEY (DXGRAPH_LLM)', { field: 'hierarchy' });
@@ -24,9 +28,9 @@ export async function aggregateHierarchy(input: HierarchyInput, opts: AggregateO
   } else if (mode === 'icd10') {
     if (!input.diseases.some((d) => d.icd10)) throw new InputError('--hierarchy icd10: the source has no ICD-10 codes', { field: 'hierarchy' });
     h = icd10Hierarchy(input);
-  } else h = statisticalHierarchy(input, opts.sizes, opts.statistical);
+  } else h = statisticalHierarchy(input, opts.sizes, opts.statistical, opts.names ?? null);
   checkHierarchy(input, h);
-  return h;
+  return { ...h, reason };
 }
 
 /** The invariant of eq. 4: every disease in exactly one subcategory, every subcategory in one existing category, none empty. */

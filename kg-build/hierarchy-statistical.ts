@@ -2,15 +2,17 @@ import { agnes } from 'ml-hclust';
 import type { CategoryNode, FeatureNode, SubcategoryNode } from '../src/domain/kg.js';
 import type { Hierarchy, HierarchyInput, HierarchySizes } from './hierarchy-types.js';
 import { resolveSizes } from './hierarchy-types.js';
-import { diseaseProfiles, distanceMatrix, distinctiveFeatures, featureLabel, meanProfile, type Profile } from './profiles.js';
+import { conceptName, type ConceptNames } from './hierarchy-names.js';
+import { diseaseProfiles, distanceMatrix, distinctiveFeatures, meanProfile, type Profile } from './profiles.js';
 import { uniqueSlugIds } from './text.js';
 
 /**
  * Hierarchy without an LLM (MedRAG eq. 4, Θ only): agglomerative clustering of disease
  * manifestation profiles (prevalence vectors, cosine distance) cut into L2 subcategories;
  * the subcategories' mean profiles clustered again into L1 categories, so every
- * subcategory lands in exactly one category. Groups are named after their most
- * distinctive features.
+ * subcategory lands in exactly one category. Groups are named after the short clinical
+ * concepts of their most distinctive features (hierarchy-names.ts: "cough · sputum", never a
+ * question sentence); a group none of whose features gives one is named by its diseases.
  */
 export interface StatisticalOptions {
   /** Ward gives balanced groups on DDXPlus; average linkage leaves one giant group and many singletons. */
@@ -26,7 +28,7 @@ export interface StatisticalOptions {
 
 export const DEFAULT_STATISTICAL_OPTIONS: StatisticalOptions = { method: 'ward', nameFeatures: 2, idf: true };
 
-export function statisticalHierarchy(input: HierarchyInput, sizes: HierarchySizes, options: Partial<StatisticalOptions> = {}): Hierarchy {
+export function statisticalHierarchy(input: HierarchyInput, sizes: HierarchySizes, options: Partial<StatisticalOptions> = {}, names: ConceptNames | null = null): Hierarchy {
   const opts = { ...DEFAULT_STATISTICAL_OPTIONS, ...options };
   const diseases = [...input.diseases].sort((a, b) => a.id.localeCompare(b.id));
   const byDisease = diseaseProfiles(input.manifestations);
@@ -39,9 +41,10 @@ export function statisticalHierarchy(input: HierarchyInput, sizes: HierarchySize
   const subProfiles = subGroups.map((g) => meanProfile(g.map((i) => profiles[i]!)));
   const catGroups = cutInto(subProfiles, l1, opts.method);
 
-  const subNames = subGroups.map((g) => groupName(g, profiles, featureById, opts.nameFeatures));
+  const namer = { profiles, featureById, k: opts.nameFeatures, names, diseaseNames: diseases.map((d) => d.name) };
+  const subNames = nameAll(subGroups, namer);
   const subIds = uniqueSlugIds('sub', subNames);
-  const catNames = catGroups.map((cg) => groupName(cg.flatMap((s) => subGroups[s]!), profiles, featureById, opts.nameFeatures));
+  const catNames = nameAll(catGroups.map((cg) => cg.flatMap((s) => subGroups[s]!)), namer);
   const catIds = uniqueSlugIds('cat', catNames);
 
   const categories: CategoryNode[] = catGroups.map((_, c) => ({ id: catIds[c]!, name: catNames[c]! }));
@@ -70,15 +73,33 @@ function cutInto(profiles: Profile[], k: number, method: StatisticalOptions['met
   return groups.sort((a, b) => a[0]! - b[0]!);
 }
 
-function groupName(members: number[], profiles: Profile[], featureById: Map<string, FeatureNode>, k: number): string {
+interface Namer {
+  profiles: Profile[];
+  featureById: Map<string, FeatureNode>;
+  k: number;
+  names: ConceptNames | null;
+  diseaseNames: string[];
+}
+
+/** Names of groups of one tier, each distinct from the ones before it where the features allow. */
+function nameAll(groups: number[][], n: Namer): string[] {
+  const taken = new Set<string>();
+  return groups.map((g) => {
+    const name = groupName(g, n, taken);
+    taken.add(name);
+    return name;
+  });
+}
+
+function groupName(members: number[], n: Namer, taken: ReadonlySet<string>): string {
   const inside = new Set(members);
-  const outside = profiles.filter((_, i) => !inside.has(i));
-  const labels: string[] = [];
-  for (const id of distinctiveFeatures(members.map((i) => profiles[i]!), outside, k * 3)) {
-    const f = featureById.get(id);
-    const label = f ? featureLabel(f) : null;
-    if (label && !labels.includes(label)) labels.push(label);
-    if (labels.length === k) break;
-  }
-  return labels.length > 0 ? labels.join(' / ') : 'unclassified';
+  const outside = n.profiles.filter((_, i) => !inside.has(i));
+  // Many candidates: scales, negative answers and sentences are skipped on the way.
+  const ranked = distinctiveFeatures(members.map((i) => n.profiles[i]!), outside, n.k * 15)
+    .map((id) => n.featureById.get(id))
+    .filter((f): f is FeatureNode => f !== undefined);
+  const name = conceptName(ranked, n.k, n.names, taken);
+  if (name !== null) return name;
+  const diseases = members.map((i) => n.diseaseNames[i]!);
+  return diseases.length <= 2 ? diseases.join(' · ') : `${diseases.slice(0, 2).join(' · ')} and ${diseases.length - 2} more`;
 }

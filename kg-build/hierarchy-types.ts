@@ -8,6 +8,8 @@ export interface Hierarchy {
   subcategories: SubcategoryNode[];
   /** disease id -> subcategory id */
   subcategoryOf: Map<string, string>;
+  /** Why this mode (hierarchy-choice.ts); set by aggregateHierarchy, printed and recorded on the KgBuild node. */
+  reason?: string;
 }
 
 export type HierarchyMode = 'statistical' | 'icd10' | 'llm';

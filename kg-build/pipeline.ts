@@ -15,6 +15,7 @@ import { exportGexf } from './export-graph.js';
 import { gateArtifactsStage } from './gate-artifacts-stage.js';
 import { checkKg } from './graph-checks.js';
 import type { Hierarchy, HierarchySizes } from './hierarchy-types.js';
+import type { ConceptNames } from './hierarchy-names.js';
 import { llmHierarchy } from './hierarchy-llm.js';
 import { importTriples } from './import-triples.js';
 import { llmKeyDifferences } from './key-differences-llm.js';
@@ -65,6 +66,8 @@ export interface BuildInput {
   onLoadBatch?: (p: LoadProgress) => void | Promise<void>;
   /** Also write the checked KG as GEXF here (not part of the build's identity). */
   exportGexf?: string | null;
+  /** Canonical concept phrases (lexicon) for statistical hierarchy names; part of the build's identity. */
+  conceptNames?: ConceptNames | null;
 }
 
 export interface BuildOutcome {
@@ -111,7 +114,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const base = { diseases: clusters.diseases, features: ehr.features, manifestations: ehr.manifestations };
     const llm = services.llm;
     const hierarchy = await timed('hierarchy', () =>
-      aggregateHierarchy(base, { mode: params.hierarchy, sizes: params.sizes, ...(llm ? { llm: (i, s) => llmHierarchy({ ...i, llm, embeddings }, s) } : {}) }),
+      aggregateHierarchy(base, { mode: params.hierarchy, sizes: params.sizes, names: input.conceptNames ?? null, ...(llm ? { llm: (i, s) => llmHierarchy({ ...i, llm, embeddings }, s) } : {}) }),
     );
     let triples = { rows: 0, unmatched: 0 };
     const augmented = await timed('augment', async () => {
@@ -133,7 +136,8 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     // Content-addressed: same records, same shaping parameters, same embedder -> same build
     // (the batch size only changes how the load is cut, not what it writes).
     const { batchSize: _batchSize, ...shaping } = params;
-    const buildId = `kg-${stableHash(scan.fingerprint, JSON.stringify(shaping), services.embedder.id, llm ? 'llm' : 'no-llm', input.source.description)}`;
+    // The chosen hierarchy mode is part of it: 'auto' may pick another mode for the same params.
+    const buildId = `kg-${stableHash(scan.fingerprint, JSON.stringify({ ...shaping, hierarchyMode: hierarchy.mode }), services.embedder.id, llm ? 'llm' : 'no-llm', input.source.description, ...(input.conceptNames ? [input.conceptNames.id] : []))}`;
     const counts = kgCounts(kg, scan.recordCount);
     const embeddingDim = (await embedUnit(embeddings, ['embedding dimension probe']))[0]!.length;
     // The Neo4j load and the on-disk artifacts (indexes, then the gate) need nothing from each
@@ -155,7 +159,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const loading = timed('neo4j', () =>
       loadNeo4j(services.graph, {
         kg, degree: checked.degree,
-        build: { id: buildId, source: input.source.description, embedder: services.embedder.id, embeddingDim, params: params as unknown as Record<string, unknown>, counts, startedAt: new Date().toISOString() },
+        build: { id: buildId, source: input.source.description, embedder: services.embedder.id, embeddingDim, params: { ...params, hierarchyChosen: { mode: hierarchy.mode, reason: hierarchy.reason ?? null } } as unknown as Record<string, unknown>, counts, startedAt: new Date().toISOString() },
         records: params.recordsInGraph ? recordRows(spoolPath, clusters, ehr.canonical) : null,
       }, { batchSize: params.batchSize, onBatch, signal: loadSignal }),
     ).then((v) => ({ ok: true as const, v }), (e: unknown) => ({ ok: false as const, e })); // settled, never an unhandled rejection

@@ -7,6 +7,8 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
   const lines: string[] = [];
   const total = Object.values(o.timings).reduce((s, t) => s + t, 0);
   lines.push(`build ${o.buildId}  hierarchy=${o.hierarchy.mode}  llm=${o.llmUsed ? 'yes' : 'no'}  embedder=${o.manifest.embedder}`);
+  // Which hierarchy and why (issue 19): auto picks ICD-10, LLM or statistical from the source and config.
+  if (o.hierarchy.reason) lines.push(`hierarchy: ${o.hierarchy.mode}, ${o.hierarchy.reason}`);
   const src = extra.sourceSummary;
   lines.push(`records: ${o.scan.recordCount} in the build, ${o.scan.excluded} held out (test split)${src ? `, ${src.skipped} malformed rows skipped` : ''}`);
   lines.push(

@@ -16,6 +16,7 @@ import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { createProgress } from '../../kg-build/progress.js';
 import { formatReport } from '../../kg-build/report.js';
+import { defaultLexiconPath, loadConceptNames } from '../../kg-build/hierarchy-lexicon.js';
 
 interface BuildFlags {
   source: string;
@@ -33,6 +34,7 @@ interface BuildFlags {
   triples?: string;
   exportGexf?: string;
   gateSample?: number;
+  lexicon?: string;
 }
 
 const HIERARCHY_MODES = ['auto', 'statistical', 'icd10', 'llm'] as const;
@@ -71,6 +73,11 @@ export function paramsFromFlags(o: BuildFlags): BuildParams {
 
 async function runBuildCommand(o: BuildFlags): Promise<void> {
   const params = paramsFromFlags(o);
+  // Concept phrases for statistical group names: an explicit --lexicon must exist; the
+  // shipped DDXPlus lexicon is used when present (names are cut from the questions otherwise).
+  const names = await loadConceptNames(o.lexicon ?? defaultLexiconPath());
+  if (!names.ok) throw names.error;
+  if (o.lexicon !== undefined && names.value === null) throw new InputError(`--lexicon: no file at ${o.lexicon}`, { field: 'lexicon' });
   faissThreadsForBuild(); // before faiss-node loads (first index created by the build)
   const config = loadConfig();
   const spec = parseSourceSpec(o.source, { mapping: o.mapping ?? null, queryFile: o.queryFile ?? null });
@@ -85,7 +92,7 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
       ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs }
       : null;
     const outcome = await runBuild(
-      { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, ...(include ? { include } : {}) },
+      { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, conceptNames: names.value, ...(include ? { include } : {}) },
       { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress() },
     );
     process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
@@ -103,7 +110,8 @@ export function registerBuildCommand(program: Command): void {
     .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL')
     .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources')
     .option('--query-file <file>', 'SQL query yielding the rows (postgres)')
-    .option('--hierarchy <mode>', 'auto (LLM if configured, else statistical) | statistical | icd10 | llm', 'auto')
+    .option('--hierarchy <mode>', 'auto (ICD-10 when ~all diseases have codes, else LLM if configured, else statistical) | statistical | icd10 | llm', 'auto')
+    .option('--lexicon <file>', 'concept lexicon (JSON) naming statistical groups (default: datasets/lexicon/ddxplus-lexicon.json when present)')
     .option('--subcategories <n>', "number of L2 subcategories, or 'auto'", 'auto')
     .option('--categories <n>', "number of L1 categories, or 'auto'", 'auto')
     .option('--strict', 'stop at the first malformed source row')
