@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createEmbedder } from '../../src/adapters/embeddings/index.js';
+import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
+import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
+import { paramsFromFlags } from '../../src/cli/build-command.js';
+import type { Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
+import { openQueryService } from '../../src/query/query-service.js';
+import { createReasoners } from '../../src/server.js';
+import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
+import { splitFilter } from '../../src/sources/split.js';
+import { runBuild } from '../../kg-build/pipeline.js';
+import { runCase, type FreeTextCase } from './free-text-cases.js';
+import { breakdown, type Breakdown } from './free-text-score.js';
+import { loadVignettes, selectVignettes } from './free-text-set.js';
+import { percentile } from './stats.js';
+import { TfidfKnn, type LabeledText } from './tfidf-knn.js';
+
+/**
+ * The free-text bench (issue 17, "Measure"): build the KG from the train part of the DDXPlus
+ * sample (the demo's patient-level split), open the query service as `dxgraph ask` does, and
+ * run every vignette through dxgraph and through the TF-IDF kNN baseline fitted on the same
+ * training records' text renderings. The caller owns the Neo4j (bench/free-text.ts starts a
+ * dedicated one unless told otherwise); with `build`, that database is wiped first.
+ */
+export interface FreeTextOptions {
+  config: Config;
+  vignettesPath: string;
+  ddxplusDir: string;
+  ids: string[] | null;
+  build: boolean;
+  split: { seed: number; testFraction: number };
+  k: number;
+  log: (line: string) => void;
+}
+
+export interface FreeTextReport {
+  set: { path: string; sha256: string; n: number; conditions: number };
+  split: { seed: number; testFraction: number };
+  trainRecords: number;
+  k: number;
+  build: { buildId: string | null; seconds: number | null };
+  embedder: string;
+  /** Vignettes whose condition is no disease of the build (counted as misses for both systems). */
+  unknownGold: number;
+  dxgraph: {
+    scores: Breakdown;
+    /** Negated evidence codes matched as present: over all vignettes, and vignettes with at least one. */
+    negatedAsPresent: { codes: number; cases: number; ofCodes: number };
+    negationsCaught: { codes: number; ofCodes: number };
+    noMatchShare: number;
+    /** null when no result carried an `insufficient` field. */
+    insufficient: { count: number; of: number } | null;
+    latencyMs: { matchP50: number | null; textToFeaturesP50: number | null; totalP50: number };
+  };
+  baseline: { scores: Breakdown };
+  cases: FreeTextCase[];
+}
+
+async function trainTexts(ddxplusDir: string, split: FreeTextOptions['split']): Promise<{ text: string; diagnosis: string }[]> {
+  const source = await openSource(parseSourceSpec(`ddxplus:${ddxplusDir}`), { strict: false });
+  const keep = splitFilter({ ...split, part: 'train' });
+  const out: { text: string; diagnosis: string }[] = [];
+  try {
+    for await (const r of source.records()) if (keep(r)) out.push({ text: r.text, diagnosis: r.diagnosis });
+  } finally {
+    await source.close();
+  }
+  return out;
+}
+
+async function build(o: FreeTextOptions, graph: GraphStore): Promise<number> {
+  const t0 = performance.now();
+  while (Number((await graph.write('bench/wipe', { limit: 20_000 }))[0]?.deleted ?? 0) > 0);
+  // The CLI's own flag rules and defaults (`dxgraph build --test-fraction 0.4 --seed 1`), so the
+  // bench builds what a user builds.
+  const params = paramsFromFlags({ source: `ddxplus:${o.ddxplusDir}`, hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000, ...o.split });
+  const source = await openSource(parseSourceSpec(`ddxplus:${o.ddxplusDir}`), { strict: false });
+  try {
+    await runBuild(
+      { source, dataDir: o.config.dataDir, params, include: splitFilter({ ...o.split, part: 'train' }) },
+      { graph, embedder: createEmbedder(o.config), indexFactory: FaissVectorIndex, llm: null },
+    );
+  } finally {
+    await source.close();
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+const p50 = (xs: (number | null)[]): number | null => {
+  const s = Float64Array.from(xs.filter((x): x is number => x !== null)).sort();
+  return s.length === 0 ? null : Math.round(percentile(s, 50) * 1000) / 1000;
+};
+
+export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
+  const raw = await readFile(o.vignettesPath, 'utf8');
+  const all = await loadVignettes(o.vignettesPath, o.ddxplusDir);
+  const vignettes = selectVignettes(all, o.ids);
+  const graph = new GraphStore(o.config.neo4j);
+  await graph.connect();
+  try {
+    const buildSeconds = o.build ? await build(o, graph) : null;
+    if (buildSeconds !== null) o.log(`free-text: KG built from the train part in ${buildSeconds.toFixed(1)} s`);
+    const embedder = createEmbedder(o.config);
+    const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })) });
+    const goldOf = diagnosisToDisease(service.snapshot);
+    const train = await trainTexts(o.ddxplusDir, o.split);
+    const labeled: LabeledText[] = train.map((r) => ({ text: r.text, label: goldOf.get(r.diagnosis.toLowerCase()) ?? `raw:${r.diagnosis}` }));
+    const baseline = TfidfKnn.fit(labeled, { k: o.k });
+    const cases: FreeTextCase[] = [];
+    for (const v of vignettes) {
+      cases.push(await runCase({ service, baseline, goldOf }, v));
+      if (cases.length % 50 === 0) o.log(`free-text: ${cases.length}/${vignettes.length} vignettes`);
+    }
+    const dx = cases.map((c) => c.dxgraph);
+    const flags = dx.map((d) => d.insufficient).filter((f): f is boolean => f !== null);
+    const absentCodes = vignettes.reduce((s, v) => s + v.absentEvidences.length, 0);
+    return {
+      set: { path: o.vignettesPath, sha256: createHash('sha256').update(raw).digest('hex'), n: vignettes.length, conditions: new Set(vignettes.map((v) => v.condition)).size },
+      split: o.split,
+      trainRecords: train.length,
+      k: o.k,
+      build: { buildId: service.snapshot.buildId, seconds: buildSeconds },
+      embedder: embedder.id,
+      unknownGold: cases.filter((c) => c.goldDiseaseId === null).length,
+      dxgraph: {
+        scores: breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: c.dxgraph.rank }))),
+        negatedAsPresent: { codes: dx.reduce((s, d) => s + d.negatedAsPresent.length, 0), cases: dx.filter((d) => d.negatedAsPresent.length > 0).length, ofCodes: absentCodes },
+        negationsCaught: { codes: dx.reduce((s, d) => s + d.negationsCaught.length, 0), ofCodes: absentCodes },
+        noMatchShare: dx.length === 0 ? 0 : dx.filter((d) => d.matches.length === 0).length / dx.length,
+        insufficient: flags.length === 0 ? null : { count: flags.filter(Boolean).length, of: dx.length },
+        latencyMs: { matchP50: p50(dx.map((d) => d.ms.match)), textToFeaturesP50: p50(dx.map((d) => d.ms.textToFeatures)), totalP50: p50(dx.map((d) => d.ms.total)) ?? 0 },
+      },
+      baseline: { scores: breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: c.baseline.rank }))) },
+      cases,
+    };
+  } finally {
+    await graph.close();
+  }
+}
