@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArtifactError } from '../../src/errors.js';
 import { WordLlamaEmbedder } from '../../src/adapters/embeddings/wordllama-embedder.js';
-import { DEFAULT_WORDLLAMA_DIR, parseSafetensorsMatrix, WORDLLAMA_TOKENIZER_FILE } from '../../src/adapters/embeddings/wordllama-model.js';
+import { DEFAULT_WORDLLAMA_DIR, loadWordLlamaModel, parseSafetensorsMatrix, WORDLLAMA_TOKENIZER_FILE } from '../../src/adapters/embeddings/wordllama-model.js';
+import { segmentationIsExact } from '../../src/adapters/embeddings/wordllama-tokenize.js';
+import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 
 /**
  * The WordLlama embedder against the Python reference (wordllama 0.4.0.post1 from PyPI): token
@@ -65,10 +67,14 @@ describe('WordLlamaEmbedder (l2_supercat) vs the Python reference', () => {
   it('gives the same vectors truncated to 64 dims (Matryoshka, truncation before pooling)', () => {
     assert.equal(wl64.dim, 64);
     assert.equal(wl64.id, 'wordllama-l2-supercat-64');
+    const view = wl256.withDim(64);
+    assert.ok(view.ok);
     for (const c of fixture.cases) {
       const cos = cosine(wl64.embedVector(c.text), c.v64);
       assert.ok(cos > 0.9999, `${JSON.stringify(c.text)}: cosine ${cos}`);
+      if (view.ok) assert.deepEqual(view.value.embedVector(c.text), wl64.embedVector(c.text));
     }
+    assert.equal(wl256.withDim(512).ok, false);
   });
 
   it('batch, query and document paths agree; the id names the model and dims', async () => {
@@ -95,6 +101,35 @@ describe('WordLlamaEmbedder (l2_supercat) vs the Python reference', () => {
     near('smoker', 'Do you smoke cigarettes?', 'Do you have a fever (either felt or measured with a thermometer)?');
     near('coughing up blood', 'Have you been coughing up blood?', 'Do you have a sore throat?');
     near('feverish', 'Do you have a fever (either felt or measured with a thermometer)?', 'Do you have a cough?');
+  });
+});
+
+describe('WordLlamaTokenizer: word-by-word ids equal whole-text ids', () => {
+  it('on 100 DDXPlus record texts, the fixture and awkward spacing, Unicode and added tokens', async () => {
+    const model = await loadWordLlamaModel(DEFAULT_WORDLLAMA_DIR);
+    if (!model.ok) assert.fail(model.error.message);
+    const tok = model.value.tokenizer;
+    const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
+    const texts: string[] = [];
+    try {
+      for await (const r of source.records()) if (texts.push(r.text) >= 100) break;
+    } finally {
+      await source.close();
+    }
+    assert.ok(texts.every((t) => t.length > 100));
+    texts.push(...fixture.cases.map((c) => c.text));
+    texts.push(' ', '   ', 'a ', ' a', 'a  b   c    ', '\u2581already\u2581marked', 'x <s> y</s>', 'tab\tsep\r\nlines', '🤒🤒 fever', 'ﬁne ligatures');
+    for (const t of texts) assert.deepEqual(tok.ids(t), tok.whole(t), JSON.stringify(t.slice(0, 80)));
+    // Twice: the second pass is served from the cache.
+    for (const t of texts.slice(0, 20)) assert.deepEqual(tok.ids(t), tok.whole(t));
+  });
+
+  it('only segments a tokenizer whose tokens never hold "\u2581" after another character', () => {
+    const json = JSON.parse(readFileSync(join(DEFAULT_WORDLLAMA_DIR, WORDLLAMA_TOKENIZER_FILE), 'utf8'));
+    assert.equal(segmentationIsExact(json), true);
+    assert.equal(segmentationIsExact({ ...json, model: { ...json.model, vocab: { ...json.model.vocab, 'a\u2581b': 32000 } } }), false);
+    assert.equal(segmentationIsExact({ ...json, pre_tokenizer: { type: 'Metaspace' } }), false);
+    assert.equal(segmentationIsExact({ ...json, normalizer: null }), false);
   });
 });
 

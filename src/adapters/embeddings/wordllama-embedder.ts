@@ -1,8 +1,8 @@
 import { Embeddings } from '@langchain/core/embeddings';
-import type { Tokenizer } from '@huggingface/tokenizers';
 import { ArtifactError } from '../../errors.js';
 import { err, ok, type Result } from '../../result.js';
 import { DEFAULT_WORDLLAMA_DIR, loadWordLlamaModel } from './wordllama-model.js';
+import type { WordLlamaTokenizer } from './wordllama-tokenize.js';
 
 /**
  * Offline text embedder with real word meaning: WordLlama's l2_supercat static token
@@ -10,7 +10,8 @@ import { DEFAULT_WORDLLAMA_DIR, loadWordLlamaModel } from './wordllama-model.js'
  * were distilled from the concatenated ("supercat") input-embedding codebooks of several
  * Llama-2-tokenizer LLMs and trained as a sentence embedder. What the Python package does in
  * `WordLlamaInference.embed(texts, norm=True)`, reproduced exactly:
- *   1. tokenize with the Llama-2 tokenizer (no BOS/EOS, no truncation);
+ *   1. tokenize with the Llama-2 tokenizer (no BOS/EOS, no truncation; word by word with a
+ *      cache, which gives the same ids: wordllama-tokenize.ts);
  *   2. look each id up in the [32000 x 256] matrix (ids clipped to the vocabulary);
  *   3. average the token vectors (plain mean, no weights);
  *   4. L2-normalise.
@@ -33,10 +34,10 @@ export class WordLlamaEmbedder extends Embeddings {
   private readonly matrix: Float32Array;
   private readonly stride: number;
   private readonly vocab: number;
-  private readonly tokenizer: Tokenizer;
+  private readonly tokenizer: WordLlamaTokenizer;
 
   /** Use `WordLlamaEmbedder.load`; the constructor only keeps what it is given (no I/O). */
-  constructor(parts: { matrix: Float32Array; vocab: number; stride: number; dim: number; tokenizer: Tokenizer }) {
+  constructor(parts: { matrix: Float32Array; vocab: number; stride: number; dim: number; tokenizer: WordLlamaTokenizer }) {
     super({});
     this.matrix = parts.matrix;
     this.vocab = parts.vocab;
@@ -51,11 +52,16 @@ export class WordLlamaEmbedder extends Embeddings {
     const model = await loadWordLlamaModel(dir);
     if (!model.ok) return model;
     const { matrix, vocab, dim: stride, tokenizer } = model.value;
-    const dim = opts.dim ?? stride;
-    if (!(WORDLLAMA_DIMS as readonly number[]).includes(dim) || dim > stride) {
-      return err(new ArtifactError(dir, `WordLlama dim ${dim} is not available (model has ${stride}; choose one of ${WORDLLAMA_DIMS.join(', ')})`));
+    return new WordLlamaEmbedder({ matrix, vocab, stride, dim: stride, tokenizer }).withDim(opts.dim ?? stride, dir);
+  }
+
+  /** The same model truncated to `dim` (Matryoshka), sharing the loaded matrix and tokenizer. */
+  withDim(dim: number, dir = DEFAULT_WORDLLAMA_DIR): Result<WordLlamaEmbedder, ArtifactError> {
+    if (!(WORDLLAMA_DIMS as readonly number[]).includes(dim) || dim > this.stride) {
+      return err(new ArtifactError(dir, `WordLlama dim ${dim} is not available (model has ${this.stride}; choose one of ${WORDLLAMA_DIMS.join(', ')})`));
     }
-    return ok(new WordLlamaEmbedder({ matrix, vocab, stride, dim, tokenizer }));
+    if (dim === this.dim) return ok(this);
+    return ok(new WordLlamaEmbedder({ matrix: this.matrix, vocab: this.vocab, stride: this.stride, dim, tokenizer: this.tokenizer }));
   }
 
   /** Identifier recorded with a build, so query time can refuse a mismatched embedder. */
@@ -65,7 +71,7 @@ export class WordLlamaEmbedder extends Embeddings {
 
   /** Llama-2 token ids of `text` as WordLlama sees them (no special tokens). */
   tokenIds(text: string): number[] {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+    return this.tokenizer.ids(text);
   }
 
   embedVector(text: string): Float32Array {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ArtifactError, errorMessage } from '../../errors.js';
 import { err, ok, type Result } from '../../result.js';
+import { WordLlamaTokenizer } from './wordllama-tokenize.js';
 
 /**
  * The files of a WordLlama model as scripts/fetch-wordllama.sh installs them (from the PyPI
@@ -22,7 +23,7 @@ export interface WordLlamaModel {
   matrix: Float32Array;
   vocab: number;
   dim: number;
-  tokenizer: Tokenizer;
+  tokenizer: WordLlamaTokenizer;
 }
 
 const missingHint = 'run `npm run setup` (or `bash scripts/fetch-wordllama.sh`) to install it, or use DXGRAPH_EMBEDDER=hashed';
@@ -36,9 +37,10 @@ export async function loadWordLlamaModel(dir: string): Promise<Result<WordLlamaM
   if (!tokenizerText.ok) return tokenizerText;
   const matrix = parseSafetensorsMatrix(weights.value, TENSOR_KEY);
   if (!matrix.ok) return err(new ArtifactError(weightsPath, `WordLlama weights ${weightsPath}: ${matrix.error}; ${missingHint}`));
-  let tokenizer: Tokenizer;
+  let tokenizer: WordLlamaTokenizer;
   try {
-    tokenizer = new Tokenizer(JSON.parse(tokenizerText.value.toString('utf8')), {});
+    const json = JSON.parse(tokenizerText.value.toString('utf8')) as object;
+    tokenizer = new WordLlamaTokenizer(new Tokenizer(json, {}), json);
   } catch (e) {
     return err(new ArtifactError(tokenizerPath, `WordLlama tokenizer ${tokenizerPath} is not a valid tokenizer.json (${errorMessage(e)}); ${missingHint}`, { cause: e }));
   }
