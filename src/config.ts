@@ -30,6 +30,31 @@ export const DEFAULT_SESSIONS: SessionsConfig = {
   ttlMs: 30 * 60_000, maxSessions: 1000, stopConfidence: 0.9, ranker: 'information-gain', maxPerKey: 100, maxTurns: 200, lifetimeMs: 4 * 3_600_000,
 };
 
+/** Issue 18: bounds on what one request may cost, and the server's shutdown and probe timing (docs/security.md). */
+export interface LimitsConfig {
+  /** Findings per request after decomposition (text and structured together). */
+  maxFindings: number;
+  /** Largest /v1/diagnose answer: a full trace above it is answered with the summary trace. */
+  maxResponseBytes: number;
+  /** Diagnose work (diagnose and session turns) running at once, waiting in total, waiting per client. */
+  admission: { maxActive: number; maxQueued: number; maxQueuedPerClient: number };
+  /** One LLM budget per request across knowledge filter, reasoner and gate. */
+  llmBudget: { wallMs: number; maxCalls: number };
+  /** How long /readyz reuses its Neo4j check. */
+  readyCacheMs: number;
+  /** SIGTERM: idle keep-alive sockets get `lingerMs` to send one last request, everything ends by `drainMs`. */
+  shutdown: { drainMs: number; lingerMs: number };
+}
+
+export const DEFAULT_LIMITS: LimitsConfig = {
+  maxFindings: 200,
+  maxResponseBytes: 2 * 1024 * 1024,
+  admission: { maxActive: 4, maxQueued: 64, maxQueuedPerClient: 16 },
+  llmBudget: { wallMs: 45_000, maxCalls: 16 },
+  readyCacheMs: 2000,
+  shutdown: { drainMs: 10_000, lingerMs: 1000 },
+};
+
 const EnvSchema = z.object({
   NEO4J_URI: z
     .string()
@@ -75,6 +100,17 @@ const EnvSchema = z.object({
   DXGRAPH_GATE_THETA2: z.coerce.number().min(0).max(1).optional(),
   // Issue 11: keep each subcategory's differences KG after its first Neo4j read (src/query/differences-kg-cache.ts).
   DXGRAPH_DIFFERENCES_CACHE: boolish.default(true),
+  // Issue 18: per-request bounds, diagnose admission, LLM budget, probe cache, shutdown.
+  DXGRAPH_MAX_FINDINGS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_LIMITS.maxFindings),
+  DXGRAPH_MAX_RESPONSE_BYTES: z.coerce.number().int().min(65_536).max(1024 ** 3).default(DEFAULT_LIMITS.maxResponseBytes),
+  DXGRAPH_DIAGNOSE_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(DEFAULT_LIMITS.admission.maxActive),
+  DXGRAPH_DIAGNOSE_QUEUE: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.admission.maxQueued),
+  DXGRAPH_DIAGNOSE_QUEUE_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.admission.maxQueuedPerClient),
+  DXGRAPH_LLM_BUDGET_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_LIMITS.llmBudget.wallMs),
+  DXGRAPH_LLM_MAX_CALLS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_LIMITS.llmBudget.maxCalls),
+  DXGRAPH_READY_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_LIMITS.readyCacheMs),
+  DXGRAPH_SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_LIMITS.shutdown.drainMs),
+  DXGRAPH_SHUTDOWN_LINGER_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_LIMITS.shutdown.lingerMs),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
 });
@@ -105,6 +141,8 @@ export interface Config {
   gate?: { mode: 'auto' | 'on' | 'off'; theta1: number | null; theta2: number | null };
   /** Absent (hand-built configs in tests) = cache on; loadConfig always fills it. */
   query?: { differencesCache: boolean };
+  /** Absent (hand-built configs in tests) = DEFAULT_LIMITS; loadConfig always fills it. */
+  limits?: LimitsConfig;
 }
 
 /** Parse and validate `env` (defaults to process.env). Throws ConfigError naming the variable. */
@@ -159,5 +197,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
     query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE },
+    limits: {
+      maxFindings: e.DXGRAPH_MAX_FINDINGS,
+      maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,
+      admission: { maxActive: e.DXGRAPH_DIAGNOSE_CONCURRENCY, maxQueued: e.DXGRAPH_DIAGNOSE_QUEUE, maxQueuedPerClient: e.DXGRAPH_DIAGNOSE_QUEUE_PER_CLIENT },
+      llmBudget: { wallMs: e.DXGRAPH_LLM_BUDGET_MS, maxCalls: e.DXGRAPH_LLM_MAX_CALLS },
+      readyCacheMs: e.DXGRAPH_READY_CACHE_MS,
+      shutdown: { drainMs: e.DXGRAPH_SHUTDOWN_DRAIN_MS, lingerMs: e.DXGRAPH_SHUTDOWN_LINGER_MS },
+    },
   };
 }

@@ -1,9 +1,10 @@
 import { createEmbedder } from './adapters/embeddings/index.js';
 import { createChatModel } from './adapters/llm/chat-model.js';
 import { GraphStore } from './adapters/neo4j/graph-store.js';
-import { DEFAULT_SESSIONS, type Config } from './config.js';
+import { DEFAULT_LIMITS, DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
 import { createApp } from './http/app.js';
+import { cachedProbe } from './http/cached-probe.js';
 import { listen } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
@@ -61,12 +62,17 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const reasoners = await createReasoners(config, logger);
     // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
     const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
-    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true });
+    const limits = config.limits ?? DEFAULT_LIMITS;
+    const query = await openQueryService({
+      graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true,
+      limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget },
+    });
+    const neo4jUp = cachedProbe(() => graph.ping(), { ttlMs: limits.readyCacheMs });
     const app = createApp({
       query,
       kg: new Neo4jKgReader(graph),
       readiness: async () => ({
-        neo4j: await graph.ping(),
+        neo4j: await neo4jUp(),
         indexes: query.snapshot.diseases.length > 0 && query.artifacts.featureIndex.size > 0,
       }),
       config,

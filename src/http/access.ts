@@ -27,7 +27,33 @@ export function loadApiKeys(http: Config['http']): string[] {
   }
   const short = keys.find((k) => k.length < 16);
   if (short !== undefined) throw new ConfigError('DXGRAPH_API_KEYS / DXGRAPH_API_KEY_FILE: every API key must be at least 16 characters');
+  // Which key is weak is given by position only: the error line must not print a secret.
+  const weak = keys.findIndex((k) => keyEntropyBits(k) < MIN_KEY_ENTROPY_BITS || new Set(k).size < MIN_KEY_DISTINCT_CHARS);
+  if (weak >= 0) {
+    throw new ConfigError(
+      `DXGRAPH_API_KEYS / DXGRAPH_API_KEY_FILE: API key #${weak + 1} is too predictable (needs at least ${MIN_KEY_DISTINCT_CHARS} different characters and about ${MIN_KEY_ENTROPY_BITS} bits by character frequency); generate one with: openssl rand -hex 24`,
+    );
+  }
   return keys;
+}
+
+/**
+ * A floor on how guessable a key may be (issue 18: a 16-character key of one repeated
+ * letter was accepted). Shannon entropy of the key's own character frequencies times its
+ * length: 0 bits for "aaaa…", 16 for "abab…" (16 chars), about 64 for 16 random hex
+ * digits, 96+ for `openssl rand -hex 24`. It does not catch every weak key (a dictionary
+ * phrase passes), only the degenerate ones; generated keys clear it by far.
+ */
+export const MIN_KEY_ENTROPY_BITS = 48;
+export const MIN_KEY_DISTINCT_CHARS = 8;
+
+export function keyEntropyBits(key: string): number {
+  const chars = [...key];
+  const counts = new Map<string, number>();
+  for (const c of chars) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bitsPerChar = 0;
+  for (const n of counts.values()) bitsPerChar -= (n / chars.length) * Math.log2(n / chars.length);
+  return bitsPerChar * chars.length;
 }
 
 /** Refuse to serve patient data on a non-loopback address without an API key. */

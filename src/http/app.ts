@@ -1,11 +1,15 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import { createSessionRouter } from '../sessions/routes.js';
+import { DEFAULT_LIMITS } from '../config.js';
 import { requireApiKey } from './access.js';
+import { admissionControl, FairAdmission } from './admission.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
 import { exploreStyleRoutes } from './explore-style.js';
 import { buildOpenApi } from './openapi.js';
 import type { AppDeps } from './ports.js';
+import { clientBucket } from './rate-limit.js';
 import { requestLog } from './request-log.js';
 import { dropDemographics, securityLayer } from './security.js';
 import { diagnoseRoutes } from './routes/diagnose.js';
@@ -51,7 +55,12 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1', requireApiKey(deps.apiKeys));
   app.use(express.json({ limit: bodyLimitBytes(deps.config.http.maxTextChars), strict: true }));
   app.use(dropDemographics(deps.config.privacy));
-  app.use(diagnoseRoutes(deps));
+  // Diagnose work (a diagnose, a session turn) waits for a fair slot (admission.ts).
+  const limits = deps.config.limits ?? DEFAULT_LIMITS;
+  const hashedKeys = deps.apiKeys.map((k) => createHash('sha256').update(k, 'utf8').digest());
+  const admission = admissionControl(new FairAdmission(limits.admission), (req) => clientBucket(req, hashedKeys));
+  app.post(['/v1/sessions', '/v1/sessions/:id/answers'], admission);
+  app.use(diagnoseRoutes(deps, admission));
   app.use(kgRoutes(deps));
   if (deps.consultation) app.use(createSessionRouter({ consultation: deps.consultation, maxTextChars: deps.config.http.maxTextChars }));
 

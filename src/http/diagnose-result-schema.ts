@@ -92,6 +92,17 @@ export const DiagnoseResultSchema = z.object({
       z.object({ id: z.string(), similarity: z.number(), diagnosis: z.string(), diseaseId: z.string().nullable(), text: z.string() }),
     ),
     timingsMs: z.record(z.string(), z.number()),
+    omitted: z
+      .object({
+        matches: z.number(),
+        votes: z.number(),
+        differencesKg: z.number(),
+        retrieved: z.number(),
+        gateSentences: z.number(),
+        clippedTexts: z.number(),
+      })
+      .optional()
+      .describe("Summary trace (the default): how many items each capped list left out and how many texts were clipped; absent with options.trace 'full'"),
   }),
 });
 

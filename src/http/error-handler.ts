@@ -92,6 +92,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json(fail(404, 'NOT_FOUND', `no route ${req.method} ${req.path.slice(0, 200)}`).body);
+  // The path is the client's input (it may carry NUL, bidi controls or patient text): not echoed.
+  res.status(404).json(fail(404, 'NOT_FOUND', `no route for this method and path (${SAFE_METHODS.has(req.method) ? req.method : 'method'}); see /openapi.json`).body);
 };

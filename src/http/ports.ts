@@ -22,7 +22,8 @@ export interface AppDeps {
   kg: KgReader;
   /** Neo4j reachable? indexes (snapshot, FAISS) loaded? */
   readiness: () => Promise<Readiness>;
-  config: Pick<Config, 'http' | 'privacy'>;
+  /** `limits` absent (hand-built test configs) = DEFAULT_LIMITS. */
+  config: Pick<Config, 'http' | 'privacy' | 'limits'>;
   /** Resolved keys (env + key file); empty = no auth (loopback only). */
   apiKeys: readonly string[];
   logger: Logger;

@@ -18,12 +18,24 @@ export const FindingInSchema = z.strictObject({
   valueCode: code.nullable().default(null).describe('Source answer code, e.g. "V_89"'),
 });
 
+/**
+ * Request bounds (issue 18): every option that multiplies work or output has a ceiling, so
+ * one request's cost and response size are bounded (docs/security.md lists them). A value
+ * outside its range is a 400 naming the field and the rule.
+ */
+export const OPTION_LIMITS = { topK: 100, topM: 10, candidateSubcategories: 10, followUps: 20 } as const;
+
 export const DiagnoseOptionsSchema = z.strictObject({
-  topK: z.int().min(1).max(100).optional().describe('k: similar records retrieved'),
-  topM: z.int().min(1).max(50).optional().describe('m: feature matches kept per finding (MedRAG eq. 9-11)'),
-  matchThreshold: z.number().min(-1).max(1).optional().describe('t_matching: minimum cosine similarity for a feature match'),
-  candidateSubcategories: z.int().min(1).max(20).optional(),
-  followUps: z.int().min(0).max(50).optional(),
+  topK: z.int().min(1).max(OPTION_LIMITS.topK).optional().describe('k: similar records retrieved'),
+  topM: z.int().min(1).max(OPTION_LIMITS.topM).optional().describe('m: feature matches kept per finding (MedRAG eq. 9-11)'),
+  // Below 0 every feature "matches" (cosine of unrelated texts): no use, only work.
+  matchThreshold: z.number().min(0).max(1).optional().describe('t_matching: minimum cosine similarity for a feature match (0-1)'),
+  candidateSubcategories: z.int().min(1).max(OPTION_LIMITS.candidateSubcategories).optional(),
+  followUps: z.int().min(0).max(OPTION_LIMITS.followUps).optional(),
+  trace: z
+    .enum(['summary', 'full'])
+    .optional()
+    .describe("'summary' (default): per-finding best match, capped lists, clipped record texts, with counts of what was left out; 'full': everything the pipeline computed"),
   reasoner: z.enum(['auto', 'evidence', 'llm']).optional(),
   followUpRanker: z.enum(FOLLOW_UP_RANKERS).optional().describe('Follow-up ranker; default information-gain (measured better than sigma)'),
   gate: z.enum(['auto', 'on', 'off']).optional().describe("Information-density gate (FIND): 'auto' defers to DXGRAPH_GATE; 'on' is a 400 when the build has no classifier"),

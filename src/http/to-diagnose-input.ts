@@ -22,6 +22,7 @@ export function toDiagnoseInput(body: DiagnoseRequest, privacy: Config['privacy'
       ...(o.gate ? { gate: o.gate } : {}),
       ...(o.gateThresholds ? { gateThresholds: o.gateThresholds } : {}),
       ...(o.retrieval ? { retrieval: o.retrieval } : {}),
+      ...(o.trace ? { trace: o.trace } : {}),
     },
   };
 }

@@ -52,6 +52,8 @@ export interface DiagnoseOptions {
   gateThresholds?: { theta1?: number; theta2?: number };
   /** 'record' (default): whole-record retrieval; 'find': FIND chunk retrieval from A/B sentences. */
   retrieval?: 'record' | 'find';
+  /** HTTP response trace: 'summary' (default; capped lists, src/http/compact-trace.ts) or 'full'. The pipeline always computes the full one. */
+  trace?: 'summary' | 'full';
   reasoner: 'auto' | 'evidence' | 'llm';
   /**
    * Which ranker picks the follow-ups: expected entropy reduction of the differential
@@ -145,7 +147,19 @@ export interface DiagnoseResult {
     differencesKg: Triple[];
     retrieved: RetrievedRecord[];
     timingsMs: Record<string, number>;
+    /** Set on a summary trace (HTTP default): what the caps left out, per list. Absent on a full trace. */
+    omitted?: TraceOmitted;
   };
+}
+
+/** Items left out of each trace list by the summary (0 = none), and record texts clipped. */
+export interface TraceOmitted {
+  matches: number;
+  votes: number;
+  differencesKg: number;
+  retrieved: number;
+  gateSentences: number;
+  clippedTexts: number;
 }
 
 export const DEFAULT_OPTIONS: DiagnoseOptions = {

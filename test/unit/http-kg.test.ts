@@ -32,7 +32,9 @@ describe('HTTP KG exploration and probes (fake KG reader, real HTTP on port 0)',
     assert.equal(res.status, 404);
     const body = await res.json();
     assert.equal(body.error.code, 'NOT_FOUND');
-    assert.match(body.error.message, /sub:nope/);
+    // Names the field and the rule, never echoes the value (issue 18).
+    assert.match(body.error.message, /^id: no subcategory/);
+    assert.doesNotMatch(body.error.message, /nope/);
   });
 
   it('400 naming the id when it is absurdly long', async () => {

@@ -16,7 +16,7 @@ export function kgRoutes(deps: AppDeps): Router {
     if (!parsed.success) throw new InputError(`id: ${parsed.error.issues[0]!.message}`, { field: 'id' });
     const id = parsed.data;
     const differences = await deps.kg.differences(id);
-    if (!differences) throw new NotFoundError(`subcategory ${JSON.stringify(id.slice(0, 100))} does not exist`);
+    if (!differences) throw new NotFoundError('id: no subcategory with this id (see GET /v1/kg/diseases for the ids)');
     res.json(differences);
   });
   return router;
