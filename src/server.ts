@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS, DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
 import { createApp } from './http/app.js';
 import { cachedProbe } from './http/cached-probe.js';
-import { listen } from './http/listen.js';
+import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
 import { openQueryService, type QueryService } from './query/query-service.js';
@@ -27,8 +27,8 @@ export interface DxServer {
   url: string;
   port: number;
   query: QueryService;
-  /** Stop accepting, drain in-flight requests, close the Neo4j driver. */
-  close(opts?: { drainMs?: number }): Promise<void>;
+  /** Stop accepting, answer in-flight and kept-alive requests with `Connection: close` (listen.ts), close the Neo4j driver. */
+  close(opts?: CloseOptions): Promise<void>;
 }
 
 export interface StartServerOptions {
@@ -89,8 +89,8 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       url: running.url,
       port: running.port,
       query,
-      close: async ({ drainMs } = {}) => {
-        await running.close(drainMs === undefined ? {} : { drainMs });
+      close: async (closeOpts = {}) => {
+        await running.close(closeOpts);
         await graph.close();
       },
     };
@@ -100,8 +100,11 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
   }
 }
 
-/** DXGRAPH_SESSION_TTL_MS, _SESSION_MAX, _STOP_CONFIDENCE, _FOLLOWUP_RANKER → the consultation. */
+/** DXGRAPH_SESSION_TTL_MS, _SESSION_MAX, _SESSION_MAX_PER_KEY, _SESSION_LIFETIME_MS, _SESSION_MAX_TURNS, _STOP_CONFIDENCE, _FOLLOWUP_RANKER → the consultation. */
 function consultationSettings(config: Config) {
   const s = config.sessions ?? DEFAULT_SESSIONS;
-  return { sessions: { ttlMs: s.ttlMs, maxSessions: s.maxSessions }, options: { confidence: s.stopConfidence, ranker: s.ranker } };
+  return {
+    sessions: { ttlMs: s.ttlMs, maxSessions: s.maxSessions, maxPerOwner: s.maxPerKey, lifetimeMs: s.lifetimeMs },
+    options: { confidence: s.stopConfidence, ranker: s.ranker, maxTurns: s.maxTurns },
+  };
 }

@@ -13,7 +13,10 @@ import type { InputFinding } from '../query/contracts.js';
 import type { ConsultationPort } from '../sessions/consultation.js';
 import { patientAnswer } from './simulated-patient.js';
 
-export type SessionPort = Pick<ConsultationPort, 'start' | 'answer'>;
+export type SessionPort = Pick<ConsultationPort, 'start' | 'answer' | 'end'>;
+
+/** The harness is one client: all its sessions have one owner. */
+const EVAL_OWNER = 'eval';
 
 export interface DialogueStart {
   findings: InputFinding[];
@@ -38,7 +41,7 @@ export async function sessionDialogue(port: SessionPort, rec: NormalizedRecord, 
   const run: DialogueRun = { recordId: rec.id, topAt: new Map(), questionsToConfidence: null, topAtConfidence: null };
   const answerMs: number[] = [];
   let t0 = performance.now();
-  let view = await port.start({ findings: start.findings, age: start.age, sex: start.sex, ranker: opts.ranker, followUps: 1 });
+  let view = await port.start(EVAL_OWNER, { findings: start.findings, age: start.age, sex: start.sex, ranker: opts.ranker, followUps: 1 });
   const startMs = performance.now() - t0;
   for (let asked = 0; ; asked++) {
     const top = view.differential[0]?.diseaseId ?? '';
@@ -50,10 +53,11 @@ export async function sessionDialogue(port: SessionPort, rec: NormalizedRecord, 
     const next = view.questions[0];
     if (asked >= max || !next) {
       for (const k of opts.checkpoints) if (k > asked) run.topAt.set(k, top); // nothing left to ask
+      port.end(EVAL_OWNER, view.sessionId); // a finished dialogue frees its place (sessions are per-owner bounded)
       return { run, startMs, answerMs };
     }
     t0 = performance.now();
-    view = port.answer(view.sessionId, { answers: [{ questionId: next.id, answer: patientAnswer(next, rec, opts.scheme) }] });
+    view = await port.answer(EVAL_OWNER, view.sessionId, { answers: [{ questionId: next.id, answer: patientAnswer(next, rec, opts.scheme) }] });
     answerMs.push(performance.now() - t0);
   }
 }

@@ -66,21 +66,31 @@ export class FollowupEngine {
   assess(state: PatientState, opts: AssessOptions): Assessment {
     const post = this.posteriorOf(state);
     const differential = rankDifferential(this.model, post, opts.differential);
-    const top = differential[0]?.probability ?? 0;
+    const asked = new Set(state.answers.map((a) => a.question.id));
+    const { questions, stop } = this.next(post, { asked, knownFeatures: new Set(state.evidence.map((e) => e.featureId)), candidateDiseases: state.candidateDiseases }, opts);
+    return { posterior: post, differential, questions, stop };
+  }
+
+  /** The next questions over a posterior (index-aligned with the model's diseases) and the stop signal. */
+  next(post: Float64Array, known: QuestionContext, opts: AssessOptions): Pick<Assessment, 'questions' | 'stop'> {
+    let top = 0;
+    for (const p of post) if (p > top) top = p;
     const confident = top >= opts.confidence;
     // Questions are still offered when confident: the clinician may want to confirm.
     const questions = this.ranker(opts.ranker).rank(
-          {
-            model: this.model,
-            catalogue: this.catalogue,
-            posterior: post,
-            asked: new Set(state.answers.map((a) => a.question.id)),
-            knownFeatures: new Set(state.evidence.map((e) => e.featureId)),
-            candidateDiseases: state.candidateDiseases,
-          },
-          opts.questions,
-        );
+      { model: this.model, catalogue: this.catalogue, posterior: post, asked: known.asked, knownFeatures: known.knownFeatures, candidateDiseases: known.candidateDiseases },
+      opts.questions,
+    );
     const reason = confident ? 'confident' : questions.length === 0 ? 'no-questions' : null;
-    return { posterior: post, differential, questions, stop: { stop: reason !== null, reason, topProbability: top, confidence: opts.confidence } };
+    return { questions, stop: { stop: reason !== null, reason, topProbability: top, confidence: opts.confidence } };
   }
+}
+
+/** What the question ranking must skip or aim at. */
+export interface QuestionContext {
+  /** Question ids already answered (even "unknown"). */
+  asked: ReadonlySet<string>;
+  /** Features known from the first description. */
+  knownFeatures: ReadonlySet<string>;
+  candidateDiseases: readonly string[] | null;
 }

@@ -5,6 +5,7 @@
  * memory), so the simulation and the server share one code path.
  */
 import type { DemographicModel } from './demographics.js';
+import type { AnswerType } from './question-model.js';
 
 /** The narrow view of a KG the follow-ups need (a `DiagnosticKg` satisfies it). */
 export interface FollowupKg {
@@ -22,6 +23,8 @@ export interface FollowupFeature {
   question: string | null;
   valueText: string | null;
   antecedent: boolean | null;
+  /** The answer type the build recorded for the feature's source question (KG property), when it did. */
+  answerType?: AnswerType | null;
 }
 
 export interface ModelOptions {

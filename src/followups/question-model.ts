@@ -37,6 +37,12 @@ export interface QuestionCatalogue {
 /** Answer types per source code when the source declares them (DDXPlus data_type B/C/M). */
 export type AnswerTypeHints = ReadonlyMap<string, AnswerType>;
 
+/** The KG's record counts per disease, to tell single from multiple choice where no type is declared. */
+export interface ChoiceCounts {
+  countsOf(featureId: string): ArrayLike<number>;
+  readonly recordCounts: ArrayLike<number>;
+}
+
 const isNumeric = (v: string | null): boolean => v !== null && /^-?\d+(\.\d+)?$/.test(v);
 
 function optionOf(f: FollowupFeature): QuestionOption {
@@ -48,14 +54,30 @@ function yesNoQuestion(id: string, f: FollowupFeature): Question {
   return { id, code: f.code, text, answerType: 'yes-no', options: [optionOf(f)], antecedent: f.antecedent };
 }
 
-/** Without a hint: all-numeric values ask for a number; other groups allow several answers. */
-function inferType(code: string, group: FollowupFeature[], hints: AnswerTypeHints | undefined): AnswerType {
+/**
+ * A valued question's type, first found of: the type its features carry in the KG (set at
+ * build time from the source's declaration, e.g. DDXPlus data_type), a caller's hint, all
+ * numeric values (a number), and the KG's own counts: when some disease has more records
+ * with one of the values than records at all, records hold several values (multiple
+ * choice); otherwise each record holds at most one as far as the graph can tell (single
+ * choice). Without counts, several answers are allowed.
+ */
+function inferType(code: string, group: FollowupFeature[], hints: AnswerTypeHints | undefined, counts: ChoiceCounts | undefined): AnswerType {
+  const declared = group.find((f) => f.answerType && f.answerType !== 'yes-no')?.answerType;
+  if (declared) return declared;
   const hinted = hints?.get(code);
   if (hinted !== undefined && hinted !== 'yes-no') return hinted;
-  return group.every((f) => isNumeric(f.valueCode)) ? 'number' : 'several-of';
+  if (group.every((f) => isNumeric(f.valueCode))) return 'number';
+  if (!counts) return 'several-of';
+  const sums = new Float64Array(counts.recordCounts.length);
+  for (const f of group) {
+    const c = counts.countsOf(f.id);
+    for (let i = 0; i < sums.length; i++) sums[i]! += c[i] ?? 0;
+  }
+  return sums.some((v, i) => v > counts.recordCounts[i]!) ? 'several-of' : 'one-of';
 }
 
-export function buildQuestionCatalogue(features: readonly FollowupFeature[], opts: { hints?: AnswerTypeHints } = {}): QuestionCatalogue {
+export function buildQuestionCatalogue(features: readonly FollowupFeature[], opts: { hints?: AnswerTypeHints; counts?: ChoiceCounts } = {}): QuestionCatalogue {
   const groups = new Map<string, FollowupFeature[]>();
   const questions: Question[] = [];
   for (const f of features) {
@@ -74,7 +96,7 @@ export function buildQuestionCatalogue(features: readonly FollowupFeature[], opt
       questions.push(yesNoQuestion(`q:${code}`, group[0]!));
       continue;
     }
-    const answerType = inferType(code, valued, opts.hints);
+    const answerType = inferType(code, valued, opts.hints, opts.counts);
     const options = group.map(optionOf);
     if (answerType === 'number') options.sort((a, b) => Number(a.valueCode) - Number(b.valueCode));
     else options.sort((a, b) => a.label.localeCompare(b.label));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import { createSessionRouter } from '../sessions/routes.js';
+import { sessionOwner } from '../sessions/owner.js';
 import { DEFAULT_LIMITS } from '../config.js';
 import { requireApiKey } from './access.js';
 import { admissionControl, FairAdmission } from './admission.js';
@@ -62,7 +63,7 @@ export function createApp(deps: AppDeps): Express {
   app.post(['/v1/sessions', '/v1/sessions/:id/answers'], admission);
   app.use(diagnoseRoutes(deps, admission));
   app.use(kgRoutes(deps));
-  if (deps.consultation) app.use(createSessionRouter({ consultation: deps.consultation, maxTextChars: deps.config.http.maxTextChars }));
+  if (deps.consultation) app.use(createSessionRouter({ consultation: deps.consultation, maxTextChars: deps.config.http.maxTextChars, ownerOf: sessionOwner(deps.apiKeys) }));
 
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));

@@ -1,18 +1,32 @@
 /**
  * Consultation use cases: start a session from a first description, answer follow-up
- * questions (by question id), read the whole history. Each turn recomputes the
- * differential from everything known, so a repeated identical answer changes nothing
- * and a changed answer simply replaces the earlier one.
+ * questions (by question id), read the whole history.
+ *
+ * One starting point (issue 19): the first turn IS the query service's `diagnose` on the
+ * body, the call `/v1/diagnose` makes, so a new session shows exactly the differential
+ * `/v1/diagnose` gives for the same body. Answers then update that differential by Bayes'
+ * rule with the KG's likelihoods (the follow-up engine's naive Bayes over answers, with
+ * the first differential as the prior, starting-prior.ts). Why not re-run `diagnose` with
+ * the answers as coded findings: measured on the interactive protocol, that scorer, tuned
+ * for whole records, reads a few answers poorly (200 held-out DDXPlus patients: @5 79.5%
+ * instead of 95.5%); docs/followups.md has the figures.
+ *
+ * Each turn recomputes from everything known, so a repeated identical answer changes
+ * nothing and a changed answer replaces the earlier one. Limits (issue 18): sessions
+ * belong to their creator (`owner`), and answer turns per session are capped, which also
+ * bounds the history an answer flipping back and forth can grow.
  */
 import { normalizeAnswer, sameAnswer, type AnswerValue } from '../followups/answers.js';
-import type { Assessment, FollowupEngine, PatientState } from '../followups/engine.js';
-import type { FeatureEvidence } from '../followups/posterior.js';
+import type { FollowupEngine } from '../followups/engine.js';
+import { rankDifferential, type FeatureEvidence } from '../followups/posterior.js';
 import type { RankerName } from '../followups/ranker.js';
 import { InputError } from '../errors.js';
-import type { DescriptionInterpreter, FirstDescription } from './interpreter.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type InputFinding } from '../query/contracts.js';
+import { SessionLimitError } from './errors.js';
 import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest, Turn } from './schemas.js';
 import type { SessionStore, StoredSession } from './session-store.js';
-import { historyView, sessionView, turnOf } from './views.js';
+import { startingPrior } from './starting-prior.js';
+import { historyView, sessionView, turnOf, type TurnResult } from './views.js';
 
 export interface ConsultationOptions {
   /** The top disease's probability at which the response signals "stop asking". */
@@ -20,29 +34,47 @@ export interface ConsultationOptions {
   questions: number;
   differential: number;
   ranker: RankerName;
+  /** Answer turns per session (repeats of the same answers do not count). */
+  maxTurns: number;
+  /** Mass of the diseases the first differential leaves out, relative to its lowest entry (starting-prior.ts). */
+  unlistedMass: number;
 }
 
-export const DEFAULT_CONSULTATION_OPTIONS: ConsultationOptions = { confidence: 0.9, questions: 5, differential: 10, ranker: 'information-gain' };
+export const DEFAULT_CONSULTATION_OPTIONS: ConsultationOptions = { confidence: 0.9, questions: 5, differential: 10, ranker: 'information-gain', maxTurns: 200, unlistedMass: 1 };
+
+/** The query service's use case (a fake implements it in unit tests). */
+export interface DiagnosePort {
+  diagnose(input: DiagnoseInput): Promise<DiagnoseResult>;
+}
+
+export interface FirstDescription {
+  text: string | null;
+  findings: InputFinding[];
+  age: number | null;
+  sex: 'M' | 'F' | null;
+}
 
 export interface SessionState {
   description: FirstDescription;
-  evidence: FeatureEvidence[];
-  candidateDiseases: string[] | null;
   ranker: RankerName;
   questions: number;
+  /** The prior the answers update: the first turn's `diagnose` differential, unlisted diseases below it. */
+  prior: ReadonlyMap<string, number>;
   /** question id → canonical answer, in answering order. */
   answers: Map<string, AnswerValue>;
+  /** Features the first description was matched to (its best match per finding): not asked again. */
+  evidence: FeatureEvidence[];
   turns: Turn[];
-  last: Assessment;
+  last: TurnResult;
 }
 
-type AssessedParts = Omit<SessionState, 'turns' | 'last'>;
-
-/** What the router needs (a fake implements it in the router's tests). */
+/** What the router and the evaluation harness need (a fake implements it in the router's tests). */
 export interface ConsultationPort {
-  start(req: StartSessionRequest): Promise<SessionView>;
-  answer(id: string, req: AnswersRequest): SessionView;
-  get(id: string): SessionHistory;
+  start(owner: string, req: StartSessionRequest): Promise<SessionView>;
+  answer(owner: string, id: string, req: AnswersRequest): Promise<SessionView>;
+  get(owner: string, id: string): SessionHistory;
+  /** Ends a session (frees the owner's quota); NotFoundError like `get`. */
+  end(owner: string, id: string): void;
 }
 
 export class Consultation implements ConsultationPort {
@@ -50,71 +82,119 @@ export class Consultation implements ConsultationPort {
   private readonly now: () => number;
 
   constructor(
-    private readonly deps: { engine: FollowupEngine; store: SessionStore<SessionState>; interpreter: DescriptionInterpreter; now?: () => number },
+    private readonly deps: { engine: FollowupEngine; store: SessionStore<SessionState>; query: DiagnosePort; now?: () => number },
     opts: Partial<ConsultationOptions> = {},
   ) {
     this.opts = { ...DEFAULT_CONSULTATION_OPTIONS, ...opts };
     this.now = deps.now ?? Date.now;
   }
 
-  async start(req: StartSessionRequest): Promise<SessionView> {
+  async start(owner: string, req: StartSessionRequest): Promise<SessionView> {
     const description: FirstDescription = {
       text: req.text ?? null,
       findings: (req.findings ?? []).map((f) => ({ text: f.text, polarity: f.polarity, code: f.code, valueCode: f.valueCode })),
       age: req.age ?? null,
       sex: req.sex ?? null,
     };
-    const { evidence, candidateDiseases } = await this.deps.interpreter.interpret(description);
-    const parts: AssessedParts = { description, evidence, candidateDiseases, ranker: req.ranker ?? this.opts.ranker, questions: req.followUps ?? this.opts.questions, answers: new Map() };
-    const state: SessionState = { ...parts, turns: [], last: this.assess(parts) };
-    state.turns.push(turnOf({ at: this.now(), kind: 'start', answers: [], assessment: state.last, engine: this.deps.engine }));
-    const s = this.deps.store.create(state);
-    return sessionView(s, this.deps.store.expiresAt(s));
+    // Refuse before the pipeline's work when the owner is at its quota (create checks again).
+    this.deps.store.assertRoom(owner);
+    // Exactly what /v1/diagnose runs for a body without options; its own questions are not needed.
+    const out = await this.deps.query.diagnose({ ...description, options: { ...DEFAULT_OPTIONS, followUps: 0 } });
+    const listed = out.differential.map((r) => ({ diseaseId: r.diseaseId, disease: r.disease, probability: r.score }));
+    const parts = {
+      description,
+      ranker: req.ranker ?? this.opts.ranker,
+      questions: req.followUps ?? this.opts.questions,
+      prior: startingPrior(this.deps.engine.model, new Map(listed.map((d) => [d.diseaseId, d.probability])), this.opts.unlistedMass),
+      answers: new Map<string, AnswerValue>(),
+      evidence: bestMatches(out),
+    };
+    // The first turn shows diagnose's differential itself; the engine only picks the questions.
+    const result = this.assess(parts, listed.slice(0, this.opts.differential));
+    const state: SessionState = { ...parts, turns: [], last: result };
+    state.turns.push(turnOf({ at: this.now(), kind: 'start', answers: [], result, engine: this.deps.engine }));
+    const s = this.deps.store.create(owner, state);
+    return this.view(s);
   }
 
-  answer(id: string, req: AnswersRequest): SessionView {
-    const s = this.deps.store.get(id);
+  async answer(owner: string, id: string, req: AnswersRequest): Promise<SessionView> {
+    const accepted = this.validate(req);
+    const s = this.deps.store.get(id, owner);
     const state = s.value;
-    // Validate the whole batch before changing anything (a bad answer changes nothing).
+    const changed = [...accepted].filter(([qid, a]) => !(state.answers.has(qid) && sameAnswer(state.answers.get(qid)!, a)));
+    if (changed.length === 0) return this.view(s); // idempotent repeat
+    if (state.turns.length - 1 >= this.opts.maxTurns) {
+      throw new SessionLimitError('session-turns', `this session reached its limit of ${this.opts.maxTurns} answer turns; start a new session`);
+    }
+    for (const [qid, a] of changed) {
+      state.answers.delete(qid); // a changed answer moves to the end of the answering order
+      state.answers.set(qid, a);
+    }
+    state.last = this.assess(state, null);
+    state.turns.push(turnOf({ at: this.now(), kind: 'answers', answers: changed, result: state.last, engine: this.deps.engine }));
+    return this.view(s);
+  }
+
+  get(owner: string, id: string): SessionHistory {
+    const s = this.deps.store.get(id, owner);
+    return historyView(s, this.deps.store.expiresAt(s), this.opts.maxTurns, this.deps.engine);
+  }
+
+  end(owner: string, id: string): void {
+    this.deps.store.get(id, owner); // 404 for a missing, expired or foreign id
+    this.deps.store.delete(id, owner);
+  }
+
+  /** The whole batch is checked before anything changes (a bad answer changes nothing). */
+  private validate(req: AnswersRequest): Map<string, AnswerValue> {
     const accepted = new Map<string, AnswerValue>();
     req.answers.forEach((a, i) => {
       const q = this.deps.engine.catalogue.byId.get(a.questionId);
-      if (!q) throw new InputError(`unknown question id '${a.questionId.slice(0, 200)}'`, { field: `answers.${i}.questionId` });
+      // The id is not echoed: error messages never repeat client input (issue 18).
+      if (!q) throw new InputError('unknown question id', { field: `answers.${i}.questionId` });
       const norm = normalizeAnswer(q, a.answer);
       if (!norm.ok) throw new InputError(norm.error, { field: `answers.${i}.answer` });
       const dup = accepted.get(q.id);
       if (dup && !sameAnswer(dup, norm.value)) throw new InputError(`question ${q.id} answered twice differently`, { field: `answers.${i}` });
       accepted.set(q.id, norm.value);
     });
-    const changed = [...accepted].filter(([qid, a]) => !(state.answers.has(qid) && sameAnswer(state.answers.get(qid)!, a)));
-    if (changed.length === 0) return this.view(s); // idempotent repeat
-    for (const [qid, a] of changed) {
-      state.answers.delete(qid); // a changed answer moves to the end of the answering order
-      state.answers.set(qid, a);
-    }
-    state.last = this.assess(state);
-    state.turns.push(turnOf({ at: this.now(), kind: 'answers', answers: changed, assessment: state.last, engine: this.deps.engine }));
-    return this.view(s);
-  }
-
-  get(id: string): SessionHistory {
-    const s = this.deps.store.get(id);
-    return historyView(s, this.deps.store.expiresAt(s), this.deps.engine);
+    return accepted;
   }
 
   private view(s: StoredSession<SessionState>): SessionView {
-    return sessionView(s, this.deps.store.expiresAt(s));
+    return sessionView(s, this.deps.store.expiresAt(s), this.opts.maxTurns);
   }
 
-  private assess(state: AssessedParts): Assessment {
-    const { catalogue } = this.deps.engine;
-    const patient: PatientState = {
-      evidence: state.evidence,
-      answers: [...state.answers].map(([qid, answer]) => ({ question: catalogue.byId.get(qid)!, answer })),
-      demographics: { age: state.description.age, sex: state.description.sex },
-      prior: null,
-      candidateDiseases: state.candidateDiseases,
-    };
-    return this.deps.engine.assess(patient, { ranker: state.ranker, questions: state.questions, differential: this.opts.differential, confidence: this.opts.confidence });
+  /**
+   * The prior updated by the answers, the next questions over it and the stop signal;
+   * `shown` replaces the differential displayed (the first turn shows diagnose's own).
+   */
+  private assess(state: Pick<SessionState, 'prior' | 'answers' | 'evidence' | 'ranker' | 'questions'>, shown: TurnResult['differential'] | null): TurnResult {
+    const { engine } = this.deps;
+    const answers = [...state.answers].map(([qid, answer]) => ({ question: engine.catalogue.byId.get(qid)!, answer }));
+    // The description's evidence is already in the prior (diagnose read it): only the answers are added.
+    const post = engine.posteriorOf({ evidence: [], answers, demographics: null, prior: state.prior, candidateDiseases: null });
+    const differential = shown ?? rankDifferential(engine.model, post, this.opts.differential);
+    const { questions } = engine.next(post, { asked: new Set(state.answers.keys()), knownFeatures: new Set(state.evidence.map((e) => e.featureId)), candidateDiseases: null }, {
+      ranker: state.ranker, questions: state.questions, differential: this.opts.differential, confidence: this.opts.confidence,
+    });
+    // The stop signal reads the differential as shown.
+    const top = differential[0]?.probability ?? 0;
+    const reason = top >= this.opts.confidence ? 'confident' : questions.length === 0 ? 'no-questions' : null;
+    return { differential, questions, stop: { stop: reason !== null, reason, topProbability: top, confidence: this.opts.confidence } };
   }
+}
+
+/** The pipeline's best feature match per finding: what the description is known to say. */
+function bestMatches(out: DiagnoseResult): FeatureEvidence[] {
+  const best = new Map<number, DiagnoseResult['trace']['matches'][number]>();
+  for (const m of out.trace.matches) if ((best.get(m.findingIndex)?.similarity ?? -Infinity) < m.similarity) best.set(m.findingIndex, m);
+  const seen = new Set<string>();
+  const evidence: FeatureEvidence[] = [];
+  for (const m of best.values()) {
+    if (seen.has(m.featureId)) continue;
+    seen.add(m.featureId);
+    evidence.push({ featureId: m.featureId, present: m.polarity === 'present' });
+  }
+  return evidence;
 }

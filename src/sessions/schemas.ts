@@ -37,7 +37,11 @@ export const AnswersRequestSchema = z.strictObject({
 });
 export type AnswersRequest = z.infer<typeof AnswersRequestSchema>;
 
-const DifferentialItemSchema = z.object({ diseaseId: z.string(), disease: z.string(), probability: z.number() });
+const DifferentialItemSchema = z.object({
+  diseaseId: z.string(),
+  disease: z.string(),
+  probability: z.number().describe('First turn: the /v1/diagnose score for the same body; then that differential updated by the answers (docs/followups.md)'),
+});
 
 export const QuestionViewSchema = z.object({
   id: z.string(),
@@ -65,6 +69,7 @@ export const SessionViewSchema = z.object({
   questions: z.array(QuestionViewSchema),
   stop: StopSchema,
   answered: z.number().describe('Questions answered so far'),
+  turnsLeft: z.number().describe('Answer turns left before the per-session cap (DXGRAPH_SESSION_MAX_TURNS)'),
 });
 export type SessionView = z.infer<typeof SessionViewSchema>;
 

@@ -1,12 +1,19 @@
 /** Session state → response bodies (no patient text beyond what the client sent). */
 import type { AnswerValue } from '../followups/answers.js';
-import type { Assessment, FollowupEngine } from '../followups/engine.js';
+import type { FollowupEngine, StopSignal } from '../followups/engine.js';
 import type { ScoredQuestion } from '../followups/ranker.js';
 import type { SessionState } from './consultation.js';
 import type { SessionHistory, SessionView, Turn } from './schemas.js';
 import type { StoredSession } from './session-store.js';
 
 const iso = (t: number): string => new Date(t).toISOString();
+
+/** One turn's outcome: the pipeline's differential, the next questions, the stop signal. */
+export interface TurnResult {
+  differential: SessionView['differential'];
+  questions: ScoredQuestion[];
+  stop: StopSignal;
+}
 
 export function questionView(s: ScoredQuestion): SessionView['questions'][number] {
   const q = s.question;
@@ -21,7 +28,7 @@ export function questionView(s: ScoredQuestion): SessionView['questions'][number
   };
 }
 
-export function sessionView(s: StoredSession<SessionState>, expiresAt: number): SessionView {
+export function sessionView(s: StoredSession<SessionState>, expiresAt: number, maxTurns: number): SessionView {
   const st = s.value;
   return {
     sessionId: s.id,
@@ -32,24 +39,25 @@ export function sessionView(s: StoredSession<SessionState>, expiresAt: number): 
     questions: st.last.questions.map(questionView),
     stop: st.last.stop,
     answered: st.answers.size,
+    turnsLeft: Math.max(0, maxTurns - (st.turns.length - 1)),
   };
 }
 
-export function turnOf(t: { at: number; kind: Turn['kind']; answers: [string, AnswerValue][]; assessment: Assessment; engine: FollowupEngine }): Turn {
+export function turnOf(t: { at: number; kind: Turn['kind']; answers: [string, AnswerValue][]; result: TurnResult; engine: FollowupEngine }): Turn {
   return {
     at: iso(t.at),
     kind: t.kind,
     answers: t.answers.map(([qid, answer]) => ({ questionId: qid, question: t.engine.catalogue.byId.get(qid)?.text ?? qid, answer })),
-    differential: t.assessment.differential.slice(0, 5),
-    questions: t.assessment.questions.map((q) => q.question.id),
-    stop: t.assessment.stop,
+    differential: t.result.differential.slice(0, 5),
+    questions: t.result.questions.map((q) => q.question.id),
+    stop: t.result.stop,
   };
 }
 
-export function historyView(s: StoredSession<SessionState>, expiresAt: number, engine: FollowupEngine): SessionHistory {
+export function historyView(s: StoredSession<SessionState>, expiresAt: number, maxTurns: number, engine: FollowupEngine): SessionHistory {
   const st = s.value;
   return {
-    ...sessionView(s, expiresAt),
+    ...sessionView(s, expiresAt, maxTurns),
     description: st.description,
     evidence: st.evidence.map((e) => ({ featureId: e.featureId, feature: engine.model.feature(e.featureId)?.text ?? e.featureId, present: e.present })),
     turns: st.turns,

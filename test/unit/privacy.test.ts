@@ -14,12 +14,13 @@ const PIECES = ['Quixotic', 'Zebrafinch', 'Kilimanjaro'];
 function fakeConsultation(seen: StartSessionRequest[]): ConsultationPort {
   const view = { sessionId: 's-1', differential: [], questions: [] } as never;
   return {
-    start: async (req) => {
+    start: async (_owner, req) => {
       seen.push(req);
       return view;
     },
-    answer: () => view,
+    answer: async () => view,
     get: () => view as never,
+    end: () => undefined,
   };
 }
 

@@ -3,73 +3,130 @@ import { InputError, NotFoundError } from '../../src/errors.js';
 import { FollowupEngine } from '../../src/followups/engine.js';
 import { FollowupModel } from '../../src/followups/model.js';
 import { buildQuestionCatalogue } from '../../src/followups/question-model.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type RankedDisease } from '../../src/query/contracts.js';
 import { Consultation, type SessionState } from '../../src/sessions/consultation.js';
-import { codedInterpreter } from '../../src/sessions/interpreter.js';
+import { SessionLimitError } from '../../src/sessions/errors.js';
 import { SessionHistorySchema, SessionViewSchema } from '../../src/sessions/schemas.js';
 import { SessionStore } from '../../src/sessions/session-store.js';
 import { fixtureKg } from '../support/followups-kg.js';
 
-function setup(opts: { confidence?: number; ttlMs?: number } = {}) {
+/** A deterministic stand-in for the query service: records its inputs, answers a fixed differential. */
+class FakeQuery {
+  inputs: DiagnoseInput[] = [];
+  constructor(private readonly ranked: [string, string, number][]) {}
+  async diagnose(input: DiagnoseInput): Promise<DiagnoseResult> {
+    this.inputs.push(input);
+    const differential: RankedDisease[] = this.ranked.map(([diseaseId, disease, score]) => ({ diseaseId, disease, score, subcategory: 's', category: 'c', evidence: [] }));
+    // The coded cough finding matches its feature exactly, as the real matcher does.
+    const matches = input.findings.flatMap((f, i) => (f.code === 'E_1' ? [{ findingIndex: i, featureId: 'feat:cough', featureText: 'cough', similarity: 1, polarity: f.polarity }] : []));
+    return {
+      differential, followUps: [], report: null, degraded: false, reasoner: 'evidence', insufficient: null,
+      trace: { gate: null, findings: input.findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: {} },
+    };
+  }
+}
+
+const A_FIRST: [string, string, number][] = [['dis:a', 'A', 0.6], ['dis:b', 'B', 0.3], ['dis:c', 'C', 0.1]];
+
+function setup(opts: { confidence?: number; ttlMs?: number; maxTurns?: number; ranked?: [string, string, number][] } = {}) {
   const model = new FollowupModel(fixtureKg(), { alpha: 0.5 });
   const engine = new FollowupEngine(model, buildQuestionCatalogue(model.features));
   const clock = { t: Date.UTC(2025, 0, 1) };
-  const store = new SessionStore<SessionState>({ maxSessions: 5, ttlMs: opts.ttlMs ?? 60_000, now: () => clock.t });
-  const c = new Consultation({ engine, store, interpreter: codedInterpreter(model), now: () => clock.t }, { confidence: opts.confidence ?? 0.95, questions: 3 });
-  return { c, clock };
+  const store = new SessionStore<SessionState>({ maxSessions: 5, maxPerOwner: 5, ttlMs: opts.ttlMs ?? 60_000, lifetimeMs: 3_600_000, now: () => clock.t });
+  const query = new FakeQuery(opts.ranked ?? A_FIRST);
+  const c = new Consultation({ engine, store, query, now: () => clock.t }, { confidence: opts.confidence ?? 0.95, questions: 3, ...(opts.maxTurns ? { maxTurns: opts.maxTurns } : {}) });
+  return { c, clock, query };
 }
 const cough = { text: 'cough', polarity: 'present' as const, code: 'E_1', valueCode: null };
+const K = 'key:1';
 
 describe('sessions: consultation', () => {
-  it('starts from a coded description: differential, next questions, schema-valid', async () => {
-    const { c } = setup();
-    const v = await c.start({ findings: [cough], age: 40, sex: 'F' });
+  it('starts from exactly what diagnose gives for the body (same input, default options), schema-valid', async () => {
+    const { c, query } = setup();
+    const v = await c.start(K, { text: 'a dry cough', findings: [cough], age: 40, sex: 'F' });
     SessionViewSchema.parse(v);
-    assert.equal(v.ranker, 'information-gain');
+    assert.equal(query.inputs.length, 1);
+    assert.deepEqual(query.inputs[0], { text: 'a dry cough', findings: [cough], age: 40, sex: 'F', options: { ...DEFAULT_OPTIONS, followUps: 0 } });
+    assert.deepEqual(v.differential, A_FIRST.map(([diseaseId, disease, probability]) => ({ diseaseId, disease, probability })));
     assert.equal(v.questions.length, 3);
     assert.ok(!v.questions.some((q) => q.id === 'q:E_1'), 'cough is known from the description');
-    assert.ok(Math.abs(v.differential.reduce((s, d) => s + d.probability, 0) - 1) < 1e-9);
+    assert.equal(v.stop.topProbability, 0.6);
     assert.equal(v.stop.stop, false);
+    assert.equal(v.turnsLeft, 200);
   });
-  it('updates the differential with answers and signals stop when confident', async () => {
-    const { c } = setup({ confidence: 0.9 });
-    const v = await c.start({ findings: [cough] });
-    const r = c.answer(v.sessionId, { answers: [{ questionId: 'q:E_4', answer: { type: 'options', optionIds: ['V_2'] } }, { questionId: 'q:E_2', answer: { type: 'no' } }] });
-    assert.equal(r.differential[0]!.diseaseId, 'dis:b');
+  it('answers update the first differential (no further diagnose call) and signal stop when confident', async () => {
+    const { c, query } = setup({ confidence: 0.9 });
+    const v = await c.start(K, { findings: [cough] });
+    const r = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_4', answer: { type: 'options', optionIds: ['V_2'] } }, { questionId: 'q:E_2', answer: { type: 'no' } }] });
+    assert.equal(query.inputs.length, 1);
+    assert.equal(r.differential[0]!.diseaseId, 'dis:b', 'back pain and no fever overturn A');
+    assert.ok(Math.abs(r.differential.reduce((s, d) => s + d.probability, 0) - 1) < 1e-9);
     assert.equal(r.answered, 2);
+    assert.equal(r.turnsLeft, 199);
     assert.equal(r.stop.stop, true);
     assert.equal(r.stop.reason, 'confident');
     assert.ok(!r.questions.some((q) => q.id === 'q:E_4' || q.id === 'q:E_2'));
   });
-  it('rejects an unknown question id or a mistyped answer with InputError, changing nothing', async () => {
+  it('a disease diagnose left out starts below every listed one and can still rise with answers', async () => {
+    const { c } = setup({ ranked: [['dis:a', 'A', 0.7], ['dis:b', 'B', 0.3]] });
+    const v = await c.start(K, { findings: [cough] });
+    assert.deepEqual(v.differential.map((d) => d.diseaseId), ['dis:a', 'dis:b']);
+    const r = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_3', answer: { type: 'yes' } }] });
+    const ids = r.differential.map((d) => d.diseaseId);
+    assert.ok(ids.includes('dis:c'), 'C (the only one with a rash) is back in the differential');
+    assert.ok(ids.indexOf('dis:c') < ids.indexOf('dis:b'), 'a rash, which only C has, puts C above B');
+  });
+  it('rejects an unknown question id (without echoing it) or a mistyped answer with InputError, changing nothing', async () => {
     const { c } = setup();
-    const v = await c.start({ findings: [cough] });
-    assert.throws(() => c.answer(v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }, { questionId: 'q:E_999', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof InputError && e.field === 'answers.1.questionId');
-    assert.throws(() => c.answer(v.sessionId, { answers: [{ questionId: 'q:E_4', answer: { type: 'yes' } }] }), InputError);
-    assert.equal(c.get(v.sessionId).answered, 0);
+    const v = await c.start(K, { findings: [cough] });
+    await assert.rejects(c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }, { questionId: 'q:E_999\u202e', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof InputError && e.field === 'answers.1.questionId' && !e.message.includes('E_999'));
+    await assert.rejects(c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_4', answer: { type: 'yes' } }] }), InputError);
+    assert.equal(c.get(K, v.sessionId).answered, 0);
   });
   it('treats a repeated identical answer as idempotent; a changed answer replaces it', async () => {
     const { c } = setup();
-    const v = await c.start({ findings: [cough] });
-    const a = c.answer(v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
-    const b = c.answer(v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
+    const v = await c.start(K, { findings: [cough] });
+    const a = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
+    const b = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
     assert.deepEqual(b.differential, a.differential);
-    assert.equal(c.get(v.sessionId).turns.length, 2, 'start + one answer turn');
-    const changed = c.answer(v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'no' } }] });
+    assert.equal(c.get(K, v.sessionId).turns.length, 2, 'start + one answer turn');
+    const changed = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'no' } }] });
     assert.notDeepEqual(changed.differential, a.differential);
     assert.equal(changed.answered, 1);
   });
+  it('caps answer turns: flipping an answer back and forth stops at the cap, history stays bounded', async () => {
+    const { c } = setup({ maxTurns: 3 });
+    const v = await c.start(K, { findings: [cough] });
+    const flip = (yes: boolean) => c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: yes ? 'yes' : 'no' } }] });
+    for (let i = 0; i < 3; i++) await flip(i % 2 === 0);
+    await assert.rejects(flip(false), (e: unknown) => e instanceof SessionLimitError && e.limit === 'session-turns');
+    const h = c.get(K, v.sessionId);
+    assert.equal(h.turns.length, 4, 'start + 3 answer turns, nothing after the cap');
+    assert.equal(h.turnsLeft, 0);
+    assert.equal((await flip(true)).answered, 1, 'repeating the current answer is still answered (no new turn)');
+  });
+  it('belongs to its owner: another key gets NotFoundError for read, answer and end', async () => {
+    const { c } = setup();
+    const v = await c.start(K, { findings: [cough] });
+    assert.throws(() => c.get('key:2', v.sessionId), NotFoundError);
+    await assert.rejects(c.answer('key:2', v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), NotFoundError);
+    assert.throws(() => c.end('key:2', v.sessionId), NotFoundError);
+    assert.equal(c.get(K, v.sessionId).answered, 0);
+    c.end(K, v.sessionId);
+    assert.throws(() => c.get(K, v.sessionId), NotFoundError);
+  });
   it('returns the whole history and 404s unknown and expired sessions', async () => {
     const { c, clock } = setup({ ttlMs: 1000 });
-    const v = await c.start({ text: 'a cough', findings: [cough], age: 30, sex: 'M' });
-    c.answer(v.sessionId, { answers: [{ questionId: 'q:E_3', answer: { type: 'unknown' } }] });
-    const h = SessionHistorySchema.parse(c.get(v.sessionId));
+    const v = await c.start(K, { text: 'a cough', findings: [cough], age: 30, sex: 'M' });
+    await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_3', answer: { type: 'unknown' } }] });
+    const h = SessionHistorySchema.parse(c.get(K, v.sessionId));
     assert.deepEqual(h.turns.map((t) => t.kind), ['start', 'answers']);
     assert.equal(h.turns[1]!.answers[0]!.question, 'Do you have a rash?');
     assert.deepEqual(h.evidence, [{ featureId: 'feat:cough', feature: 'Do you cough? yes', present: true }]);
     assert.equal(h.description.age, 30);
-    assert.throws(() => c.get('unknown'), NotFoundError);
+    assert.throws(() => c.get(K, 'unknown'), NotFoundError);
     clock.t += 1000;
-    assert.throws(() => c.get(v.sessionId), NotFoundError);
-    assert.throws(() => c.answer(v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), NotFoundError);
+    assert.throws(() => c.get(K, v.sessionId), NotFoundError);
+    await assert.rejects(c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), NotFoundError);
   });
 });
