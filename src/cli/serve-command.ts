@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { DEFAULT_LIMITS, loadConfig } from '../config.js';
 import { InputError } from '../errors.js';
+import { stopOnSignals } from '../http/graceful-stop.js';
 import { createLogger } from '../logger.js';
 import { startServer } from '../server.js';
 
 /**
  * `dxgraph serve [--port] [--host]`: the HTTP server until SIGTERM / SIGINT, then a
- * graceful stop (no new connections, in-flight requests drained, driver closed, exit 0).
+ * graceful stop (src/http/listen.ts: no new connections, in-flight and kept-alive requests
+ * answered with `Connection: close`, driver closed, exit 0 as soon as they are done).
  */
 function port(v: string): number {
   const n = Number(v);
@@ -25,27 +27,9 @@ export function registerServeCommand(program: Command): void {
       const logger = createLogger({ level: config.logLevel });
       const server = await startServer({ config, logger, ...(o.host ? { host: o.host } : {}), ...(o.port !== undefined ? { port: o.port } : {}) });
       process.stdout.write(`dxgraph serving on ${server.url}\n`);
-      await new Promise<void>((resolve) => {
-        let stopping = false;
-        const stop = (signal: NodeJS.Signals) => {
-          if (stopping) return;
-          stopping = true;
-          logger.info({ signal }, 'shutting down: draining in-flight requests');
-          server.close().then(
-            () => {
-              logger.info('stopped');
-              resolve();
-            },
-            (e: unknown) => {
-              logger.error({ err: { message: (e as Error)?.message } }, 'error while stopping');
-              process.exitCode = 1;
-              resolve();
-            },
-          );
-        };
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
-      });
+      const { shutdown } = config.limits ?? DEFAULT_LIMITS;
+      // The drain deadline plus time to close the Neo4j driver and flush the log.
+      process.exitCode = await stopOnSignals(() => server.close(shutdown), { logger, deadlineMs: shutdown.drainMs + 5000 });
       // Exit explicitly: a stray timer (pino flush, driver) must not keep the process up.
       process.exit(process.exitCode ?? 0);
     });
