@@ -76,6 +76,18 @@ export class SetupError extends DxError {
   }
 }
 
+/** A concept lexicon file that cannot be read or does not match its schema; names the file and the field. */
+export class LexiconError extends DxError {
+  readonly path: string;
+  /** Dotted path of the offending field ("evidences.E_91.forms.2"), null when the whole file is unreadable. */
+  readonly field: string | null;
+  constructor(path: string, field: string | null, message: string, options?: { cause?: unknown }) {
+    super('LEXICON', message, options);
+    this.path = path;
+    this.field = field;
+  }
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

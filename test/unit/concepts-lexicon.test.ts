@@ -1,0 +1,259 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LexiconError } from '../../src/errors.js';
+import { defaultDdxplusLexiconPath, type EvidenceDefinition, type Lexicon, lexiconCoverage, loadLexicon, parseLexicon } from '../../src/concepts/lexicon.js';
+
+const EVIDENCES_PATH = fileURLToPath(new URL('../../datasets/ddxplus/release_evidences.json', import.meta.url));
+const SITE_QUESTIONS = ['E_55', 'E_57', 'E_133', 'E_152'];
+
+interface ReleaseEvidence extends EvidenceDefinition {
+  question_en: string;
+  is_antecedent: boolean;
+  value_meaning: Record<string, { en: string }>;
+}
+
+function wordCount(s: string): number {
+  return s.trim().split(/\s+/).length;
+}
+
+/** Every list of strings an entry holds, named for the assertion message. */
+function listsOf(lexicon: Lexicon): Array<[string, string[]]> {
+  const out: Array<[string, string[]]> = [];
+  for (const [code, site] of Object.entries(lexicon.sites)) out.push([`sites.${code}.forms`, site.forms]);
+  for (const [code, ev] of Object.entries(lexicon.evidences)) {
+    out.push([`${code}.forms`, ev.forms], [`${code}.abbreviations`, ev.abbreviations], [`${code}.absentForms`, ev.absentForms], [`${code}.triggers`, ev.triggers]);
+    for (const [v, value] of Object.entries(ev.values)) out.push([`${code}.values.${v}.forms`, value.forms]);
+  }
+  return out;
+}
+
+describe('concept lexicon: the shipped DDXPlus file', () => {
+  let lexicon: Lexicon;
+  let evidences: Record<string, ReleaseEvidence>;
+
+  before(async () => {
+    const loaded = await loadLexicon(defaultDdxplusLexiconPath());
+    if (!loaded.ok) assert.fail(loaded.error.message);
+    lexicon = loaded.value;
+    evidences = JSON.parse(await readFile(EVIDENCES_PATH, 'utf8')) as Record<string, ReleaseEvidence>;
+  });
+
+  it('parses against the schema and says where it comes from', () => {
+    assert.equal(lexicon.version, 1);
+    assert.match(lexicon.provenance, /release_evidences\.json/);
+    assert.match(lexicon.provenance, /CC-BY 4\.0/);
+  });
+
+  it('covers every evidence and every value of release_evidences.json (coverage check finds no gap)', () => {
+    assert.equal(Object.keys(evidences).length, 223);
+    const valueCount = Object.values(evidences).reduce((n, e) => n + e['possible-values'].length, 0);
+    assert.equal(valueCount, 764);
+    assert.deepEqual(lexiconCoverage(lexicon, evidences), []);
+  });
+
+  it('has an entry with a canonical phrase and at least one form for every evidence and categorical value', () => {
+    for (const [code, def] of Object.entries(evidences)) {
+      const entry = lexicon.evidences[code];
+      assert.ok(entry, `${code} has no entry`);
+      assert.ok(entry.canonical.trim().length > 0 && entry.forms.length > 0, `${code} needs canonical and forms`);
+      for (const value of def['possible-values']) {
+        if (typeof value === 'number') {
+          assert.ok(entry.scale && value >= entry.scale.min && value <= entry.scale.max, `${code}=${value} outside scale`);
+          continue;
+        }
+        const target = SITE_QUESTIONS.includes(code) ? lexicon.sites[value] : entry.values[value];
+        assert.ok(target, `${code} value ${value} (${def.value_meaning[value]?.en}) has no entry`);
+        assert.ok(target.canonical.trim().length > 0 && target.forms.length > 0, `${code} value ${value} needs canonical and forms`);
+      }
+    }
+  });
+
+  it('marks exactly the four site questions as site questions, each with triggers', () => {
+    const siteQuestions = Object.entries(lexicon.evidences).filter(([, e]) => e.valueSet === 'sites').map(([c]) => c).sort();
+    assert.deepEqual(siteQuestions, [...SITE_QUESTIONS].sort());
+    for (const code of SITE_QUESTIONS) assert.ok(lexicon.evidences[code]!.triggers.length >= 5, `${code} has too few triggers`);
+  });
+
+  it('gives numeric questions a scale and categorical ones none', () => {
+    for (const [code, def] of Object.entries(evidences)) {
+      const numeric = def['possible-values'].some((v) => typeof v === 'number');
+      assert.equal(lexicon.evidences[code]!.scale !== null, numeric, `${code} scale`);
+    }
+  });
+
+  it('keeps the side of sided sites and none on the others', () => {
+    const meaning = evidences.E_55!.value_meaning;
+    for (const [code, site] of Object.entries(lexicon.sites)) {
+      const en = meaning[code]?.en ?? '';
+      const expected = en.endsWith('(R)') ? 'R' : en.endsWith('(L)') ? 'L' : null;
+      assert.equal(site.side, expected, `${code} ${en}`);
+      for (const form of site.forms) assert.doesNotMatch(form, /\b(left|right)\b/, `${code}: "${form}" carries a side word`);
+    }
+  });
+
+  it('uses short canonical phrases, never question sentences', () => {
+    const canonicals: Array<[string, string]> = [
+      ...Object.entries(lexicon.evidences).map(([c, e]): [string, string] => [c, e.canonical]),
+      ...Object.entries(lexicon.evidences).flatMap(([c, e]) => Object.entries(e.values).map(([v, x]): [string, string] => [`${c}.${v}`, x.canonical])),
+      ...Object.entries(lexicon.sites).map(([c, s]): [string, string] => [c, s.canonical]),
+    ];
+    for (const [where, canonical] of canonicals) {
+      assert.ok(wordCount(canonical) <= 6, `${where}: canonical "${canonical}" is longer than 6 words`);
+      assert.doesNotMatch(canonical, /\?/, `${where}: canonical is a question`);
+      assert.doesNotMatch(canonical, /^(do|does|did|are|is|have|has|were|was|how|what|where)\b/i, `${where}: canonical reads as a question`);
+      assert.notEqual(canonical.toLowerCase(), evidences[where]?.question_en.toLowerCase(), `${where}: canonical is the question text`);
+    }
+  });
+
+  it('never repeats a form within one entry list, and forms are lower case', () => {
+    for (const [where, list] of listsOf(lexicon)) {
+      assert.equal(new Set(list).size, list.length, `${where} has duplicates`);
+      if (!where.endsWith('abbreviations')) for (const f of list) assert.equal(f, f.toLowerCase(), `${where}: "${f}"`);
+    }
+  });
+
+  it('keeps abbreviations as case-sensitive short tokens', () => {
+    for (const [code, ev] of Object.entries(lexicon.evidences)) {
+      for (const a of ev.abbreviations) {
+        assert.match(a, /^\S{1,8}$/, `${code}: "${a}"`);
+        assert.notEqual(a, a.toLowerCase(), `${code}: abbreviation "${a}" has no capital`);
+      }
+    }
+  });
+
+  it('maps the surface forms the issue names to the right questions', () => {
+    const has = (code: string, form: string) => {
+      const e = lexicon.evidences[code]!;
+      return e.forms.includes(form) || e.abbreviations.includes(form);
+    };
+    const expected: Array<[string, string]> = [
+      ['E_66', 'SOB'], ['E_66', 'dyspnea'], ['E_66', "can't catch my breath"], ['E_66', 'short of breath'], ['E_66', 'winded'],
+      ['E_53', 'CP'], ['E_53', 'chest pain'], ['E_64', 'DOE'], ['E_67', 'PND'], ['E_217', 'orthopnea'], ['E_148', 'N/V'],
+      ['E_45', 'hemoptysis'], ['E_45', 'coughing up blood'], ['E_50', 'diaphoresis'], ['E_50', 'sweating'],
+      ['E_140', 'melena'], ['E_140', 'tarry stools'], ['E_140', 'black stools'], ['E_79', 'smoker'], ['E_79', 'smokes cigarettes'],
+      ['E_79', 'pack-years'], ['E_191', 'former smoker'], ['E_91', 'fever'], ['E_91', 'febrile'], ['E_91', 'pyrexia'],
+      ['E_91', 'running a temperature'], ['E_129', 'hives'], ['E_129', 'urticaria'], ['E_214', 'wheeze'], ['E_155', 'palpitations'],
+      ['E_155', 'heart racing'], ['E_155', 'pounding heart'],
+    ];
+    for (const [code, form] of expected) assert.ok(has(code, form), `${code} lacks "${form}"`);
+    assert.ok(!lexicon.evidences.E_191!.forms.includes('smoker'), 'plain "smoker" must not select former smoker');
+    assert.ok(lexicon.evidences.E_91!.absentForms.includes('afebrile'));
+    assert.ok(lexicon.sites.V_129!.forms.includes('ear') && lexicon.sites.V_130!.forms.includes('ear'));
+    assert.ok(lexicon.evidences.E_55!.values.V_129!.forms.includes('otalgia'));
+    assert.ok(lexicon.evidences.E_54!.values.V_71!.forms.includes('tearing'));
+    assert.ok(lexicon.evidences.E_54!.values.V_183!.forms.includes('crushing'));
+    for (const country of ['guinea', 'liberia', 'sierra leone']) assert.ok(lexicon.evidences.E_204!.values.V_1!.forms.includes(country), country);
+    assert.ok(lexicon.evidences.E_204!.values.V_3!.forms.includes('mexico'));
+  });
+
+  it('keeps "pain" a form of the pain question only', () => {
+    const owners = Object.entries(lexicon.evidences).filter(([, e]) => e.forms.includes('pain')).map(([c]) => c);
+    assert.deepEqual(owners, ['E_53']);
+  });
+
+  it('sets the context from the question: family members, history, exposures', () => {
+    for (const [code, def] of Object.entries(evidences)) {
+      const ctx = lexicon.evidences[code]!.context;
+      if (/family|mother/i.test(def.question_en) && !/you or any member|or is a member/i.test(def.question_en)) assert.equal(ctx, 'family', `${code}: ${def.question_en}`);
+      if (!def.is_antecedent) assert.ok(ctx === 'patient' || code === 'E_42', `${code} is a current symptom but has context ${ctx}`);
+    }
+    assert.equal(lexicon.evidences.E_204!.context, 'exposure');
+    assert.equal(lexicon.evidences.E_3!.context, 'history');
+  });
+});
+
+describe('concept lexicon: loader errors', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dx-lexicon-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const minimal = () => ({
+    version: 1,
+    provenance: 'test',
+    sites: { V_129: { canonical: 'ear', forms: ['ear'], side: 'R' } },
+    evidences: {
+      E_91: { canonical: 'fever', forms: ['fever'], abbreviations: [], absentForms: ['afebrile'], context: 'patient', triggers: [], valueSet: null, values: {}, scale: null },
+    },
+  });
+
+  it('accepts a minimal valid file', () => {
+    const parsed = parseLexicon(minimal(), 'mem.json');
+    assert.ok(parsed.ok);
+  });
+
+  it('names the field when a form is missing', () => {
+    const raw = minimal();
+    (raw.evidences.E_91 as { forms: string[] }).forms = [];
+    const parsed = parseLexicon(raw, 'mem.json');
+    assert.ok(!parsed.ok);
+    assert.ok(parsed.error instanceof LexiconError);
+    assert.equal(parsed.error.field, 'evidences.E_91.forms');
+    assert.match(parsed.error.message, /evidences\.E_91\.forms/);
+  });
+
+  it('names the duplicated form and its position', () => {
+    const raw = minimal();
+    raw.evidences.E_91.forms = ['fever', 'febrile', 'fever'];
+    const parsed = parseLexicon(raw, 'mem.json');
+    assert.ok(!parsed.ok);
+    assert.equal(parsed.error.field, 'evidences.E_91.forms.2');
+    assert.match(parsed.error.message, /duplicate "fever"/);
+  });
+
+  it('rejects upper-case forms, bad abbreviations, unknown context, unknown keys and bad side', () => {
+    const cases: Array<[(r: ReturnType<typeof minimal>) => void, string]> = [
+      [(r) => { r.evidences.E_91.forms = ['Fever']; }, 'evidences.E_91.forms.0'],
+      [(r) => { (r.evidences.E_91 as { abbreviations: string[] }).abbreviations = ['short of breath']; }, 'evidences.E_91.abbreviations.0'],
+      [(r) => { (r.evidences.E_91 as { abbreviations: string[] }).abbreviations = ['sob']; }, 'evidences.E_91.abbreviations.0'],
+      [(r) => { (r.evidences.E_91 as { context: string }).context = 'friend'; }, 'evidences.E_91.context'],
+      [(r) => { (r.evidences.E_91 as Record<string, unknown>).synonyms = []; }, 'evidences.E_91'],
+      [(r) => { (r.sites.V_129 as { side: string }).side = 'right'; }, 'sites.V_129.side'],
+      [(r) => { r.evidences.E_91.canonical = '  '; }, 'evidences.E_91.canonical'],
+      [(r) => { (r.evidences.E_91 as { valueSet: string | null }).valueSet = 'sites'; }, 'evidences.E_91.triggers'],
+    ];
+    for (const [mutate, field] of cases) {
+      const raw = minimal();
+      mutate(raw);
+      const parsed = parseLexicon(raw, 'mem.json');
+      assert.ok(!parsed.ok, `expected failure for ${field}`);
+      assert.equal(parsed.error.field, field);
+    }
+  });
+
+  it('reports unreadable and non-JSON files with the path', async () => {
+    const missing = await loadLexicon(join(dir, 'nope.json'));
+    assert.ok(!missing.ok);
+    assert.equal(missing.error.field, null);
+    assert.match(missing.error.message, /cannot read lexicon .*nope\.json/);
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, '{"version": 1,');
+    const parsed = await loadLexicon(bad);
+    assert.ok(!parsed.ok);
+    assert.match(parsed.error.message, /not valid JSON/);
+    assert.equal(parsed.error.path, bad);
+  });
+
+  it('reports coverage gaps: missing evidence, missing value, missing site, number outside the scale', () => {
+    const parsed = parseLexicon(minimal(), 'mem.json');
+    assert.ok(parsed.ok);
+    const lex = parsed.value;
+    lex.evidences.E_54 = { ...lex.evidences.E_91!, values: { V_71: { canonical: 'tearing', forms: ['tearing'] } } };
+    lex.evidences.E_55 = { ...lex.evidences.E_91!, valueSet: 'sites', triggers: ['pain'] };
+    lex.evidences.E_56 = { ...lex.evidences.E_91!, scale: { min: 0, max: 5 } };
+    const gaps = lexiconCoverage(lex, {
+      E_1: { data_type: 'B', 'possible-values': [] },
+      E_54: { data_type: 'M', 'possible-values': ['V_71', 'V_112'] },
+      E_55: { data_type: 'M', 'possible-values': ['V_129', 'V_130'] },
+      E_56: { data_type: 'C', 'possible-values': [0, 5, 6] },
+      E_91: { data_type: 'B', 'possible-values': [] },
+    });
+    assert.deepEqual(gaps.map((g) => `${g.evidence}:${String(g.value)}`), ['E_1:null', 'E_54:V_112', 'E_55:V_130', 'E_56:6']);
+  });
+});
