@@ -4,7 +4,9 @@
  * (bench/scale/generate.ts), the real build into Neo4j + FAISS (stage timings, load rate,
  * peak RSS), the real server on 127.0.0.1:0 under a bounded HTTP load (p50/p99, req/s),
  * FAISS build/query/recall, and the reference-path ratio. --faiss-only 1000000 adds the
- * FAISS part alone at that size (no Neo4j). Each phase runs in its own process.
+ * FAISS part alone at that size (no Neo4j). Then the free-text phase (bench/free-text.ts, issue 17):
+ * the vignettes of datasets/vignettes through dxgraph and a TF-IDF kNN baseline, side by side
+ * (--skip-free-text leaves it out). Each phase runs in its own process.
  *
  * The Neo4j it builds into is wiped before every size: by default a dedicated server
  * started for the run (own instance dir, free ports, deleted afterwards); with
@@ -26,6 +28,9 @@ import { benchNeo4j } from './lib/neo4j.js';
 import type { BenchReport, SizeReport } from './lib/report-types.js';
 import { formatTable } from './lib/table.js';
 import { checkTargets } from './lib/targets.js';
+import { runFreeTextPhase } from './lib/free-text-phase.js';
+import type { FreeTextReport } from './lib/free-text-run.js';
+import { formatFreeText, freeTextTargets } from './lib/free-text-table.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -43,6 +48,7 @@ const { values: a } = parseArgs({
     'batch-size': { type: 'string', default: '5000' },
     'neo4j-uri': { type: 'string' },
     'work-dir': { type: 'string', default: '.dxgraph-bench' },
+    'skip-free-text': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 });
@@ -73,6 +79,8 @@ log(`machine: ${os.cpus().length} cpus, load average ${loadAvgStart.map((x) => x
 
 const neo = opts.sizes.length > 0 ? await benchNeo4j({ uri: a['neo4j-uri'] ?? null }) : null;
 const sizes: SizeReport[] = [];
+let freeText: FreeTextReport | null = null;
+let freeTextError: string | null = null;
 // Figures so far go to --json after every size: a failure later in a long run keeps them.
 const savePartial = async () => {
   if (a.json) await writeFile(a.json, JSON.stringify({ partial: true, options: opts, sizes }, null, 2));
@@ -115,6 +123,16 @@ try {
     }
     await savePartial();
   }
+  if (!a['skip-free-text']) {
+    // After the sizes: the vignette build replaces the bench server's KG (or, with no sizes, the phase starts its own Neo4j).
+    log('free text: vignettes through dxgraph and the TF-IDF kNN baseline (bench/free-text.ts)');
+    try {
+      freeText = await runFreeTextPhase({ neo4jUri: neo?.uri ?? null, workDir: opts.workDir });
+    } catch (e) {
+      freeTextError = (e as Error).message;
+      log(`free text: ${freeTextError}`);
+    }
+  }
 } finally {
   await neo?.stop();
 }
@@ -130,8 +148,10 @@ const base = {
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '', memGb: Math.round(os.totalmem() / 2 ** 30), loadAvgStart, loadAvgEnd: os.loadavg(), node: process.version, calibration },
   options: opts, neo4j: { dedicated: neo?.dedicated ?? false, startMs: neo?.startMs ?? 0 }, sizes, faissOnly,
 };
-const report: BenchReport = { ...base, targets: checkTargets(base), totalSeconds: Math.round((performance.now() - t0) / 1000) };
-process.stdout.write(`${formatTable(report)}\n\ntargets:\n`);
+const report: BenchReport & { freeText: FreeTextReport | null; freeTextError: string | null } = {
+  ...base, freeText, freeTextError, targets: [...checkTargets(base), ...freeTextTargets(freeText)], totalSeconds: Math.round((performance.now() - t0) / 1000),
+};
+process.stdout.write(`${formatTable(report)}\n${freeText ? `\n${formatFreeText(freeText)}\n` : ''}\ntargets:\n`);
 for (const t of report.targets) process.stdout.write(`  ${t.met === null ? '·' : t.met ? '✓' : '✗'} ${t.name.padEnd(34)} ${t.target.padEnd(14)} ${t.measured}\n`);
 process.stdout.write(`(load average ${loadAvgStart.map((x) => x.toFixed(1)).join(' ')} -> ${report.machine.loadAvgEnd.map((x) => x.toFixed(1)).join(' ')}; ${report.totalSeconds} s total)\n`);
 if (a.json) await writeFile(a.json, JSON.stringify(report, null, 2));

@@ -43,8 +43,9 @@ export interface FreeTextReport {
   k: number;
   build: { buildId: string | null; seconds: number | null };
   embedder: string;
-  /** Vignettes whose condition is no disease of the build (counted as misses for both systems). */
+  /** Vignettes whose condition is no disease of the build (no train record: a miss for both systems), and those conditions. */
   unknownGold: number;
+  unknownGoldConditions: string[];
   dxgraph: {
     scores: Breakdown;
     /** Negated evidence codes matched as present: over all vignettes, and vignettes with at least one. */
@@ -125,6 +126,7 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
       build: { buildId: service.snapshot.buildId, seconds: buildSeconds },
       embedder: embedder.id,
       unknownGold: cases.filter((c) => c.goldDiseaseId === null).length,
+      unknownGoldConditions: [...new Set(cases.filter((c) => c.goldDiseaseId === null).map((c) => c.condition))].sort(),
       dxgraph: {
         scores: breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: c.dxgraph.rank }))),
         negatedAsPresent: { codes: dx.reduce((s, d) => s + d.negatedAsPresent.length, 0), cases: dx.filter((d) => d.negatedAsPresent.length > 0).length, ofCodes: absentCodes },

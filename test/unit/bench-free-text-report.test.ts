@@ -20,7 +20,7 @@ function report(cases: FreeTextCase[]): FreeTextReport {
   const by = (pick: (c: FreeTextCase) => number | null) => breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: pick(c) })));
   return {
     set: { path: 'x.jsonl', sha256: '0', n: cases.length, conditions: 1 }, split: { seed: 1, testFraction: 0.4 }, trainRecords: 10, k: 10,
-    build: { buildId: 'b1', seconds: 1 }, embedder: 'hashed', unknownGold: 0,
+    build: { buildId: 'b1', seconds: 1 }, embedder: 'hashed', unknownGold: 0, unknownGoldConditions: [],
     dxgraph: {
       scores: by((c) => c.dxgraph.rank),
       negatedAsPresent: { codes: cases.reduce((s, c) => s + c.dxgraph.negatedAsPresent.length, 0), cases: cases.filter((c) => c.dxgraph.negatedAsPresent.length > 0).length, ofCodes: 5 },
