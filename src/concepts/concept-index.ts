@@ -1,7 +1,7 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import { codeKey } from '../query/kg-snapshot.js';
 import { deriveForms } from './derive-forms.js';
-import { formStems, tokenize } from './normalize.js';
+import { formStems, STOPWORDS, tokenize } from './normalize.js';
 import type { ConceptLexicon, LexiconContext } from './types.js';
 
 /**
@@ -36,7 +36,25 @@ export interface ConceptIndex {
   /** Codes of the evidences whose values are body sites, by trigger priority. */
   siteEvidences: string[];
   siteCanonical: Map<string, string>;
+  /** Site value code → its side, so a site question's own values ("earache") follow the text's side too. */
+  siteSide: Map<string, 'R' | 'L' | null>;
+  /** Abbreviation → the form it stands for ("CP" → "chest pain"), so its words can head values and sites. */
+  expansions: Map<string, string>;
   snapshot: KgSnapshot;
+}
+
+/** The form whose content words' initials spell the abbreviation (CP → chest pain, N/V → nausea and vomiting). */
+function expansionOf(abbreviation: string, forms: readonly string[]): string | null {
+  const letters = abbreviation.toLowerCase().replace(/[^a-z]/g, '');
+  if (letters.length < 2) return null;
+  for (const f of forms) {
+    const initials = tokenize(f)
+      .filter((t) => !STOPWORDS.has(t.norm))
+      .map((t) => t.norm[0])
+      .join('');
+    if (initials === letters) return f;
+  }
+  return null;
 }
 
 export function featureFor(index: ConceptIndex, code: string, valueCode: string | null): number | undefined {
@@ -53,13 +71,19 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
   const evidence: ConceptIndex['evidence'] = new Map();
   const siteEvidences: string[] = [];
   const siteCanonical = new Map<string, string>();
+  const siteSide = new Map<string, 'R' | 'L' | null>();
   const covered = new Set<string>();
+  const expansions = new Map<string, string>();
   if (lexicon) {
     for (const [code, ev] of Object.entries(lexicon.evidences)) {
       covered.add(code);
       evidence.set(code, { canonical: ev.canonical, context: ev.context, hasTriggers: ev.triggers.length > 0, scale: ev.scale });
       for (const f of new Set([ev.canonical, ...ev.forms])) add(f, { kind: 'evidence', code }, ev.context);
-      for (const a of ev.abbreviations) add(a, { kind: 'evidence', code }, ev.context, true);
+      for (const a of ev.abbreviations) {
+        add(a, { kind: 'evidence', code }, ev.context, true);
+        const expansion = expansionOf(a, ev.forms);
+        if (expansion) expansions.set(a, expansion);
+      }
       for (const a of ev.absentForms) add(a, { kind: 'absent', code }, ev.context);
       for (const t of ev.triggers) add(t, { kind: 'trigger', code }, ev.context);
       for (const [valueCode, v] of Object.entries(ev.values)) {
@@ -69,6 +93,7 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
     }
     for (const [valueCode, site] of Object.entries(lexicon.sites)) {
       siteCanonical.set(valueCode, site.canonical);
+      siteSide.set(valueCode, site.side);
       for (const f of new Set([site.canonical.replace(/^(?:right|left)\s+/i, ''), ...site.forms])) add(f, { kind: 'site', valueCode, side: site.side }, 'patient');
     }
   }
@@ -84,7 +109,7 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
       else byStem.set(s, [i]);
     }
   });
-  return { entries, byStem, evidence, siteEvidences, siteCanonical, snapshot };
+  return { entries, byStem, evidence, siteEvidences, siteCanonical, siteSide, expansions, snapshot };
 }
 
 const cache = new WeakMap<KgSnapshot, WeakMap<object, ConceptIndex>>();

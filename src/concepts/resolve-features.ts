@@ -2,7 +2,7 @@ import type { Polarity } from '../domain/record.js';
 import type { InputFinding } from '../query/contracts.js';
 import { featureFor, type ConceptIndex } from './concept-index.js';
 import { findMentions, type Mention } from './find-mentions.js';
-import type { Token } from './normalize.js';
+import { tokenize, type Token } from './normalize.js';
 
 /**
  * From the concept mentions of one finding to KG features (issue 17's concept layer):
@@ -56,11 +56,25 @@ function siteEvidence(index: ConceptIndex, site: Mention, triggers: Mention[]): 
   return t ? (t.entry.target as { code: string }).code : null;
 }
 
+/**
+ * Abbreviations also stand for their words ("crushing CP" reads as "crushing CP chest pain"), so
+ * the expansion can head values and sites; the abbreviation token stays for its own match.
+ */
+function expand(index: ConceptIndex, tokens: Token[]): Token[] {
+  if (index.expansions.size === 0) return tokens;
+  return tokens.flatMap((t) => {
+    const words = index.expansions.get(t.raw);
+    return words ? [t, ...tokenize(words).map((w) => ({ ...w, start: t.start, end: t.end }))] : [t];
+  });
+}
+
 export function resolveFeatures(index: ConceptIndex, input: ResolveInput): ConceptMatch[] {
   const f = input.finding;
   if (f.assertion === 'hypothetical' || f.assertion === 'possible' || f.experiencer === 'other') return [];
-  const mentions = findMentions(index, input.tokens);
-  const clauseTriggers = input.clauseTokens.length > 0 ? findMentions(index, input.clauseTokens).filter((m) => m.entry.target.kind === 'trigger') : [];
+  const tokens = expand(index, input.tokens);
+  const mentions = findMentions(index, tokens);
+  const clauseTokens = expand(index, input.clauseTokens);
+  const clauseTriggers = clauseTokens.length > 0 ? findMentions(index, clauseTokens).filter((m) => m.entry.target.kind === 'trigger') : [];
   const ownTriggers = mentions.filter((m) => m.entry.target.kind === 'trigger');
   const triggerCodes = new Set([...ownTriggers, ...clauseTriggers].map((m) => (m.entry.target as { code: string }).code));
   const family = f.experiencer === 'family';
@@ -72,13 +86,23 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
     out.push({ feature, similarity, polarity, alternatives, via: m.via });
   };
   const polarity: Polarity = f.polarity;
+  // A side word next to a site wins; else the finding's side (from the text analysis) narrows
+  // every site of the finding: sided values of the other side drop, unsided ones stay.
   for (const m of mentions) {
     const t = m.entry.target;
     if (t.kind === 'evidence') push(featureFor(index, t.code, null), m, polarity, `${t.code}`);
     else if (t.kind === 'absent') push(featureFor(index, t.code, null), m, polarity === 'absent' ? 'present' : 'absent', `${t.code}`);
     else if (t.kind === 'feature') push(t.feature, m, polarity, `f${t.feature}`);
     else if (t.kind === 'value') {
-      if (index.evidence.get(t.code)?.hasTriggers && !triggerCodes.has(t.code)) continue;
+      // "sharp" is a pain character only next to a pain word; a site question's own values ("earache") carry their head.
+      const ev = index.evidence.get(t.code);
+      const siteValue = index.siteEvidences.includes(t.code);
+      if (ev?.hasTriggers && !siteValue && !triggerCodes.has(t.code)) continue;
+      if (siteValue) {
+        const side = sideNear(tokens, m.at, f.values?.side);
+        const valueSide = index.siteSide.get(t.valueCode) ?? null;
+        if (side && side !== 'both' && valueSide !== null && valueSide !== side) continue;
+      }
       push(featureFor(index, t.code, t.valueCode), m, polarity, `${t.code}:${m.entry.form}`);
     }
   }
@@ -89,7 +113,7 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   for (const [at, group] of groups) {
     const code = siteEvidence(index, group[0]!, ownTriggers) ?? siteEvidence(index, group[0]!, clauseTriggers);
     if (!code) continue;
-    const side = sideNear(input.tokens, group[0]!.at, f.values?.side);
+    const side = sideNear(tokens, group[0]!.at, f.values?.side);
     for (const s of group) {
       const t = s.entry.target as { kind: 'site'; valueCode: string; side: 'R' | 'L' | null };
       if (side && side !== 'both' && t.side !== null && t.side !== side) continue;

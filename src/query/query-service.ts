@@ -13,6 +13,7 @@ import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } fr
 import type { KnowledgeFilterDeps } from './filter-retrieved.js';
 import { cachedDifferencesKg, uncachedDifferencesKg } from './differences-kg-cache.js';
 import type { ConceptLexicon } from '../concepts/types.js';
+import { defaultDdxplusLexiconPath, loadLexicon } from '../concepts/lexicon.js';
 import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
 
 /**
@@ -89,11 +90,14 @@ export async function openQueryService(deps: {
   knowledgeFilter?: KnowledgeFilterDeps | null;
   differencesCache?: boolean;
   limits?: QueryLimits;
+  /** The concept layer's lexicon: absent = the shipped DDXPlus lexicon (unused by KGs without its codes); null = none. */
+  lexicon?: ConceptLexicon | null;
 }): Promise<QueryService> {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const artifacts = { ...opened, gate };
   const snapshot = await loadSnapshot(deps.graph);
+  const lexicon = deps.lexicon !== undefined ? deps.lexicon : await shippedLexicon();
   // The indexes' feature and disease ids must be the graph's: refuse a mixed pair.
   if (snapshot.buildId !== artifacts.manifest.buildId) {
     throw new ArtifactError(
@@ -104,8 +108,15 @@ export async function openQueryService(deps: {
   return createQueryService({
     graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
     ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null, differencesCache: deps.differencesCache ?? true,
-    ...(deps.limits ? { limits: deps.limits } : {}),
+    ...(deps.limits ? { limits: deps.limits } : {}), lexicon,
   });
+}
+
+/** The reviewed DDXPlus lexicon shipped in datasets/lexicon; a broken file stops start-up with the field at fault. */
+async function shippedLexicon(): Promise<ConceptLexicon> {
+  const loaded = await loadLexicon(defaultDdxplusLexiconPath());
+  if (!loaded.ok) throw loaded.error;
+  return loaded.value;
 }
 
 /** A DiagnoseInput from text plus partial options (CLI, tests, benchmarks). */
