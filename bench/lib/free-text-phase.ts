@@ -19,7 +19,10 @@ export async function runFreeTextPhase(o: { neo4jUri: string | null; workDir: st
   await rm(out, { force: true }); // never read an earlier run's figures
   const args = ['--import', 'tsx', SCRIPT, '--quiet', '--json', out, '--data-dir', join(dir, 'dxgraph'), ...(o.neo4jUri ? ['--neo4j-uri', o.neo4jUri] : [])];
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    // Without a server from the bench, the script must start its own: a NEO4J_URI in the
+    // environment (a developer's KG) would otherwise be wiped, which `npm run bench` never does unasked.
+    const { NEO4J_URI: _ignored, ...env } = process.env;
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
     child.on('error', reject);
     child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`free-text phase exited (code ${code}, signal ${signal})`))));
   });
