@@ -6,10 +6,11 @@
  * body, the call `/v1/diagnose` makes, so a new session shows exactly the differential
  * `/v1/diagnose` gives for the same body. Answers then update that differential by Bayes'
  * rule with the KG's likelihoods (the follow-up engine's naive Bayes over answers, with
- * the first differential as the prior, starting-prior.ts). Why not re-run `diagnose` with
- * the answers as coded findings: measured on the interactive protocol, that scorer, tuned
- * for whole records, reads a few answers poorly (200 held-out DDXPlus patients: @5 79.5%
- * instead of 95.5%); docs/followups.md has the figures.
+ * the first differential, blended with the KG's own reading of the description, as the
+ * prior: starting-prior.ts). So two scorers remain, on purpose: re-running `diagnose`
+ * with the answers as coded findings was measured on the interactive protocol and that
+ * scorer, tuned for whole records, reads a handful of answers poorly (200 held-out DDXPlus
+ * patients: @5 79.5% instead of 95.5%); docs/followups.md has the figures.
  *
  * Each turn recomputes from everything known, so a repeated identical answer changes
  * nothing and a changed answer replaces the earlier one. Limits (issue 18): sessions
@@ -25,7 +26,7 @@ import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type InputFin
 import { SessionLimitError } from './errors.js';
 import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest, Turn } from './schemas.js';
 import type { SessionStore, StoredSession } from './session-store.js';
-import { startingPrior } from './starting-prior.js';
+import { blendPriors, startingPrior } from './starting-prior.js';
 import { historyView, sessionView, turnOf, type TurnResult } from './views.js';
 
 export interface ConsultationOptions {
@@ -38,9 +39,11 @@ export interface ConsultationOptions {
   maxTurns: number;
   /** Mass of the diseases the first differential leaves out, relative to its lowest entry (starting-prior.ts). */
   unlistedMass: number;
+  /** Weight w of diagnose's first differential in the prior the answers update, p_diagnose^w · p_kg^(1−w) (starting-prior.ts). */
+  diagnoseWeight: number;
 }
 
-export const DEFAULT_CONSULTATION_OPTIONS: ConsultationOptions = { confidence: 0.9, questions: 5, differential: 10, ranker: 'information-gain', maxTurns: 200, unlistedMass: 1 };
+export const DEFAULT_CONSULTATION_OPTIONS: ConsultationOptions = { confidence: 0.9, questions: 5, differential: 10, ranker: 'information-gain', maxTurns: 200, unlistedMass: 1, diagnoseWeight: 0.25 };
 
 /** The query service's use case (a fake implements it in unit tests). */
 export interface DiagnosePort {
@@ -58,7 +61,7 @@ export interface SessionState {
   description: FirstDescription;
   ranker: RankerName;
   questions: number;
-  /** The prior the answers update: the first turn's `diagnose` differential, unlisted diseases below it. */
+  /** The prior the answers update: the first turn's `diagnose` differential blended with the KG's reading (starting-prior.ts). */
   prior: ReadonlyMap<string, number>;
   /** question id → canonical answer, in answering order. */
   answers: Map<string, AnswerValue>;
@@ -105,10 +108,14 @@ export class Consultation implements ConsultationPort {
       description,
       ranker: req.ranker ?? this.opts.ranker,
       questions: req.followUps ?? this.opts.questions,
-      prior: startingPrior(this.deps.engine.model, new Map(listed.map((d) => [d.diseaseId, d.probability])), this.opts.unlistedMass),
+      prior: new Map<string, number>(),
       answers: new Map<string, AnswerValue>(),
       evidence: bestMatches(out),
     };
+    const { engine } = this.deps;
+    const kg = engine.posteriorOf({ evidence: parts.evidence, answers: [], demographics: null, prior: null, candidateDiseases: null });
+    const fromDiagnose = startingPrior(engine.model, new Map(listed.map((d) => [d.diseaseId, d.probability])), this.opts.unlistedMass);
+    parts.prior = blendPriors(engine.model, fromDiagnose, kg, this.opts.diagnoseWeight);
     // The first turn shows diagnose's differential itself; the engine only picks the questions.
     const result = this.assess(parts, listed.slice(0, this.opts.differential));
     const state: SessionState = { ...parts, turns: [], last: result };
