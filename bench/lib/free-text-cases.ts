@@ -1,7 +1,7 @@
 import type { QueryService } from '../../src/query/query-service.js';
 import { textInput } from '../../src/query/query-service.js';
 import type { Vignette } from './free-text-set.js';
-import { insufficientFlag, negatedCodes, rankOf } from './free-text-score.js';
+import { insufficientFlag, insufficientReason, negatedCodes, rankOf } from './free-text-score.js';
 import type { TfidfKnn } from './tfidf-knn.js';
 
 /**
@@ -31,6 +31,7 @@ export interface DxgraphCase {
   negatedAsPresent: string[];
   negationsCaught: string[];
   insufficient: boolean | null;
+  insufficientReason: string | null;
   ms: { match: number | null; textToFeatures: number | null; total: number };
 }
 
@@ -75,6 +76,7 @@ export async function runCase(ctx: CaseContext, v: Vignette): Promise<FreeTextCa
     negatedAsPresent: negatedCodes(res.trace.matches, codeOf, v.absentEvidences, 'present'),
     negationsCaught: negatedCodes(res.trace.matches, codeOf, v.absentEvidences, 'absent'),
     insufficient: insufficientFlag(res),
+    insufficientReason: insufficientReason(res),
     ms: { match: matchMs, textToFeatures: matchMs === null ? null : matchMs + (t.decompose ?? 0), total },
   };
 

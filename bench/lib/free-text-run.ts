@@ -53,7 +53,7 @@ export interface FreeTextReport {
     negationsCaught: { codes: number; ofCodes: number };
     noMatchShare: number;
     /** null when no result carried an `insufficient` field. */
-    insufficient: { count: number; of: number } | null;
+    insufficient: { count: number; of: number; byReason: Record<string, number> } | null;
     latencyMs: { matchP50: number | null; textToFeaturesP50: number | null; totalP50: number };
   };
   baseline: { scores: Breakdown };
@@ -89,6 +89,8 @@ async function build(o: FreeTextOptions, graph: GraphStore): Promise<number> {
   }
   return (performance.now() - t0) / 1000;
 }
+
+const countBy = (xs: string[]): Record<string, number> => Object.fromEntries([...new Set(xs)].sort().map((x) => [x, xs.filter((y) => y === x).length]));
 
 const p50 = (xs: (number | null)[]): number | null => {
   const s = Float64Array.from(xs.filter((x): x is number => x !== null)).sort();
@@ -132,7 +134,7 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
         negatedAsPresent: { codes: dx.reduce((s, d) => s + d.negatedAsPresent.length, 0), cases: dx.filter((d) => d.negatedAsPresent.length > 0).length, ofCodes: absentCodes },
         negationsCaught: { codes: dx.reduce((s, d) => s + d.negationsCaught.length, 0), ofCodes: absentCodes },
         noMatchShare: dx.length === 0 ? 0 : dx.filter((d) => d.matches.length === 0).length / dx.length,
-        insufficient: flags.length === 0 ? null : { count: flags.filter(Boolean).length, of: dx.length },
+        insufficient: flags.length === 0 ? null : { count: flags.filter(Boolean).length, of: dx.length, byReason: countBy(dx.flatMap((d) => (d.insufficientReason ? [d.insufficientReason] : []))) },
         latencyMs: { matchP50: p50(dx.map((d) => d.ms.match)), textToFeaturesP50: p50(dx.map((d) => d.ms.textToFeatures)), totalP50: p50(dx.map((d) => d.ms.total)) ?? 0 },
       },
       baseline: { scores: breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: c.baseline.rank }))) },

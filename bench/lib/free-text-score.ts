@@ -69,16 +69,24 @@ export function negatedCodes(matches: readonly MatchLike[], codeOf: (featureId: 
 
 /**
  * The result's `insufficient` flag (issue 17: "the input carried too little to rank"), read
- * defensively since it is being added: a boolean, or an object with a boolean `insufficient`
- * or `value`; null when the result has no such field.
+ * defensively: `null` or `false` = not set; `true`, or an explanation object (`{reason,
+ * message}`, or one with a boolean `insufficient` / `value` inside) = set; null when the
+ * result has no such field at all.
  */
 export function insufficientFlag(result: object): boolean | null {
+  if (!('insufficient' in result)) return null;
   const v = (result as { insufficient?: unknown }).insufficient;
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'object' && v !== null) {
-    const inner = (v as { insufficient?: unknown; value?: unknown }).insufficient ?? (v as { value?: unknown }).value;
-    if (typeof inner === 'boolean') return inner;
-    return true; // an explanation object with no boolean inside: its presence is the flag
+  if (v === null || v === undefined) return false;
+  if (typeof v === 'object') {
+    const inner = (v as { insufficient?: unknown }).insufficient ?? (v as { value?: unknown }).value;
+    return typeof inner === 'boolean' ? inner : true; // an explanation object: its presence is the flag
   }
-  return null;
+  return Boolean(v);
+}
+
+/** The flag's `reason` when it is an object carrying a string one ("no-finding-matched"), else null. */
+export function insufficientReason(result: object): string | null {
+  const v = (result as { insufficient?: unknown }).insufficient;
+  const reason = typeof v === 'object' && v !== null ? (v as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' ? reason : null;
 }

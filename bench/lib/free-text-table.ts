@@ -27,12 +27,13 @@ export function formatFreeText(r: FreeTextReport): string {
   const na = d.negatedAsPresent;
   out.push(
     `negated findings matched as present: ${na.codes} of ${na.ofCodes} negated evidence codes, in ${na.cases} vignettes; caught as absent: ${d.negationsCaught.codes}`,
-    `no feature matched: ${pct(d.noMatchShare)}% of vignettes; insufficient flag: ${d.insufficient ? `${d.insufficient.count} of ${d.insufficient.of}` : 'not in results'}`,
+    `no feature matched: ${pct(d.noMatchShare)}% of vignettes; insufficient flag: ${d.insufficient ? `${d.insufficient.count} of ${d.insufficient.of}${reasons(d.insufficient.byReason)}` : 'not in results'}`,
     `latency p50: match ${fmtMs(d.latencyMs.matchP50)}, decompose + match ${fmtMs(d.latencyMs.textToFeaturesP50)}, whole diagnose ${fmtMs(d.latencyMs.totalP50)}`,
   );
   return out.join('\n');
 }
 
+const reasons = (by: Record<string, number>) => (Object.keys(by).length === 0 ? '' : ` (${Object.entries(by).map(([k, v]) => `${k} ${v}`).join(', ')})`);
 const fmtMs = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(1)} ms`);
 
 /** Issue 17's free-text goals, checked on this run's figures (null report = not measured). */
@@ -56,7 +57,7 @@ export function formatMisses(cases: readonly FreeTextCase[]): string {
     if (c.dxgraph.rank === 1) continue;
     const d = c.dxgraph;
     out.push(
-      `${c.id} [${c.style}; ${c.tags.join(', ') || 'no tags'}] gold ${c.condition}: dxgraph rank ${d.rank ?? '-'}, TF-IDF rank ${c.baseline.rank ?? '-'}${d.insufficient ? ' (insufficient)' : ''}`,
+      `${c.id} [${c.style}; ${c.tags.join(', ') || 'no tags'}] gold ${c.condition}: dxgraph rank ${d.rank ?? '-'}, TF-IDF rank ${c.baseline.rank ?? '-'}${d.insufficient ? ` (insufficient${d.insufficientReason ? `: ${d.insufficientReason}` : ''})` : ''}`,
       `  text: ${c.text}`,
       `  dxgraph: ${d.top.slice(0, 3).map((x) => `${x.disease} ${x.score.toFixed(2)}`).join(' | ') || '(empty)'}`,
       `  TF-IDF:  ${c.baseline.top.slice(0, 3).map((x) => `${x.disease} ${x.score.toFixed(2)}`).join(' | ') || '(no known term)'}`,

@@ -10,7 +10,7 @@ function kase(id: string, dxRank: number | null, baseRank: number | null, negate
     dxgraph: {
       rank: dxRank, top: [{ disease: 'URTI', score: 0.4 }], findings: 2,
       matches: [{ featureText: 'Do you have a cough?', code: 'E_201', polarity: 'present', similarity: 0.61, via: null }],
-      negatedAsPresent, negationsCaught: [], insufficient: null, ms: { match: 1, textToFeatures: 2, total: 5 },
+      negatedAsPresent, negationsCaught: [], insufficient: null, insufficientReason: null, ms: { match: 1, textToFeatures: 2, total: 5 },
     },
     baseline: { rank: baseRank, top: [{ disease: 'Pericarditis', score: 2.1 }] },
   };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { InputError } from '../../src/errors.js';
-import { breakdown, insufficientFlag, negatedCodes, rankOf, topK } from '../../bench/lib/free-text-score.js';
+import { breakdown, insufficientFlag, insufficientReason, negatedCodes, rankOf, topK } from '../../bench/lib/free-text-score.js';
 import { parseVignettes, selectVignettes } from '../../bench/lib/free-text-set.js';
 import { TfidfKnn, terms } from '../../bench/lib/tfidf-knn.js';
 
@@ -98,12 +98,15 @@ describe('bench free text: scoring', () => {
     assert.deepEqual(negatedCodes(matches, codeOf, [], 'present'), []);
   });
 
-  it('insufficientFlag reads a boolean or an object, and null when the field is absent', () => {
+  it('insufficientFlag reads null, a boolean or an explanation object, and null when the field is absent', () => {
     assert.equal(insufficientFlag({}), null);
+    assert.equal(insufficientFlag({ insufficient: null }), false, 'the field present but null = not set');
     assert.equal(insufficientFlag({ insufficient: true }), true);
     assert.equal(insufficientFlag({ insufficient: false }), false);
     assert.equal(insufficientFlag({ insufficient: { insufficient: false, reason: 'x' } }), false);
-    assert.equal(insufficientFlag({ insufficient: { reason: 'no matched findings' } }), true);
+    assert.equal(insufficientFlag({ insufficient: { reason: 'no-finding-matched' } }), true);
+    assert.equal(insufficientReason({ insufficient: { reason: 'no-finding-matched', message: 'm' } }), 'no-finding-matched');
+    assert.equal(insufficientReason({ insufficient: true }), null);
   });
 });
 
