@@ -1,10 +1,14 @@
 import type { InputFinding } from './contracts.js';
+import { analyzeClinicalText, type Demographics, type TextFinding } from './text/index.js';
+import { blank } from './text/analyze.js';
 
 /**
  * Decomposition of manifestations (MedRAG eq. 8: q → {f_1..f_n}). Rule-based and
- * deterministic: split free text into findings on newlines, list items, sentences,
- * semicolons and clauses; keep negated findings with polarity 'absent' (cue removed);
- * pass structured findings and DDXPlus evidence codes (E_55_@_V_89) straight through.
+ * deterministic. Prose goes through the clinical text analyser (src/query/text: atomic
+ * findings, NegEx/ConText assertions, values, age and sex); renderings of structured
+ * records ("Do you have a fever? yes", "pain location: lower chest, upper chest") keep
+ * their question/answer split; structured findings and DDXPlus evidence codes
+ * (E_55_@_V_89) pass straight through.
  */
 export interface DecomposeInput {
   text: string | null;
@@ -13,6 +17,8 @@ export interface DecomposeInput {
 
 export interface DecomposeOutput {
   findings: InputFinding[];
+  /** Age and sex written in the text ("61M", "I'm 34, female"); all null when none. */
+  demographics: Demographics;
 }
 
 /** DDXPlus evidence token: E_91, E_55_@_V_89, E_56_@_7. */
@@ -55,63 +61,82 @@ function splitQuestionAnswer(segment: string): InputFinding[] | null {
   });
 }
 
-/** A clause, with a leading negation cue turned into polarity; "no X or Y" negates both. */
-function clauseFindings(clause: string): InputFinding[] {
-  const neg = NEGATION.exec(clause);
-  const body = neg ? clause.slice(neg[0].length) : clause;
-  const polarity = neg ? 'absent' : 'present';
-  const parts = neg ? body.split(/\s*,\s*(?:or\s+|nor\s+)?|\s+(?:or|nor)\s+/) : [body];
-  return parts.map((p) => p.trim()).filter((p) => /[a-z0-9]/i.test(p)).map((p) => finding(p, polarity));
+/** "label:" lines that are prose (section headers, vitals, age/sex), not a record rendering. */
+const PROSE_LABEL =
+  /^(?:age|sex|gender|cc|chief complaint|hpi|history of present illness|pmh|pmhx|past medical history|psh|past surgical history|fhx|fh|family history|fam hx|sh|social history|ros|review of systems|meds|medications|allergies|vitals|vs|exam|pe|physical exam|assessment|impression|plan|a\/p|hx|history|temp|temperature|t|tmax|pain|notes?|symptoms|complaints?|presenting complaint|pc|hpc|subjective|objective|patient|pt)$/i;
+const QUESTION_START = /^(?:do|does|did|have|has|are|is|was|were|how|where|what|which|when|in|characterize|can|could|would|will|should|any)\b/i;
+const FIRST_PERSON = /\b(?:i|i'm|i've|im|my|me)\b/i;
+
+/** A question/answer rendering of a structured record, as opposed to prose. */
+function isRendering(segment: string): boolean {
+  const m = /^(.*?[?:])\s+(.+)$/.exec(segment);
+  if (!m) return false;
+  const label = m[1]!.slice(0, -1).trim();
+  const answer = m[2]!.trim();
+  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && label.split(/\s+/).length <= 12;
+  if (!QUESTION_START.test(label) || label.split(/\s+/).length < 2) return false;
+  return NO_ANSWER.test(answer) || YES_ANSWER.test(answer) || (answer.split(/\s+/).length <= 8 && !FIRST_PERSON.test(answer));
 }
 
-function segmentFindings(segment: string): InputFinding[] {
-  const qa = splitQuestionAnswer(segment);
-  if (qa) return qa;
-  // Clauses: commas and "but" separate findings. A negation spans a list that closes
-  // with "or"/"nor" ("no fever, chills, or cough"), as in NegEx; "but" ends its scope.
-  const clauses = segment.split(/\s*,\s*|\s+(but)\s+/i).map((c) => c?.trim() ?? '');
-  const out: InputFinding[] = [];
-  let negateUntil = -1;
-  clauses.forEach((raw, i) => {
-    if (/^but\b/i.test(raw)) negateUntil = -1;
-    const clause = raw.replace(/^but\b\s*/i, '');
-    if (!clause) return;
-    const fs = i <= negateUntil ? clauseFindings(`no ${clause.replace(/^(?:or|nor)\s+/i, '')}`) : clauseFindings(clause);
-    if (i > negateUntil && fs.length > 0 && fs.every((f) => f.polarity === 'absent')) negateUntil = listEnd(clauses, i);
-    out.push(...fs);
-  });
-  return out;
+function toInputFinding(f: TextFinding): InputFinding {
+  return {
+    text: f.text,
+    polarity: f.assertion === 'absent' ? 'absent' : 'present',
+    code: null,
+    valueCode: null,
+    span: f.span,
+    clause: f.clause,
+    assertion: f.assertion,
+    experiencer: f.experiencer,
+    temporality: f.temporality,
+    cue: f.cue,
+    values: f.values,
+  };
 }
 
-/** Index of the clause closing a list that starts after `i` ("or"/"nor"), else `i`. */
-function listEnd(clauses: string[], i: number): number {
-  for (let j = i + 1; j < clauses.length; j++) {
-    const c = clauses[j]!;
-    if (/^but\b/i.test(c) || c.split(/\s+/).length > 5) return i;
-    if (/(?:^|\s)(?:or|nor)\s/i.test(c)) return j;
-  }
-  return i;
-}
-
-function textFindings(text: string): InputFinding[] {
-  if (CODE_ONLY.test(text)) {
-    return [...text.matchAll(CODE_TOKEN)].map((m) => ({ text: m[0], polarity: 'present' as const, ...parseCodeToken(m[0]) }));
-  }
-  const out: InputFinding[] = [];
-  for (const line of text.split(/\r?\n+/)) {
-    const item = line.replace(LIST_MARK, '').trim();
-    if (!item) continue;
-    // Sentence ends: . ! ; followed by space or end (not "38.5"); "?" stays inside Q/A pairs.
-    for (const sentence of item.split(/(?<=[.!;])\s+|;\s*/)) {
-      const s = sentence.trim().replace(/[.!;]+$/, '').trim();
-      if (s) out.push(...segmentFindings(s));
+/** Sentences of a line with their offsets, split as the rendering splitter always has. */
+function* sentencesOf(text: string): Generator<{ start: number; end: number; text: string }> {
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    const mark = LIST_MARK.exec(line);
+    const from = lineStart + (mark ? mark[0].length : 0);
+    const body = text.slice(from, lineStart + line.length);
+    let at = 0;
+    for (const sep of [...body.matchAll(/(?<=[.!;])\s+|;\s*/g), null]) {
+      const end = sep ? sep.index : body.length;
+      const raw = body.slice(at, end);
+      const s = raw.trim().replace(/[.!;]+$/, '').trim();
+      if (s) yield { start: from + at, end: from + end, text: s };
+      if (sep) at = sep.index + sep[0].length;
     }
+    lineStart += line.length + 1;
   }
-  return out;
 }
+
+function textFindings(text: string): DecomposeOutput {
+  if (CODE_ONLY.test(text)) {
+    const findings = [...text.matchAll(CODE_TOKEN)].map((m) => ({ text: m[0], polarity: 'present' as const, ...parseCodeToken(m[0]) }));
+    return { findings, demographics: NO_DEMOGRAPHICS };
+  }
+  const placed: { at: number; finding: InputFinding }[] = [];
+  const rendered: { start: number; end: number }[] = [];
+  for (const s of sentencesOf(text)) {
+    if (!isRendering(s.text)) continue;
+    rendered.push(s);
+    for (const f of splitQuestionAnswer(s.text) ?? []) placed.push({ at: s.start, finding: f });
+  }
+  // Renderings are blanked, not cut, so the analyser's offsets stay those of the request text.
+  const analysis = analyzeClinicalText(blank(text, rendered));
+  for (const f of analysis.findings) placed.push({ at: f.span.start, finding: toInputFinding(f) });
+  placed.sort((a, b) => a.at - b.at);
+  return { findings: placed.map((p) => p.finding), demographics: analysis.demographics };
+}
+
+const NO_DEMOGRAPHICS: Demographics = { age: null, sex: null, span: null };
 
 export function decompose(input: DecomposeInput): DecomposeOutput {
   const findings = input.findings.map(passThrough);
-  if (input.text) findings.push(...textFindings(input.text));
-  return { findings };
+  if (!input.text) return { findings, demographics: { ...NO_DEMOGRAPHICS } };
+  const out = textFindings(input.text);
+  return { findings: [...findings, ...out.findings], demographics: { ...out.demographics } };
 }

@@ -13,18 +13,22 @@ describe('query: decompose (eq. 8)', () => {
   });
 
   it('keeps negations as absent findings with the cue stripped', () => {
-    assert.deepEqual(texts('No fever. Denies chest pain. Cough without sputum'), ['-fever', '-chest pain', '+Cough without sputum']);
+    // Issue 17: "without" is a negation cue inside a clause, so the sputum is its own absent finding.
+    assert.deepEqual(texts('No fever. Denies chest pain. Cough without sputum'), ['-fever', '-chest pain', '+Cough', '-sputum']);
     assert.deepEqual(texts('without cough'), ['-cough']);
-    assert.deepEqual(texts('The patient does not have a rash'), ['-a rash']);
+    // Articles are trimmed from findings since issue 17 ("a rash" -> "rash").
+    assert.deepEqual(texts('The patient does not have a rash'), ['-rash']);
   });
 
   it('carries a negation through a list ("no fever, chills or cough")', () => {
     assert.deepEqual(texts('no fever, chills or cough'), ['-fever', '-chills', '-cough']);
-    assert.deepEqual(texts('no fever, but a cough'), ['-fever', '+a cough']);
+    assert.deepEqual(texts('no fever, but a cough'), ['-fever', '+cough']);
   });
 
   it('does not split decimals', () => {
-    assert.deepEqual(texts('temperature 38.5 degrees'), ['+temperature 38.5 degrees']);
+    // Issue 17: a measured temperature >= 38.0 °C is the fever finding, with the value.
+    const out = decompose({ text: 'temperature 38.5 degrees', findings: [] }).findings;
+    assert.deepEqual(out.map((f) => [f.text, f.polarity, f.values?.temperatureC]), [['fever', 'present', 38.5]]);
   });
 
   it('splits a question with several answers into one finding per answer', () => {

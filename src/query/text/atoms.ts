@@ -1,0 +1,138 @@
+import type { CueHit } from './cues.js';
+import type { Token } from './segment.js';
+import { ADJECTIVES, BODY, FIXED_PAIRS, LEADING_FILLER, MODIFIER_ADJECTIVES, MODIFIER_SKIP, MODIFIER_START, SUBJECTS, WITH_KEEP } from './words.js';
+
+/**
+ * Clauses and atomic findings of one sentence. Segments end at commas, colons, dashes and
+ * termination cues ("but", "however"); atoms split a segment at list joiners ("and", "or",
+ * "with") and at a negation cue that follows a finding ("cough without sputum").
+ * Token indices refer to the sentence's token array.
+ */
+export interface Segment {
+  from: number;
+  to: number;
+  /** Opened by a termination cue ("but", "although"): every forward scope ends here. */
+  terminated: boolean;
+  /** Describes the preceding finding ("worse when breathing in", "radiating to L arm"). */
+  modifier: boolean;
+}
+
+export interface Atom {
+  seg: number;
+  from: number;
+  to: number;
+  /** The joiner before it inside its segment ("and", "or", "with"), null for the first atom or a cue split. */
+  joiner: string | null;
+}
+
+const JOINERS = new Set(['and', 'or', 'nor', '&', '/', 'plus', 'with', 'w/', 'and/or']);
+const MULTI_JOINERS: string[][] = [['as', 'well', 'as'], ['along', 'with'], ['associated', 'with'], ['accompanied', 'by'], ['together', 'with'], ['and', 'also']];
+const BOUNDARY = new Set([',', ':', '-']);
+
+export interface SentenceCues {
+  /** hit covering token k, if any */
+  at: (CueHit | undefined)[];
+}
+
+export function cueIndex(hits: readonly CueHit[], n: number): (CueHit | undefined)[] {
+  const at: (CueHit | undefined)[] = new Array(n);
+  for (const h of hits) for (let k = h.i; k < h.j; k++) at[k] = h;
+  return at;
+}
+
+const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
+const kindAt = (at: (CueHit | undefined)[], k: number) => at[k]?.defs[0]?.kind;
+
+export function segmentsOf(tokens: readonly Token[], at: (CueHit | undefined)[]): Segment[] {
+  const out: Segment[] = [];
+  let from = 0;
+  let terminated = false;
+  const close = (to: number) => {
+    // The first segment has nothing to describe: it is a head even when it opens with "worse".
+    if (tokens.slice(from, to).some(isWord)) out.push({ from, to, terminated, modifier: out.length > 0 && isModifier(tokens, at, from, to) });
+  };
+  for (let k = 0; k < tokens.length; k++) {
+    const hit = at[k];
+    if (BOUNDARY.has(tokens[k]!.norm)) {
+      close(k);
+      from = k + 1;
+      terminated = false;
+    } else if (hit && hit.i === k && hit.defs.some((d) => d.kind === 'terminate') && k > from) {
+      close(k);
+      from = k;
+      terminated = true;
+    } else if (hit && hit.i === k && hit.defs.some((d) => d.kind === 'terminate')) terminated = true;
+  }
+  close(tokens.length);
+  return out;
+}
+
+function isModifier(tokens: readonly Token[], at: (CueHit | undefined)[], from: number, to: number): boolean {
+  const words: Token[] = [];
+  for (let k = from; k < to; k++) {
+    const t = tokens[k]!;
+    const kind = kindAt(at, k);
+    if (MODIFIER_SKIP.has(t.norm) || !isWord(t) || kind === 'negated' || kind === 'pseudo' || kind === 'terminate') continue;
+    words.push(t);
+  }
+  if (words.length === 0) return false;
+  if (MODIFIER_START.has(words[0]!.norm)) return true;
+  return words.length <= 3 && words.every((t) => MODIFIER_ADJECTIVES.has(t.norm));
+}
+
+const content = (tokens: readonly Token[], at: (CueHit | undefined)[], from: number, to: number) =>
+  tokens.slice(from, to).filter((t, k) => isWord(t) && !LEADING_FILLER.has(t.norm) && at[from + k] === undefined);
+
+function multiJoiner(tokens: readonly Token[], k: number): number {
+  for (const mj of MULTI_JOINERS) if (mj.every((w, d) => tokens[k + d]?.norm === w)) return mj.length;
+  return 0;
+}
+
+/** Split one segment into atoms. */
+export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], seg: Segment, segIndex: number): Atom[] {
+  const out: Atom[] = [];
+  let from = seg.from;
+  let joiner: string | null = null;
+  let exposure = false;
+  for (let k = seg.from; k < seg.to; k++) {
+    const t = tokens[k]!;
+    const hit = at[k];
+    if (hit?.i === k && hit.defs.some((d) => d.kind === 'exposure')) exposure = true;
+    const width = multiJoiner(tokens, k) || (JOINERS.has(t.norm) ? 1 : 0);
+    const negCue = hit?.i === k && hit.defs.some((d) => d.kind === 'negated' && d.direction === 'forward') && !JOINERS.has(t.norm);
+    if (width === 0 && !negCue) continue;
+    const left = content(tokens, at, from, k);
+    const rightEnd = nextJoiner(tokens, k + Math.max(width, 1), seg.to);
+    const right = tokens.slice(negCue ? hit!.j : k + width, rightEnd).filter(isWord);
+    if (left.length === 0 || right.length === 0) continue;
+    const subjectNext = SUBJECTS.has(right[0]!.norm);
+    if (exposure && !subjectNext) continue;
+    if (width > 0 && !negCue && !subjectNext && keepTogether(tokens, k, width, left, right, seg)) continue;
+    out.push({ seg: segIndex, from, to: k, joiner });
+    joiner = width > 0 ? tokens.slice(k, k + width).map((x) => x.norm).join(' ') : null;
+    from = negCue ? k : k + width;
+    if (width > 1) k += width - 1;
+    exposure = false;
+  }
+  out.push({ seg: segIndex, from, to: seg.to, joiner });
+  return out;
+}
+
+function nextJoiner(tokens: readonly Token[], from: number, to: number): number {
+  for (let k = from; k < to; k++) if (JOINERS.has(tokens[k]!.norm) || multiJoiner(tokens, k) > 0) return k;
+  return to;
+}
+
+function keepTogether(tokens: readonly Token[], k: number, width: number, left: Token[], right: Token[], seg: Segment): boolean {
+  const j = tokens[k]!.norm;
+  const prev = tokens[k - 1]?.norm ?? '';
+  const next = tokens[k + width]?.norm ?? '';
+  if (FIXED_PAIRS.has(`${prev}|${next}`)) return true;
+  if (j === 'with' || j === 'w/') return seg.modifier || WITH_KEEP.has(prev);
+  if (width > 1) return false;
+  // "sharp and stabbing pain": only describing words before the joiner, the head after it.
+  if (left.length <= 2 && left.every((t) => ADJECTIVES.has(t.norm)) && right.length > left.length) return true;
+  // "pain in the left arm and jaw": only body sites after the joiner.
+  if (right.every((t) => BODY.has(t.norm) || t.raw === 'R' || t.raw === 'L')) return true;
+  return false;
+}

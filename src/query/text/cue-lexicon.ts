@@ -1,0 +1,178 @@
+/**
+ * Cue phrases in the style of NegEx / ConText / pyConText. Written from the negspacy 1.1.0
+ * `en_clinical` termsets and medspacy 1.3.1 `context_rules.json` (read, reimplemented, not
+ * called), extended with the lay wording patients type ("I'm not", "haven't", "can't catch
+ * my breath"). Phrases are lower-case token sequences as `segment.ts` tokenises them.
+ */
+export type CueKind =
+  | 'negated' | 'possible' | 'hypothetical' | 'historical' | 'family' | 'other'
+  | 'pseudo' | 'terminate' | 'positive' | 'current' | 'exposure' | 'header';
+
+/** strong: scope runs over a following comma list of bare noun phrases ("denies fever, chills, N/V");
+ *  weak: the same, but only when the rest of the sentence is such a list ("no fever, chills");
+ *  none: a list must close with and/or/nor to stay in scope ("I don't have fever, chills or cough"). */
+export type ListReach = 'strong' | 'weak' | 'none';
+
+export interface CueDef {
+  tokens: readonly string[];
+  kind: CueKind;
+  direction: 'forward' | 'backward';
+  list: ListReach;
+  /** Pseudo-negations that name a finding of their own: "no appetite" -> "loss of appetite". */
+  rewrite: string | null;
+}
+
+const NEG_STRONG = [
+  'denies', 'denied', 'deny', 'denying', 'negative for', 'neg for', 'no h/o', 'no hx of', 'no hx', 'no history of', 'no past history of',
+  'no signs of', 'no sign of', 'no evidence of', 'no complaints of', 'no complaint of', 'no c/o', 'free of', 'absence of', 'neither',
+  'no symptoms of', 'no family history of', 'no fhx of', 'no known',
+];
+const NEG_WEAK = ['no', 'without', 'w/o', 'never', 'never had', 'no recent', 'no new', 'no more', 'no further', 'not any', 'none of'];
+const NEG_AUX = [
+  'not', "don't", 'dont', 'do not', "doesn't", 'doesnt', 'does not', "didn't", 'didnt', 'did not', "haven't", 'havent', 'have not',
+  "hasn't", 'hasnt', 'has not', "hadn't", 'had not', "isn't", 'isnt', 'is not', "aren't", 'arent', 'are not', "wasn't", 'wasnt',
+  'was not', "weren't", 'werent', 'were not', "won't", 'will not', "i'm not", 'im not', 'i am not', 'am not', 'nor', 'resolved',
+  'ruled out', 'rules out', 'absent', '-neg', 'nothing like', 'no one', 'nobody',
+];
+const NEG_BACKWARD = [
+  'resolved', 'has resolved', 'have resolved', 'now resolved', 'ruled out', 'was ruled out', 'been ruled out', 'unlikely', 'negative',
+  'was negative', 'were negative', 'neg', 'absent', 'gone', 'went away', 'has gone', 'have gone', 'not present', 'denied', 'none',
+];
+const POSSIBLE_FWD = [
+  '?q', 'possible', 'possibly', 'probable', 'probably', 'likely', 'r/o', 'rule out', 'to rule out', 'rule-out', 'questionable',
+  'question of', 'maybe', 'might be', 'might have', 'may be', 'may have', 'could be', 'could have', 'could it be', 'could this be',
+  'is it', 'is this', 'do i have', 'could i have', 'perhaps', 'suspect', 'suspected', 'suspicion of', 'suspicious for', 'concern for',
+  'concerned about', 'concerning for', 'worried about', 'worried i have', "worried it's", 'worried that', 'worrisome for',
+  'i think i have', 'think i have', "i think it's", 'not sure if', 'unsure if', 'not sure whether', 'versus', 'vs', 'cannot rule out',
+  "can't rule out", 'cant rule out', 'not ruled out', 'cannot exclude', "can't exclude", 'differential includes', 'consider',
+  'evaluate for', 'eval for', 'query', 'presumed', 'equivocal for',
+];
+const POSSIBLE_BWD = ['?', 'possible', 'suspected', 'not ruled out', 'not excluded', 'cannot be excluded', 'is possible', 'vs'];
+const HYPOTHETICAL = [
+  'return if', 'come back if', 'call if', 'seek care if', 'seek medical attention if', 'in case of', 'in case', 'should he', 'should she',
+  'should you', 'should they', 'should there', 'should the patient', 'should pt', 'should symptoms', 'watch for', 'monitor for',
+  'look out for', 'as needed', 'prn', 'in the event of', 'if any', 'return for', 'come back for', 'return to ed if', 'return to er if',
+  'if he', 'if she', 'if they', 'if you', 'if there', 'if the patient', 'if pt', 'if symptoms', 'if any', 'in order to prevent',
+];
+const HISTORICAL_STRONG = [
+  'h/o', 'hx', 'hx of', 'history of', 'hist of', 'pmh', 'pmhx', 'pmh of', 'past medical history', 'past medical history of',
+  'medical history of', 'past history of', 'prior history of', 's/p', 'status post', 'previous history of', 'known history of',
+];
+const HISTORICAL_FWD = [
+  'previous', 'previously', 'prior', 'used to', 'former', 'formerly', 'ex', 'in the past', 'as a child', 'as a kid', 'as a teenager',
+  'when i was a child', 'when i was a kid', 'when i was young', 'when i was little', 'when i was younger', 'childhood', 'last year',
+  'years ago', 'a few years ago', 'many years ago', 'recovered from', 'treated for', 'no longer', 'quit', 'remote',
+];
+const HISTORICAL_BWD = [
+  'in the past', 'as a child', 'as a kid', 'as a teenager', 'when i was a child', 'when i was a kid', 'when i was young',
+  'when i was little', 'when i was younger', 'last year', 'years ago', 'a few years ago', 'many years ago', 'previously',
+  'in childhood', 'long ago', 'a long time ago', 'in the past year',
+];
+const CURRENT = [
+  'now', 'currently', 'presently', 'today', 'presents with', 'presenting with', 'comes in with', 'came in with', 'at present',
+  'this time', 'recently', 'new', 'tonight', 'this morning', 'since then', 'this week',
+];
+const POSITIVE = [
+  'reports', 'reported', 'reporting', 'endorses', 'endorsed', 'endorsing', 'complains of', 'complaining of', 'complained of', 'c/o',
+  '+pos', 'positive for', 'admits to', 'notes', 'noted', 'has', 'have', 'i have', "i've", 'ive', 'i had', 'i get', 'i feel', 'with',
+  'significant for', 'remarkable for', 'there is', 'there are', "there's",
+];
+const TERMINATE = [
+  'but', 'however', 'although', 'though', 'except', 'except for', 'yet', 'whereas', 'aside from', 'apart from', 'other than', 'besides',
+  'still', 'which', 'nevertheless', 'otherwise',
+];
+const EXPOSURE = [
+  'sick contact', 'sick contacts', 'contact with', 'in contact with', 'been in contact', 'close contact', 'exposed to', 'exposure to',
+  'been around', 'around someone', 'around people', 'someone', 'somebody', 'everyone at', 'everybody at', 'people at', 'others at',
+  'contact of', 'travel', 'traveled', 'travelled', 'trip to', 'came back from', 'returned from',
+];
+const HEADER = [
+  'cc', 'chief complaint', 'hpi', 'history of present illness', 'ros', 'review of systems', 'exam', 'physical exam', 'vitals',
+  'assessment', 'plan', 'a/p', 'impression', 'presenting complaint', 'pc', 'hpc', 'social history', 'sh', 'meds', 'medications',
+  'subjective', 'objective', 'symptoms', 'note',
+];
+
+/** Pseudo-negations: they look like negations but the finding is present (negspacy "pseudo_negations" and lay forms). */
+const PSEUDO: [string, string | null][] = [
+  ['no appetite', 'loss of appetite'], ['not hungry', 'loss of appetite'], ['lost my appetite', 'loss of appetite'],
+  ['no desire to eat', 'loss of appetite'], ["don't feel like eating", 'loss of appetite'], ['not eating', 'loss of appetite'],
+  ['not much of an appetite', 'loss of appetite'], ['not eating much', 'loss of appetite'], ['not eating well', 'loss of appetite'],
+  ['no energy', 'lack of energy'], ['no strength', 'weakness'],
+  ["can't catch my breath", null], ['cant catch my breath', null], ['cannot catch my breath', null], ["can't breathe", null],
+  ['cannot breathe', null], ['cant breathe', null], ["can't stop", null], ['cant stop', null], ['cannot stop', null], ['not able to', null],
+  ['unable to', null], ["can't", null], ['cannot', null], ['cant', null], ['can not', null], ["couldn't", null], ['couldnt', null],
+  ['could not', null], ['not able', null], ['no better', null], ['not better', null], ['no improvement', null], ['not improving', null],
+  ['not improved', null], ['no relief', null], ['not relieved', null], ['not only', ''], ['not just', ''], ['no change', null],
+  ['no significant change', null], ['no definite change', null], ['no increase', null], ['not certain', null], ['gram negative', null],
+  ['no matter', null], ["won't stop", null], ['wont stop', null], ["doesn't stop", null], ["won't go away", null], ["doesn't go away", null],
+  ['not going away', null], ['not go away', null], ['not stop', null], ['not stopping', null], ['does not stop', null], ['not getting better', null], ["isn't getting better", null], ["hasn't gone away", null], ["hasn't stopped", null],
+  ["hasn't improved", null], ['never stops', null], ['no reason', null], ['no apparent reason', null], ['without warning', null],
+  ["doesn't help", null], ["didn't help", null], ['not helping', null], ['nothing helps', null], ['did not help', null],
+  ['does not help', null], ['no obvious reason', null], ['not sleeping', null], ["can't sleep", null], ['no sleep', null],
+];
+
+const FAMILY_NOUNS = [
+  'mother', 'mom', 'mum', 'mommy', 'father', 'dad', 'daddy', 'sister', 'brother', 'sibling', 'siblings', 'parent', 'parents', 'aunt',
+  'uncle', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'granny', 'grandparent', 'grandparents', 'cousin', 'twin', 'relative',
+  'relatives', 'family',
+];
+const OTHER_NOUNS = [
+  'son', 'daughter', 'kid', 'kids', 'child', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'friend',
+  'friends', 'roommate', 'coworker', 'coworkers', 'co-worker', 'colleague', 'neighbor', 'neighbour', 'classmate', 'boss', 'spouse',
+];
+const RELATION_VERBS = [
+  'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'passed away from', 'diagnosed with',
+  'was diagnosed with', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
+];
+const FAMILY_HEADS = [
+  'family history of', 'family history', 'family hx', 'family hx of', 'fam hx', 'fam hx of', 'fhx', 'fhx of', 'fh', 'fh of',
+  'family history is significant for', 'family history significant for', 'family history positive for', 'family history is positive for',
+];
+const FAMILY_BWD = ['runs in the family', 'runs in my family', 'in the family', 'in my family'];
+
+function defs(phrases: readonly string[], kind: CueKind, direction: CueDef['direction'], list: ListReach): CueDef[] {
+  return phrases.map((p) => ({ tokens: p.split(' '), kind, direction, list, rewrite: null }));
+}
+
+function relationDefs(nouns: readonly string[], kind: 'family' | 'other'): CueDef[] {
+  const out: CueDef[] = [];
+  for (const n of nouns) {
+    for (const form of [n, `${n}'s`]) {
+      for (const adv of ['', 'also ', 'just ', 'recently ']) {
+        for (const v of RELATION_VERBS) out.push({ tokens: `${form} ${adv}${v}`.split(' '), kind, direction: 'forward', list: 'strong', rewrite: null });
+      }
+    }
+    if (kind === 'family') {
+      out.push({ tokens: ['in', n], kind, direction: 'backward', list: 'none', rewrite: null });
+      out.push({ tokens: ['in', 'my', n], kind, direction: 'backward', list: 'none', rewrite: null });
+      out.push({ tokens: [`${n}'s`], kind, direction: 'forward', list: 'none', rewrite: null });
+    }
+  }
+  return out;
+}
+
+export const CUE_DEFS: readonly CueDef[] = [
+  ...PSEUDO.map(([p, rewrite]): CueDef => ({ tokens: p.split(' '), kind: 'pseudo', direction: 'forward', list: 'none', rewrite })),
+  ...defs(NEG_STRONG, 'negated', 'forward', 'strong'),
+  ...defs(NEG_WEAK, 'negated', 'forward', 'weak'),
+  ...defs(NEG_AUX, 'negated', 'forward', 'none'),
+  ...defs(NEG_BACKWARD, 'negated', 'backward', 'none'),
+  ...defs(POSSIBLE_FWD, 'possible', 'forward', 'none'),
+  ...defs(['r/o', 'rule out', 'differential includes', 'concern for', 'evaluate for'], 'possible', 'forward', 'strong'),
+  ...defs(POSSIBLE_BWD, 'possible', 'backward', 'none'),
+  ...defs(HYPOTHETICAL, 'hypothetical', 'forward', 'none'),
+  ...defs(HISTORICAL_STRONG, 'historical', 'forward', 'strong'),
+  ...defs(HISTORICAL_FWD, 'historical', 'forward', 'none'),
+  ...defs(HISTORICAL_BWD, 'historical', 'backward', 'none'),
+  ...defs(CURRENT, 'current', 'forward', 'none'),
+  ...defs(POSITIVE, 'positive', 'forward', 'none'),
+  ...defs(TERMINATE, 'terminate', 'forward', 'none'),
+  ...defs(EXPOSURE, 'exposure', 'forward', 'none'),
+  ...defs(HEADER, 'header', 'forward', 'none'),
+  ...defs(FAMILY_HEADS, 'family', 'forward', 'strong'),
+  ...defs(FAMILY_BWD, 'family', 'backward', 'none'),
+  ...relationDefs(FAMILY_NOUNS, 'family'),
+  ...relationDefs(OTHER_NOUNS, 'other'),
+];
+
+export const OTHER_NOUN_SET: ReadonlySet<string> = new Set(OTHER_NOUNS);

@@ -1,0 +1,187 @@
+import type { Atom, Segment } from './atoms.js';
+import type { CueHit } from './cues.js';
+import type { AtomContext } from './scope.js';
+import type { Token } from './segment.js';
+import { SINGLE_WORD } from './single-word.js';
+import type { ExtractedValues, Span, TextFinding } from './types.js';
+import { sideOfToken, type ValueHit } from './values.js';
+import { LEADING_FILLER, TEMPERATURE_WORDS, TRAILING_FILLER } from './words.js';
+
+/**
+ * Atoms + contexts -> TextFindings: cue and filler words trimmed, one-word negatives
+ * ("afebrile") turned into findings of their own, values attached, a measured temperature
+ * turned into a fever finding, and each finding given its clause (head + modifiers).
+ */
+export interface FindingParts {
+  text: string;
+  tokens: readonly Token[];
+  hits: readonly CueHit[];
+  values: readonly ValueHit[];
+  segments: readonly Segment[];
+  atoms: readonly Atom[];
+  contexts: readonly AtomContext[];
+  extent: readonly Span[];
+}
+
+const FEVER_AT_C = 38.0;
+const NO_FEVER_BELOW_C = 37.5;
+const BOUNDARY = new Set([',', ':', '-']);
+const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
+
+/** Index of the atom heading each atom's clause group (a modifier's head is the last non-modifier segment's first atom). */
+function groups(p: FindingParts): { head: number[]; clause: Span[] } {
+  const head: number[] = [];
+  const clause: Span[] = [];
+  let g = -1;
+  let gStart = -1;
+  const segGroup: number[] = [];
+  p.segments.forEach((s, i) => {
+    if (!s.modifier || g < 0) {
+      g = i;
+      gStart = p.atoms.findIndex((a) => a.seg === i);
+    }
+    segGroup[i] = g;
+    void gStart;
+  });
+  const groupSpan = new Map<number, Span>();
+  p.segments.forEach((_, i) => {
+    const gi = segGroup[i]!;
+    const cur = groupSpan.get(gi);
+    const e = p.extent[i]!;
+    groupSpan.set(gi, cur ? { start: Math.min(cur.start, e.start), end: Math.max(cur.end, e.end) } : { ...e });
+  });
+  p.atoms.forEach((a) => {
+    const gi = segGroup[a.seg]!;
+    head.push(p.atoms.findIndex((b) => b.seg === gi));
+    clause.push(groupSpan.get(gi)!);
+  });
+  return { head, clause };
+}
+
+function assignValues(p: FindingParts, head: number[]): Map<number, ValueHit[]> {
+  const out = new Map<number, ValueHit[]>();
+  const add = (i: number, v: ValueHit) => out.set(i, [...(out.get(i) ?? []), v]);
+  for (const v of p.values) {
+    let cand = -1;
+    p.atoms.forEach((a, i) => { if (p.tokens[a.from]!.start <= v.span.start) cand = i; });
+    if (cand < 0) {
+      if (p.atoms.length > 0) add(0, v);
+      else add(-1, v);
+      continue;
+    }
+    const a = p.atoms[cand]!;
+    const crossed = p.tokens.some((t) => BOUNDARY.has(t.norm) && t.start >= p.tokens[a.to - 1]!.end && t.end <= v.span.start);
+    add(crossed ? head[cand]! : cand, v);
+  }
+  return out;
+}
+
+/** Kept token range of an atom: cue tokens out, fillers trimmed from both ends. */
+function keptTokens(p: FindingParts, a: Atom, ctx: AtomContext, drop: ReadonlySet<number>): number[] {
+  const ks: number[] = [];
+  for (let k = a.from; k < a.to; k++) if (!ctx.cueTokens.has(k) && !drop.has(k)) ks.push(k);
+  const word = (k: number) => isWord(p.tokens[k]!);
+  while (ks.length > 0 && (!word(ks[0]!) || LEADING_FILLER.has(p.tokens[ks[0]!]!.norm))) ks.shift();
+  while (ks.length > 0 && (!word(ks[ks.length - 1]!) || TRAILING_FILLER.has(p.tokens[ks[ks.length - 1]!]!.norm))) ks.pop();
+  return ks;
+}
+
+function textOf(p: FindingParts, ks: number[]): string {
+  let s = '';
+  ks.forEach((k, n) => {
+    const t = p.tokens[k]!;
+    if (n > 0) s += ks[n - 1] === k - 1 ? p.text.slice(p.tokens[k - 1]!.end, t.start) : ' ';
+    s += p.text.slice(t.start, t.end);
+  });
+  s = s.replace(/\s+/g, ' ').trim();
+  const open = (s.match(/\(/g) ?? []).length - (s.match(/\)/g) ?? []).length;
+  return open > 0 ? s + ')'.repeat(open) : s;
+}
+
+function sideOf(p: FindingParts, ks: number[]): ExtractedValues['side'] {
+  let side: ExtractedValues['side'];
+  for (const k of ks) {
+    const s = sideOfToken(p.tokens[k]!.raw);
+    if (s) side = side && side !== s ? 'both' : s;
+  }
+  return side;
+}
+
+function applyValues(values: ExtractedValues, hits: readonly ValueHit[]): void {
+  for (const v of hits) {
+    if (v.kind === 'intensity') values.intensity ??= v.intensity;
+    else if (v.kind === 'duration') values.duration ??= v.duration;
+    else values.temperatureC ??= v.temperatureC;
+  }
+}
+
+export function buildFindings(p: FindingParts): TextFinding[] {
+  const { head, clause } = groups(p);
+  const byAtom = assignValues(p, head);
+  const out: TextFinding[] = [];
+  const fever = (span: Span, cl: Span, c: number, base: AtomContext | null, measuredOnly: boolean): TextFinding | null => {
+    const assertion = base?.assertion === 'absent' || c < NO_FEVER_BELOW_C ? 'absent' : c >= FEVER_AT_C ? (base?.assertion ?? 'present') : null;
+    if (assertion === null && !measuredOnly) return null;
+    return {
+      text: assertion === null ? 'temperature' : 'fever', span, clause: cl, assertion: assertion ?? base?.assertion ?? 'present',
+      experiencer: base?.experiencer ?? 'patient', temporality: base?.temporality ?? 'current', cue: base?.cue ?? null, values: { temperatureC: c },
+    };
+  };
+  p.atoms.forEach((a, i) => {
+    const ctx = p.contexts[i]!;
+    const vals = byAtom.get(i) ?? [];
+    const singles: number[] = [];
+    for (let k = a.from; k < a.to; k++) if (!ctx.cueTokens.has(k) && SINGLE_WORD.has(p.tokens[k]!.norm)) singles.push(k);
+    const ks = keptTokens(p, a, ctx, new Set(singles));
+    const temp = vals.find((v) => v.kind === 'temperature');
+    const base = (text: string, span: Span): TextFinding => ({
+      text, span, clause: clause[i]!, assertion: ctx.assertion, experiencer: ctx.experiencer, temporality: ctx.temporality, cue: ctx.cue, values: {},
+    });
+    for (const k of singles) {
+      const sw = SINGLE_WORD.get(p.tokens[k]!.norm)!;
+      const t = p.tokens[k]!;
+      const f = base(sw.text, { start: t.start, end: t.end });
+      if (ctx.assertion !== 'hypothetical') f.assertion = sw.assertion;
+      if (sw.historical) f.temporality = 'historical';
+      f.cue = t.raw;
+      if (ks.length === 0) applyValues(f.values, vals);
+      out.push(f);
+    }
+    if (temp && ks.every((k) => TEMPERATURE_WORDS.has(p.tokens[k]!.norm))) {
+      const span = ks.length > 0 ? { start: p.tokens[ks[0]!]!.start, end: temp.span.end } : temp.span;
+      const f = fever(span, clause[i]!, temp.temperatureC, ctx, true)!;
+      applyValues(f.values, vals.filter((v) => v !== temp));
+      out.push(f);
+      return;
+    }
+    if (ks.length === 0 && ctx.rewrite === null) return;
+    const first = ks.length > 0 ? p.tokens[ks[0]!]! : p.tokens[a.from]!;
+    const last = ks.length > 0 ? p.tokens[ks[ks.length - 1]!]! : p.tokens[a.to - 1]!;
+    const f = base(ks.length > 0 && ctx.rewrite === null ? textOf(p, ks) : ctx.rewrite!, { start: first.start, end: last.end });
+    const side = sideOf(p, ks);
+    if (side) f.values.side = side;
+    applyValues(f.values, vals);
+    out.push(f);
+    if (temp) {
+      const extra = fever(temp.span, clause[i]!, temp.temperatureC, ctx, false);
+      if (extra) out.push(extra);
+    }
+  });
+  for (const v of byAtom.get(-1) ?? []) {
+    if (v.kind !== 'temperature') continue;
+    const f = fever(v.span, v.span, v.temperatureC, null, true);
+    if (f) out.push(f);
+  }
+  return dedupe(out);
+}
+
+/** "Fever 39.2, febrile": one fever finding per sentence and assertion, values merged. */
+function dedupe(fs: TextFinding[]): TextFinding[] {
+  const out: TextFinding[] = [];
+  for (const f of fs) {
+    const same = out.find((o) => o.text.toLowerCase() === f.text.toLowerCase() && o.assertion === f.assertion && o.experiencer === f.experiencer && o.temporality === f.temporality);
+    if (same) same.values = { ...f.values, ...same.values };
+    else out.push(f);
+  }
+  return out.sort((a, b) => a.span.start - b.span.start);
+}

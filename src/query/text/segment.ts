@@ -1,0 +1,66 @@
+import type { Span } from './types.js';
+
+/**
+ * Sentences and tokens. Offsets always refer to the original text: masking (demographics,
+ * values) replaces characters by spaces, never removes them.
+ */
+export interface Token {
+  start: number;
+  end: number;
+  raw: string;
+  /** Lower case, typographic apostrophe folded; "?q" for a leading "?pneumonia", "-neg" / "+pos" for "-cough" / "+cough". */
+  norm: string;
+}
+
+const LIST_MARK = /^\s*(?:[-*•·]|\d{1,2}[.)]|[a-z][.)])\s+/i;
+/** A dot after these does not end a sentence ("Dr. Lee", "45 y.o. F", "pt. denies"). */
+const ABBREVIATION = /(?:^|[^A-Za-z])(?:dr|mr|mrs|ms|vs|e\.g|i\.e|approx|y\.o|pt|hx|sx|dx|tx|h\.o|c\.o|etc|st)$/i;
+
+/** Sentence spans: lines, list items, sentence ends (not "38.5", not "Dr."), semicolons. */
+export function splitSentences(text: string): Span[] {
+  const out: Span[] = [];
+  const push = (start: number, end: number) => {
+    while (start < end && /\s/.test(text[start]!)) start++;
+    while (end > start && /[\s.!;]/.test(text[end - 1]!)) end--;
+    if (end > start) out.push({ start, end });
+  };
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    const mark = LIST_MARK.exec(line);
+    let start = lineStart + (mark ? mark[0].length : 0);
+    const lineEnd = lineStart + line.length;
+    for (let i = start; i < lineEnd; i++) {
+      const c = text[i]!;
+      const next = i + 1 < lineEnd ? text[i + 1]! : ' ';
+      const breaks =
+        c === ';' ||
+        (c === '.' && /\s/.test(next) && !ABBREVIATION.test(text.slice(Math.max(start, i - 6), i))) ||
+        ((c === '!' || c === '?') && /\s/.test(next) && i > start && /[^\s?]/.test(text[i - 1]!));
+      if (!breaks) continue;
+      push(start, c === '?' ? i + 1 : i);
+      start = i + 1;
+    }
+    push(start, lineEnd);
+    lineStart = lineEnd + 1;
+  }
+  return out;
+}
+
+const TOKEN = /\?(?=[A-Za-z])|[-+](?=[A-Za-z])|[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:[/.\-&][A-Za-z0-9]+(?:['’][A-Za-z]+)?)*|[,:+&?/()-]/g;
+
+/** Word and punctuation tokens of text[span]. */
+export function tokenize(text: string, span: Span): Token[] {
+  const out: Token[] = [];
+  const s = text.slice(span.start, span.end);
+  for (const m of s.matchAll(TOKEN)) {
+    const raw = m[0];
+    const start = span.start + m.index;
+    let norm = raw.toLowerCase().replace(/’/g, "'");
+    const attached = /[A-Za-z]/.test(s[m.index + 1] ?? '') && (m.index === 0 || /[\s,(:;]/.test(s[m.index - 1]!));
+    if (raw === '?' && attached) norm = '?q';
+    else if (raw === '-' && attached) norm = '-neg';
+    else if (raw === '+' && attached) norm = '+pos';
+    out.push({ start, end: start + raw.length, raw, norm });
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+/**
+ * Public contract of the clinical text analyser (issue 17). The matcher codes against
+ * these types: keep them stable and add optional fields only.
+ */
+export type Assertion = 'present' | 'absent' | 'possible' | 'hypothetical';
+export type Experiencer = 'patient' | 'family' | 'other';
+export type Temporality = 'current' | 'historical';
+
+/** UTF-16 offsets into the original text, end exclusive. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export type DurationUnit = 'hour' | 'day' | 'week' | 'month' | 'year';
+
+export interface ExtractedValues {
+  side?: 'R' | 'L' | 'both';
+  /** 0-10: "7/10", "pain 8 out of 10". */
+  intensity?: number;
+  /** "39C", "102.5F", "temp 38.9" -> °C. */
+  temperatureC?: number;
+  /** "x3 days", "for 2 wks", "since yesterday". */
+  duration?: { value: number; unit: DurationUnit; days: number };
+}
+
+export interface TextFinding {
+  /** The atomic finding, cues removed: "short of breath", "crushing chest pain radiating to left arm". */
+  text: string;
+  /** Its place in the original text. */
+  span: Span;
+  /** The clause it came from; modifiers ("worse when breathing in") share their head's clause. */
+  clause: Span;
+  assertion: Assertion;
+  experiencer: Experiencer;
+  temporality: Temporality;
+  /** The cue text that set a non-default attribute ("denies", "mother had", "h/o", "no"). */
+  cue: string | null;
+  values: ExtractedValues;
+}
+
+export interface Demographics {
+  age: number | null;
+  sex: 'M' | 'F' | null;
+  span: Span | null;
+}
+
+export interface TextAnalysis {
+  findings: TextFinding[];
+  demographics: Demographics;
+}
