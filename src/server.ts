@@ -5,7 +5,6 @@ import { DEFAULT_LIMITS, DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
 import { createApp } from './http/app.js';
 import { cachedProbe } from './http/cached-probe.js';
-import { cachedProbe } from './http/cached-probe.js';
 import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
