@@ -102,7 +102,6 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
   if (input.text && clauseBreaks(input.text) > CLAUSES_PER_FINDING * limits.maxFindings) throw new InputError(`text: more than ${CLAUSES_PER_FINDING * limits.maxFindings} clauses (${CLAUSES_PER_FINDING} per allowed finding, DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
   const { findings } = await timed('decompose', () => decompose({ text: input.text, findings: input.findings }));
   if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
-  const limits = deps.limits ?? DEFAULT_QUERY_LIMITS;
   // Every later stage multiplies by the findings count (matches, trace): bound it before any of them.
   if (findings.length > limits.maxFindings) throw new InputError(`text: splits into more than ${limits.maxFindings} findings (DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
   const llmBudget = new LlmBudget(limits.llmBudget, { signal: opts.signal ?? null });
