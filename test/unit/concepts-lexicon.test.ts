@@ -5,6 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LexiconError } from '../../src/errors.js';
 import { defaultDdxplusLexiconPath, type EvidenceDefinition, type Lexicon, lexiconCoverage, loadLexicon, parseLexicon } from '../../src/concepts/lexicon.js';
+import { buildConceptIndex, type ConceptIndex } from '../../src/concepts/concept-index.js';
+import { tokenize } from '../../src/concepts/normalize.js';
+import { resolveFeatures } from '../../src/concepts/resolve-features.js';
+import type { FeatureNode } from '../../src/domain/kg.js';
+import { buildSnapshot, type KgSnapshot } from '../../src/query/kg-snapshot.js';
 
 const EVIDENCES_PATH = fileURLToPath(new URL('../../datasets/ddxplus/release_evidences.json', import.meta.url));
 const SITE_QUESTIONS = ['E_55', 'E_57', 'E_133', 'E_152'];
@@ -255,5 +260,126 @@ describe('concept lexicon: loader errors', () => {
       E_91: { data_type: 'B', 'possible-values': [] },
     });
     assert.deepEqual(gaps.map((g) => `${g.evidence}:${String(g.value)}`), ['E_1:null', 'E_54:V_112', 'E_55:V_130', 'E_56:6']);
+  });
+});
+
+/**
+ * The shipped lexicon through the real concept matcher, over a KG with one feature per DDXPlus
+ * evidence (yes/no) or evidence value: the data must not only parse but be findable, i.e. no form is
+ * hidden by a longer form of another concept or reduced by stopwords/stemming to something else.
+ */
+describe('concept lexicon: the shipped DDXPlus file through the concept matcher', () => {
+  let lexicon: Lexicon;
+  let evidences: Record<string, ReleaseEvidence>;
+  let snapshot: KgSnapshot;
+  let index: ConceptIndex;
+
+  before(async () => {
+    const loaded = await loadLexicon(defaultDdxplusLexiconPath());
+    if (!loaded.ok) assert.fail(loaded.error.message);
+    lexicon = loaded.value;
+    evidences = JSON.parse(await readFile(EVIDENCES_PATH, 'utf8')) as Record<string, ReleaseEvidence>;
+    const features: FeatureNode[] = [];
+    for (const [code, def] of Object.entries(evidences)) {
+      const values = def.data_type === 'B' ? [null] : def['possible-values'].map(String);
+      for (const v of values) features.push({ id: `feat:${code}=${v ?? ''}`, text: v === null ? code : `${code}=${v}`, kind: 'ehr', code, valueCode: v, question: null, valueText: null, antecedent: null });
+    }
+    snapshot = buildSnapshot({
+      categories: [{ id: 'cat:c', name: 'C' }],
+      subcategories: [{ id: 'sub:s', name: 'S', categoryId: 'cat:c' }],
+      diseases: [{ id: 'dis:d', name: 'D', subcategoryId: 'sub:s', icd10: null, recordCount: 1, aliases: ['D'] }],
+      features,
+      manifestations: features.map((f) => ({ diseaseId: 'dis:d', featureId: f.id, prevalence: 1, count: 1, source: 'ehr' as const })),
+    });
+    index = buildConceptIndex(snapshot, lexicon);
+  });
+
+  /** Feature texts ("E_91", "E_55=V_129") the text resolves to as a present finding. */
+  const resolve = (text: string): string[] => [
+    ...new Set(resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null }, tokens: tokenize(text), clauseTokens: [] }).map((m) => snapshot.features[m.feature]!.text)),
+  ];
+
+  it('finds every yes/no evidence from each of its own forms and abbreviations', () => {
+    const lost: string[] = [];
+    for (const [code, ev] of Object.entries(lexicon.evidences)) {
+      if (evidences[code]!.data_type !== 'B') continue;
+      for (const form of [...ev.forms, ...ev.abbreviations]) if (!resolve(form).includes(code)) lost.push(`${code} "${form}" -> ${resolve(form).join(' ') || 'nothing'}`);
+    }
+    assert.deepEqual(lost, []);
+  });
+
+  it('finds every body site under each of the four site questions, with its side', () => {
+    const heads: Array<[string, string]> = [['E_55', 'pain in the'], ['E_57', 'pain radiating to the'], ['E_133', 'rash on the'], ['E_152', 'swelling of the']];
+    const lost: string[] = [];
+    for (const [site, entry] of Object.entries(lexicon.sites)) {
+      if (site === 'V_123') continue; // "nowhere" answers the question, it is not a place
+      const side = entry.side === 'R' ? 'right ' : entry.side === 'L' ? 'left ' : '';
+      for (const form of entry.forms) {
+        for (const [code, head] of heads) {
+          const text = `${head} ${side}${form}`;
+          if (!resolve(text).includes(`${code}=${site}`)) lost.push(`${code}=${site} "${text}"`);
+        }
+      }
+    }
+    assert.deepEqual(lost, []);
+  });
+
+  it('finds every answer value next to its head word (pain character, rash colour, size, peeling, travel region)', () => {
+    const checks: Array<[string, (form: string) => string, string[]]> = [
+      ['E_54', (f) => `${f} pain`, []],
+      ['E_130', (f) => `${f} rash`, []],
+      ['E_131', (f) => `rash ${f}`, []],
+      ['E_135', (f) => `rash ${f}`, []],
+      ['E_204', (f) => `traveled to ${f}`, ['V_10']],
+      ['E_55', (f) => f, []],
+    ];
+    const lost: string[] = [];
+    for (const [code, phrase, skip] of checks) {
+      for (const [value, entry] of Object.entries(lexicon.evidences[code]!.values)) {
+        if (skip.includes(value)) continue;
+        for (const form of entry.forms) if (!resolve(phrase(form)).includes(`${code}=${value}`)) lost.push(`${code}=${value} "${phrase(form)}"`);
+      }
+    }
+    assert.deepEqual(lost, []);
+  });
+
+  it('reads the issue\'s clinician and lay examples as the right questions', () => {
+    const cases: Array<[string, string[]]> = [
+      ['61M smoker', ['E_79']],
+      ['crushing CP radiating to L arm', ['E_53', 'E_54=V_183', 'E_57=V_31']],
+      ['diaphoretic, SOB', ['E_50', 'E_66']],
+      ["I can't catch my breath", ['E_66']],
+      ['ear pain', ['E_55=V_129', 'E_55=V_130']],
+      ['otalgia', ['E_55=V_129']],
+      ['Sharp chest pain, worse when breathing in, better leaning forward', ['E_54=V_192', 'E_55=V_29', 'E_220', 'E_33']],
+      ['tearing chest pain radiating to the back', ['E_54=V_71', 'E_57=V_39']],
+      ['just back from Sierra Leone', ['E_204=V_1']],
+      ['traveled to Mexico', ['E_204=V_3']],
+      ['itchy red rash on both arms', ['E_129', 'E_130=V_157', 'E_133=V_30']],
+      ['swollen left ankle', ['E_151', 'E_152=V_35']],
+      ['I wake up at night gasping for air', ['E_67']],
+      ['my poop is black', ['E_140']],
+    ];
+    for (const [text, want] of cases) {
+      const got = resolve(text);
+      for (const w of want) assert.ok(got.includes(w), `"${text}" should give ${w}, got ${got.join(' ')}`);
+    }
+  });
+
+  it('does not read unrelated everyday wording as findings', () => {
+    const cases: Array<[string, string[]]> = [
+      ['former smoker', ['E_79']],
+      ['pain relieved by rest', ['E_14']],
+      ['blood pressure 120/80', ['E_54=V_183']],
+      ['10 days', ['E_56=10']],
+      ['5 min', ['E_200']],
+      ['sick for 3 days', ['E_148']],
+      ['lips swelling after eating peanuts', ['E_215']],
+      ['chest pain radiating to the back', ['E_55=V_170', 'E_55=V_171']],
+    ];
+    for (const [text, never] of cases) {
+      const got = resolve(text);
+      for (const n of never) assert.ok(!got.includes(n), `"${text}" must not give ${n}, got ${got.join(' ')}`);
+    }
   });
 });
