@@ -194,10 +194,12 @@ describe('consultation sessions over HTTP: real build, Neo4j, FAISS, port 0', fu
     assert.equal(gone.status, 404, gone.text);
     const q = s.questions[0]!;
     assert.equal((await call('POST', `${shortLived.url}/v1/sessions/${s.sessionId}/answers`, { answers: [{ questionId: q.id, answer: { type: 'no' } }] })).status, 404);
-    // Bounded at 2: a third session evicts the least recently used.
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await call('POST', `${shortLived.url}/v1/sessions`, start)).json.sessionId);
-    assert.deepEqual(await Promise.all(ids.map(async (id) => (await call('GET', `${shortLived.url}/v1/sessions/${id}`)).status)), [404, 200, 200]);
+    // Bounded at 2: a third session is refused (503, Retry-After); nobody's live session is evicted.
+    const made: Reply[] = [];
+    for (let i = 0; i < 3; i++) made.push(await call('POST', `${shortLived.url}/v1/sessions`, start));
+    assert.deepEqual(made.map((m) => m.status), [201, 201, 503]);
+    assert.equal(made[2]!.json.error.code, 'SESSION_CAPACITY');
+    assert.deepEqual(await Promise.all(made.slice(0, 2).map(async (m) => (await call('GET', `${shortLived.url}/v1/sessions/${m.json.sessionId}`)).status)), [200, 200]);
   });
 
   it('the response signals stop once the top disease passes the confidence, and the confident answer is mostly right', async () => {
