@@ -23,6 +23,7 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
 export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   alpha: 0.03,
   unreportedWeight: 1,
+  unreportedPower: 2,
   voteWeight: 0.5,
   knnWeight: 1,
   keyDifferenceWeight: 0.25,
@@ -48,7 +49,7 @@ export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions
   if (D === 0) return [];
   const reported = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
   const tables = nbTables(s, opts.alpha);
-  const lambda = effectiveUnreportedWeight(tables, reported.reduce((a, r) => a + r.weight, 0), opts.unreportedWeight);
+  const lambda = effectiveUnreportedWeight(tables, reported.reduce((a, r) => a + r.weight, 0), opts.unreportedWeight, opts.unreportedPower ?? 1);
   const priors = contextPriors(ctx, opts);
   const scored = Array.from({ length: D }, (_, d) => {
     const nb = nbScore(s, tables, d, reported, { alpha: opts.alpha, unreportedWeight: lambda });

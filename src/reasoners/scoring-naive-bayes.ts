@@ -15,10 +15,13 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
  * absent, so λ is scaled by how complete it is (`effectiveUnreportedWeight`). The
  * unreported sum is computed as λ·(base(d) − Σ_reported log(1−p)), with base(d) the
  * all-absent sum precomputed once per snapshot, so a query costs O(reported × diseases).
+
  */
 export interface NbParams {
   alpha: number;
   unreportedWeight: number;
+  /** Exponent of the completeness scaling of λ (effectiveUnreportedWeight). */
+  unreportedPower?: number;
 }
 
 export interface NbTables {
@@ -79,10 +82,15 @@ export function nbTables(s: KgSnapshot, alpha: number): NbTables {
 
 const clamp = (p: number) => Math.min(1 - EPS, Math.max(EPS, p));
 
-/** λ scaled by the description's length relative to a typical training record (capped at λ). */
-export function effectiveUnreportedWeight(t: NbTables, reportedWeight: number, lambda: number): number {
+/**
+ * λ scaled by the description's completeness c = reported / typical record length, as λ·c^power
+ * (capped at λ). power 1 was linear; a clinician's five-finding note (c ≈ 0.25) says almost
+ * nothing about what is absent, so the default power 2 keeps its λ near 0 while a complete
+ * record (c ≈ 1) keeps the full Bernoulli model (docs/query.md, free-text figures).
+ */
+export function effectiveUnreportedWeight(t: NbTables, reportedWeight: number, lambda: number, power = 1): number {
   if (t.meanFeaturesPerRecord <= 0) return lambda;
-  return lambda * Math.min(1, reportedWeight / t.meanFeaturesPerRecord);
+  return lambda * Math.min(1, reportedWeight / t.meanFeaturesPerRecord) ** power;
 }
 
 /** One reported feature: its index, polarity and weight (a fuzzy match counts partly). */
