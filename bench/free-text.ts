@@ -67,7 +67,8 @@ try {
     ddxplusDir: a.ddxplus!,
     ids,
     build: !a['skip-build'],
-    split: { seed: num('seed', a.seed!, true), testFraction: num('test-fraction', a['test-fraction']!, false) },
+    // --test-fraction 0: build from every shipped record (the vignettes are not DDXPlus records, so nothing leaks).
+    split: Number(a['test-fraction']) === 0 ? null : { seed: num('seed', a.seed!, true), testFraction: num('test-fraction', a['test-fraction']!, false) },
     k: num('k', a.k!, true),
     log,
   });

@@ -31,14 +31,15 @@ export interface FreeTextOptions {
   ddxplusDir: string;
   ids: string[] | null;
   build: boolean;
-  split: { seed: number; testFraction: number };
+  /** null: every shipped record trains the KG and the baseline (the vignettes are not DDXPlus records). */
+  split: { seed: number; testFraction: number } | null;
   k: number;
   log: (line: string) => void;
 }
 
 export interface FreeTextReport {
   set: { path: string; sha256: string; n: number; conditions: number };
-  split: { seed: number; testFraction: number };
+  split: { seed: number; testFraction: number } | null;
   trainRecords: number;
   k: number;
   build: { buildId: string | null; seconds: number | null };
@@ -62,7 +63,7 @@ export interface FreeTextReport {
 
 async function trainTexts(ddxplusDir: string, split: FreeTextOptions['split']): Promise<{ text: string; diagnosis: string }[]> {
   const source = await openSource(parseSourceSpec(`ddxplus:${ddxplusDir}`), { strict: false });
-  const keep = splitFilter({ ...split, part: 'train' });
+  const keep = split ? splitFilter({ ...split, part: 'train' }) : () => true;
   const out: { text: string; diagnosis: string }[] = [];
   try {
     for await (const r of source.records()) if (keep(r)) out.push({ text: r.text, diagnosis: r.diagnosis });
@@ -77,11 +78,11 @@ async function build(o: FreeTextOptions, graph: GraphStore): Promise<number> {
   while (Number((await graph.write('bench/wipe', { limit: 20_000 }))[0]?.deleted ?? 0) > 0);
   // The CLI's own flag rules and defaults (`dxgraph build --test-fraction 0.4 --seed 1`), so the
   // bench builds what a user builds.
-  const params = paramsFromFlags({ source: `ddxplus:${o.ddxplusDir}`, hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000, ...o.split });
+  const params = paramsFromFlags({ source: `ddxplus:${o.ddxplusDir}`, hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000, ...(o.split ?? {}) });
   const source = await openSource(parseSourceSpec(`ddxplus:${o.ddxplusDir}`), { strict: false });
   try {
     await runBuild(
-      { source, dataDir: o.config.dataDir, params, include: splitFilter({ ...o.split, part: 'train' }) },
+      { source, dataDir: o.config.dataDir, params, ...(o.split ? { include: splitFilter({ ...o.split, part: 'train' }) } : {}) },
       { graph, embedder: createEmbedder(o.config), indexFactory: FaissVectorIndex, llm: null },
     );
   } finally {
@@ -105,7 +106,7 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
   await graph.connect();
   try {
     const buildSeconds = o.build ? await build(o, graph) : null;
-    if (buildSeconds !== null) o.log(`free-text: KG built from the train part in ${buildSeconds.toFixed(1)} s`);
+    if (buildSeconds !== null) o.log(`free-text: KG built from ${o.split ? 'the train part' : 'every shipped record'} in ${buildSeconds.toFixed(1)} s`);
     const embedder = createEmbedder(o.config);
     const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })) });
     const goldOf = diagnosisToDisease(service.snapshot);

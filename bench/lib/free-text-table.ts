@@ -16,7 +16,7 @@ const trio = (t: TopK) => `${pct(t.top1).padStart(5)} / ${pct(t.top3).padStart(5
 export function formatFreeText(r: FreeTextReport): string {
   const d = r.dxgraph;
   const out = [
-    `free-text vignettes: ${r.set.n} cases, ${r.set.conditions} conditions; KG ${r.build.buildId ?? '?'} from ${r.trainRecords} train records (seed ${r.split.seed}, test fraction ${r.split.testFraction}); embedder ${r.embedder}`,
+    `free-text vignettes: ${r.set.n} cases, ${r.set.conditions} conditions; KG ${r.build.buildId ?? '?'} from ${r.trainRecords} train records (${r.split ? `seed ${r.split.seed}, test fraction ${r.split.testFraction}` : 'every shipped record'}); embedder ${r.embedder}`,
     ...(r.unknownGold > 0 ? [`${r.unknownGold} vignettes are of conditions with no train record, so not in the KG (${r.unknownGoldConditions.join(', ')}): a miss for both systems`] : []),
     `${''.padEnd(18)}${'n'.padStart(5)}   ${'dxgraph top-1/3/5 %'.padEnd(23)}   TF-IDF kNN (k=${r.k}) top-1/3/5 %`,
   ];
