@@ -31,10 +31,10 @@ export function isReadableConcept(s: string): boolean {
 }
 
 /** Heads too vague to name a group by themselves. */
-const GENERIC = new Set(['hard time', 'symptoms', 'symptom', 'problem', 'problems', 'issue', 'condition', 'person', 'pain somewhere', 'anything', 'something']);
+const GENERIC = new Set(['pain', 'fluid', 'nose', 'stools', 'medication', 'consulting', 'difficulty', 'previously', 'currently', 'find', 'one', 'known issue', 'hard time', 'symptoms', 'symptom', 'problem', 'problems', 'issue', 'condition', 'person', 'pain somewhere', 'anything', 'something']);
 /** Family history and contacts name a risk, not the group's clinical picture. */
 const OTHER_PERSON = /\b(family|members?|mother|father|someone|anyone|person|partner)\b/i;
-const AUX_START = /^(do|does|did|are|is|was|were|have|has|had|can|could|will|would|how|what|where|when|which|who|why)\b/i;
+const AUX_START = /^(do|does|did|are|is|was|were|have|has|had|can|could|will|would|how|what|where|when|which|who|why|in|of|that|to|on|at|for|with|so|able|unable|lose|lost|find|live|work|infected|treated|diagnosed|symptoms|attend)\b/i;
 
 /** "Do you have a cough that produces colored sputum?" -> "cough"; null when no noun phrase comes out. */
 export function nounPhrase(question: string): string | null {
@@ -66,7 +66,7 @@ function firstNounPhrase(s: string): string {
 
 /** The patient-directed lead-in of a yes/no question, with the verbs and fillers that follow it. */
 const QUESTION_LEAD =
-  /^(?:in the last \w+, )?(?:do|does|did|are|were|have|has|is|was)\s+(?:you|your)\s+(?:(?:currently|recently|ever|constantly|regularly|suddenly|previously|now|also|have|had|feel|felt|been|being|experienc\w*|notic\w*|suffer\w*|from|take|taken|taking|using|produce)\s+)*(?:(?:a|an|any|the|some|very|much)\s+)*/i;
+  /^(?:in the last \w+, )?(?:do|does|did|are|were|have|has|is|was)\s+(?:you|your)\s+(?:(?:currently|recently|ever|constantly|regularly|suddenly|previously|now|also|have|had|feel|felt|been|being|experienc\w*|notic\w*|suffer\w*|from|take|taken|taking|using|produce|diagnosed|treated|infected|with|for)\s+)*(?:(?:a|an|any|the|some|very|much)\s+)*/i;
 /** Where the noun phrase ends: the first subordinate clause, list or qualifier. */
 const CLAUSE_BOUNDARY = /,|;|\/| opening| that | which | who | when | while | because | related | compared | in the | over the | within | since | during | or | and | with | in one | in both | on one | on your | in your | to treat | before | after | like | even | than /i;
 const LEADING_FILLER = /^(?:(?:a|an|any|the|some|significantly|very|much|more|new)\s+)+/i;
