@@ -36,8 +36,10 @@ export interface LimitsConfig {
   maxFindings: number;
   /** Largest /v1/diagnose answer: a full trace above it is answered with the summary trace. */
   maxResponseBytes: number;
-  /** Diagnose work (diagnose and session turns) running at once, waiting in total, waiting per client. */
-  admission: { maxActive: number; maxQueued: number; maxQueuedPerClient: number };
+  /** Diagnose work (diagnose and session turns) running at once (in total, per client) and waiting (in total, per client). */
+  admission: { maxActive: number; maxActivePerClient: number; maxQueued: number; maxQueuedPerClient: number };
+  /** Event-loop time a client earns per second and may bank (cost-aware rate limit; 0 ms/s = off). */
+  loopCost: { msPerSecond: number; burstMs: number };
   /** One LLM budget per request across knowledge filter, reasoner and gate. */
   llmBudget: { wallMs: number; maxCalls: number };
   /** How long /readyz reuses its Neo4j check. */
@@ -49,7 +51,8 @@ export interface LimitsConfig {
 export const DEFAULT_LIMITS: LimitsConfig = {
   maxFindings: 200,
   maxResponseBytes: 2 * 1024 * 1024,
-  admission: { maxActive: 4, maxQueued: 64, maxQueuedPerClient: 16 },
+  admission: { maxActive: 4, maxActivePerClient: 2, maxQueued: 64, maxQueuedPerClient: 16 },
+  loopCost: { msPerSecond: 300, burstMs: 5000 },
   llmBudget: { wallMs: 45_000, maxCalls: 16 },
   readyCacheMs: 2000,
   shutdown: { drainMs: 10_000, lingerMs: 1000 },
@@ -104,6 +107,9 @@ const EnvSchema = z.object({
   DXGRAPH_MAX_FINDINGS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_LIMITS.maxFindings),
   DXGRAPH_MAX_RESPONSE_BYTES: z.coerce.number().int().min(65_536).max(1024 ** 3).default(DEFAULT_LIMITS.maxResponseBytes),
   DXGRAPH_DIAGNOSE_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(DEFAULT_LIMITS.admission.maxActive),
+  DXGRAPH_DIAGNOSE_CONCURRENCY_PER_CLIENT: z.coerce.number().int().min(1).max(1024).default(DEFAULT_LIMITS.admission.maxActivePerClient),
+  DXGRAPH_CLIENT_LOOP_MS_PER_S: z.coerce.number().int().min(0).max(1000).default(DEFAULT_LIMITS.loopCost.msPerSecond),
+  DXGRAPH_CLIENT_LOOP_BURST_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_LIMITS.loopCost.burstMs),
   DXGRAPH_DIAGNOSE_QUEUE: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.admission.maxQueued),
   DXGRAPH_DIAGNOSE_QUEUE_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.admission.maxQueuedPerClient),
   DXGRAPH_LLM_BUDGET_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_LIMITS.llmBudget.wallMs),
@@ -200,7 +206,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,
       maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,
-      admission: { maxActive: e.DXGRAPH_DIAGNOSE_CONCURRENCY, maxQueued: e.DXGRAPH_DIAGNOSE_QUEUE, maxQueuedPerClient: e.DXGRAPH_DIAGNOSE_QUEUE_PER_CLIENT },
+      admission: {
+        maxActive: e.DXGRAPH_DIAGNOSE_CONCURRENCY,
+        maxActivePerClient: Math.min(e.DXGRAPH_DIAGNOSE_CONCURRENCY_PER_CLIENT, e.DXGRAPH_DIAGNOSE_CONCURRENCY),
+        maxQueued: e.DXGRAPH_DIAGNOSE_QUEUE,
+        maxQueuedPerClient: e.DXGRAPH_DIAGNOSE_QUEUE_PER_CLIENT,
+      },
+      loopCost: { msPerSecond: e.DXGRAPH_CLIENT_LOOP_MS_PER_S, burstMs: e.DXGRAPH_CLIENT_LOOP_BURST_MS },
       llmBudget: { wallMs: e.DXGRAPH_LLM_BUDGET_MS, maxCalls: e.DXGRAPH_LLM_MAX_CALLS },
       readyCacheMs: e.DXGRAPH_READY_CACHE_MS,
       shutdown: { drainMs: e.DXGRAPH_SHUTDOWN_DRAIN_MS, lingerMs: e.DXGRAPH_SHUTDOWN_LINGER_MS },

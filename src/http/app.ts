@@ -6,6 +6,7 @@ import { sessionOwner } from '../sessions/owner.js';
 import { DEFAULT_LIMITS } from '../config.js';
 import { requireApiKey } from './access.js';
 import { admissionControl, FairAdmission } from './admission.js';
+import { LoopCostBudget } from './loop-cost.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
 import { exploreStyleRoutes } from './explore-style.js';
 import { buildOpenApi } from './openapi.js';
@@ -59,7 +60,13 @@ export function createApp(deps: AppDeps): Express {
   // Diagnose work (a diagnose, a session turn) waits for a fair slot (admission.ts).
   const limits = deps.config.limits ?? DEFAULT_LIMITS;
   const hashedKeys = deps.apiKeys.map((k) => createHash('sha256').update(k, 'utf8').digest());
-  const admission = admissionControl(new FairAdmission(limits.admission), (req) => clientBucket(req, hashedKeys));
+  // With the rate limit off (DXGRAPH_RATE_LIMIT_MAX=0: benchmarks, one trusted caller) every per-client limit is off too; the global bound stays.
+  const perClient = (deps.config.http.rateLimit?.max ?? 0) > 0;
+  const admission = admissionControl(
+    new FairAdmission(perClient ? limits.admission : { ...limits.admission, maxActivePerClient: limits.admission.maxActive, maxQueuedPerClient: limits.admission.maxQueued }),
+    (req) => clientBucket(req, hashedKeys),
+    { cost: perClient && limits.loopCost.msPerSecond > 0 ? new LoopCostBudget(limits.loopCost) : null },
+  );
   app.post(['/v1/sessions', '/v1/sessions/:id/answers'], admission);
   app.use(diagnoseRoutes(deps, admission));
   app.use(kgRoutes(deps));

@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS, type LimitsConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors.js';
 import { loadApiKeys } from '../../src/http/access.js';
 import { FairAdmission } from '../../src/http/admission.js';
+import { LoopCostBudget } from '../../src/http/loop-cost.js';
 import { cachedProbe } from '../../src/http/cached-probe.js';
 import { SUMMARY_CAPS } from '../../src/http/compact-trace.js';
 import type { DiagnoseInput, DiagnoseResult } from '../../src/query/contracts.js';
@@ -92,7 +93,7 @@ describe('HTTP bounds (issue 18)', function () {
   });
 
   it('admits at most maxActive diagnoses, serves waiting clients round-robin, and sheds load with 503 + Retry-After', async () => {
-    const limits: LimitsConfig = { ...DEFAULT_LIMITS, admission: { maxActive: 1, maxQueued: 6, maxQueuedPerClient: 3 } };
+    const limits: LimitsConfig = { ...DEFAULT_LIMITS, admission: { maxActive: 1, maxActivePerClient: 1, maxQueued: 6, maxQueuedPerClient: 3 } };
     const KEY_H = 'hostile-key-0123456789abc';
     const KEY_V = 'victim-key-0123456789abcd';
     const order: string[] = [];
@@ -105,7 +106,8 @@ describe('HTTP bounds (issue 18)', function () {
           return fakeResult(input);
         },
       },
-      config: { http: { host: '127.0.0.1', port: 0, apiKeys: [], apiKeyFile: null, maxTextChars: 2000 }, privacy: { dropDemographics: false }, limits },
+      // Per-client limits apply with the rate limiter on.
+      config: { http: { host: '127.0.0.1', port: 0, apiKeys: [], apiKeyFile: null, maxTextChars: 2000, rateLimit: { max: 1000, windowMs: 60_000 } }, privacy: { dropDemographics: false }, limits },
     });
     const hostile = Array.from({ length: 6 }, (_, i) => postJson(`${h.url}/v1/diagnose`, { text: `h${i}` }, { 'x-api-key': KEY_H }));
     await new Promise((r) => setTimeout(r, 30));
@@ -121,20 +123,57 @@ describe('HTTP bounds (issue 18)', function () {
     assert.equal(order.indexOf('v0'), 1, order.join(','));
   });
 
-  it('FairAdmission: a cancelled waiter never runs and frees its place', async () => {
-    const a = new FairAdmission({ maxActive: 1, maxQueued: 2, maxQueuedPerClient: 2 });
+  it('FairAdmission: a client at its own cap waits while others start; a cancelled waiter never runs', async () => {
+    const capped = new FairAdmission({ maxActive: 3, maxActivePerClient: 2, maxQueued: 8, maxQueuedPerClient: 8 });
+    const started: string[] = [];
+    const slots = ['h1', 'h2', 'h3', 'v1'].map((name) => {
+      const s = capped.enter(name[0]!);
+      assert.ok(s.ok);
+      void s.admitted.then(() => started.push(name));
+      return s;
+    });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(started, ['h1', 'h2', 'v1'], 'h3 waits: its client already runs 2');
+    slots[0]!.ok && slots[0]!.leave();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(started, ['h1', 'h2', 'v1', 'h3']);
+
+    const a = new FairAdmission({ maxActive: 1, maxActivePerClient: 1, maxQueued: 2, maxQueuedPerClient: 2 });
     const first = a.enter('x');
     assert.ok(first.ok);
     const second = a.enter('x');
     assert.ok(second.ok);
     let ran = false;
     void second.admitted.then(() => (ran = true));
-    second.cancel();
+    second.leave();
     assert.deepEqual(a.stats, { active: 1, queued: 0 });
-    first.release();
+    first.leave();
     await new Promise((r) => setImmediate(r));
     assert.equal(ran, false);
     assert.deepEqual(a.stats, { active: 0, queued: 0 });
+  });
+
+  it('LoopCostBudget: charges each running request its share of loop time; a client in debt is refused until it refills', () => {
+    let now = 0;
+    let loop = 0;
+    const budget = new LoopCostBudget({ msPerSecond: 100, burstMs: 500 }, { now: () => now, loopActiveMs: () => loop });
+    assert.equal(budget.refusal('h'), null);
+    const h1 = budget.meter('h');
+    const v1 = budget.meter('v');
+    loop += 400; // busy while both ran: 200 ms each
+    v1();
+    loop += 500; // h alone
+    h1();
+    assert.equal(Math.round(budget.balance('h')), 500 - 700);
+    assert.equal(Math.round(budget.balance('v')), 300);
+    assert.deepEqual(budget.refusal('h'), { retryAfterSeconds: 2 });
+    assert.equal(budget.refusal('v'), null);
+    now += 2000; // +200 ms of budget
+    assert.equal(budget.refusal('h'), null, 'refilled');
+    const w = budget.meter('h');
+    now += 1000; // waiting on Neo4j / an LLM: no loop time, no charge
+    w();
+    assert.equal(Math.round(budget.balance('h')), 100);
   });
 
   it('error messages name the field and the rule and never echo the value (404 paths, NUL, RTL)', async () => {
