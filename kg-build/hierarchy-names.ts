@@ -30,6 +30,12 @@ export function isReadableConcept(s: string): boolean {
   );
 }
 
+/** A lexicon phrase fit for a name: no question or ellipsis, six words at most. */
+function isShortPhrase(s: string): boolean {
+  const words = s.split(/\s+/).filter(Boolean).length;
+  return words > 0 && words <= MAX_WORDS + 1 && s.length <= 50 && !/[?]|\.\.\.|…/.test(s);
+}
+
 /** Heads too vague to name a group by themselves. */
 const GENERIC = new Set(['pain', 'fluid', 'nose', 'stools', 'medication', 'consulting', 'difficulty', 'previously', 'currently', 'find', 'one', 'known issue', 'hard time', 'symptoms', 'symptom', 'problem', 'problems', 'issue', 'condition', 'person', 'pain somewhere', 'anything', 'something']);
 /** Family history and contacts name a risk, not the group's clinical picture. */
@@ -90,9 +96,10 @@ export function featureConcept(f: FeatureNode, names: ConceptNames | null): stri
   const yes = value === null || value.toLowerCase() === 'yes';
   const lexical = f.code && names ? names.evidence(f.code) : null;
   if (lexical) {
-    const v = !yes && f.valueCode ? names!.value(f.code!, f.valueCode) : null;
-    const out = v ? `${lexical} (${v})` : lexical;
-    return isReadableConcept(lexical) ? out : null;
+    // "stabbing (knife-like)" inside "pain character (...)": the gloss goes.
+    const v = !yes && f.valueCode ? (names!.value(f.code!, f.valueCode)?.replace(/\s*\([^)]*\)/g, '').trim() ?? null) : null;
+    // Reviewed canonical phrases: trusted as clinical concepts ("family history of ..."), kept short.
+    return isShortPhrase(lexical) ? (v && isShortPhrase(v) ? `${lexical} (${v})` : lexical) : null;
   }
   // "pain character: a knife stroke": the source's short label, with the value when short.
   const label = /^([^:?]{2,40}):\s*(.+)$/.exec(f.text);
