@@ -1,0 +1,189 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import pg from 'pg';
+import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
+import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
+import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
+import type { NormalizedRecord } from '../../src/domain/record.js';
+import { SourceRowError } from '../../src/errors.js';
+import { openQueryService, textInput } from '../../src/query/query-service.js';
+import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
+import type { ImportSummary, RecordSource } from '../../src/sources/types.js';
+import { runBuild } from '../../kg-build/pipeline.js';
+import { SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
+import { clearDatabase, testGraphStore } from '../support/neo4j.js';
+import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
+
+/**
+ * The OMOP CDM v5.4 source against a real PostgreSQL loaded with the CDM DDL and the shipped
+ * synthetic set (datasets/omop-synthetic), built into the real Neo4j with the real pipeline,
+ * and compared with the FHIR build of the same patients (datasets/fhir-synthetic).
+ */
+const OMOP_DIR = 'datasets/omop-synthetic';
+const TABLES = ['person', 'visit_occurrence', 'condition_occurrence', 'measurement', 'observation', 'concept', 'concept_relationship'];
+const hashed = new HashedEmbedder();
+const embedder = { id: hashed.id, embeddings: hashed };
+
+async function loadOmop(url: string): Promise<void> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    await client.query('CREATE SCHEMA cdm; SET search_path TO cdm');
+    await client.query(readFileSync(join(OMOP_DIR, 'ddl/omop-cdm-5.4-subset.postgresql.sql'), 'utf8'));
+    for (const table of TABLES) {
+      const [header, ...rows] = parse(readFileSync(join(OMOP_DIR, 'data', `${table}.csv`)), { relaxColumnCount: false }) as string[][];
+      for (let i = 0; i < rows.length; i += 200) {
+        const batch = rows.slice(i, i + 200);
+        // Empty CSV field = NULL, as COPY ... CSV reads it (load.sql).
+        const params = batch.flat().map((v) => (v === '' ? null : v));
+        const tuples = batch.map((_, b) => `(${header!.map((__, c) => `$${b * header!.length + c + 1}`).join(', ')})`);
+        await client.query(`INSERT INTO cdm.${table} (${header!.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function collect(src: RecordSource): Promise<{ records: NormalizedRecord[]; summary: ImportSummary }> {
+  const records: NormalizedRecord[] = [];
+  try {
+    for await (const r of src.records()) records.push(r);
+  } finally {
+    await src.close();
+  }
+  return { records, summary: src.summary() };
+}
+
+/** What the same patients must give whatever the format: no ids, locations or OMOP concept ids. */
+const comparable = (r: NormalizedRecord) => ({
+  ...r, id: null, location: null,
+  findings: r.findings.map((f) => ({ ...f, provenance: f.provenance ? { vocabulary: f.provenance.vocabulary, conceptCode: f.provenance.conceptCode } : null })),
+});
+
+/** The KG in Neo4j as comparable rows: diseases, features by code, manifestations with counts. */
+async function kgSnapshot(store: GraphStore) {
+  const q = (text: string) => store.runText(text, {}, 'READ');
+  return {
+    diseases: await q('MATCH (d:Disease) RETURN d.id AS id, d.name AS name, d.icd10 AS icd10, d.recordCount AS n ORDER BY id'),
+    features: await q('MATCH (f:EhrFeature) RETURN f.id AS id, f.code AS code, f.valueCode AS value, f.text AS text ORDER BY id'),
+    manifestations: await q('MATCH (d:Disease)-[m:HAS_MANIFESTATION]->(f:Feature) RETURN d.id AS d, f.code AS code, f.valueCode AS value, m.count AS count ORDER BY d, code, value'),
+    hierarchy: await q('MATCH (d:Disease)-[:IS_A]->(s:Subcategory)-[:IS_A]->(c:Category) RETURN d.id AS d, s.name AS s, c.name AS c ORDER BY d'),
+  };
+}
+
+async function build(store: GraphStore, source: string, dataDir: string) {
+  await clearDatabase({ store });
+  const src = await openSource(parseSourceSpec(source), { strict: false });
+  try {
+    return await runBuild(
+      { source: src, dataDir, params: { ...SMALL_BUILD_PARAMS, hierarchy: 'icd10' } },
+      { graph: store, embedder, indexFactory: FaissVectorIndex, llm: null },
+    );
+  } finally {
+    await src.close();
+  }
+}
+
+describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)', function () {
+  this.timeout(600_000);
+  let server: TestPostgres;
+  let omopUrl: string;
+  let store: GraphStore;
+  const dataDir = mkdtempSync(join(tmpdir(), 'omop-int-'));
+
+  before(async () => {
+    server = await startTestPostgres();
+    await loadOmop(server.url);
+    omopUrl = `omop:${server.url}?schema=cdm`;
+    store = await testGraphStore();
+  });
+
+  after(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('one record per visit; bad visits and facts counted by reason, never dropped silently', async () => {
+    const visits = parse(readFileSync(join(OMOP_DIR, 'data/visit_occurrence.csv')), { columns: true }) as Array<Record<string, string>>;
+    const { records, summary } = await collect(await openSource(parseSourceSpec(omopUrl), { strict: false }));
+    assert.equal(summary.rowsRead, visits.length);
+    assert.equal(summary.recordsEmitted + summary.skipped, summary.rowsRead);
+    assert.equal(records.length, summary.recordsEmitted);
+    assert.deepEqual(summary.skippedByReason, { 'missing-person': 1, 'visit-without-condition': 1 });
+    assert.deepEqual(summary.factsSkipped?.byReason, { 'fact-without-visit': 1, 'unparseable-value': 1 });
+    assert.ok(records.every((r) => r.id.startsWith('omop:postgres:') && r.age !== null && r.sex !== null));
+    // Labels: SNOMED condition names with the ICD-10-CM code, from the source concept or 'Maps to'.
+    const labels = new Map(records.map((r) => [r.diagnosis, r.icd10]));
+    assert.deepEqual([...labels].sort(), [
+      ['Acute exacerbation of asthma', 'J45.901'], ['Acute non-ST segment elevation myocardial infarction', 'I21.4'], ['Gastroesophageal reflux disease', 'K21.9'],
+      ['Influenza', 'J11.1'], ['Pneumonia', 'J18.9'], ['Urinary tract infectious disease', 'N39.0'],
+    ]);
+    // History (conditions before the visit) are antecedent findings with their provenance.
+    const history = records.flatMap((r) => r.findings.filter((f) => f.antecedent === true));
+    assert.ok(history.length > 20 && history.every((f) => f.code?.startsWith('SNOMED:') && f.provenance?.conceptId !== null && f.text.startsWith('history of ')));
+    assert.ok(records.some((r) => r.findings.some((f) => f.polarity === 'absent')), 'No answers are absent findings');
+  });
+
+  it('bins numeric labs and vitals: a few values per code, never one feature per value', async () => {
+    const { records } = await collect(await openSource(parseSourceSpec(omopUrl), { strict: false }));
+    const measurements = parse(readFileSync(join(OMOP_DIR, 'data/measurement.csv')), { columns: true }) as Array<Record<string, string>>;
+    const rawValues = new Map<string, Set<string>>();
+    for (const m of measurements) if (m.value_as_number !== '') rawValues.set(m.measurement_source_value!, (rawValues.get(m.measurement_source_value!) ?? new Set()).add(m.value_as_number!));
+    const binned = new Map<string, Set<string>>();
+    for (const f of records.flatMap((r) => r.findings)) if (f.code?.startsWith('LOINC:') && f.valueCode !== null && !f.valueCode.includes(':')) binned.set(f.code, (binned.get(f.code) ?? new Set()).add(f.valueCode));
+    for (const loinc of ['6690-3', '1988-5', '2708-6', '10839-9']) {
+      assert.ok((rawValues.get(loinc)?.size ?? 0) > 10, `${loinc} has many distinct values`);
+      assert.ok([...binned.get(`LOINC:${loinc}`)!].every((v) => ['L', 'N', 'H'].includes(v)), `${loinc} binned by its reference range`);
+    }
+    for (const loinc of ['8310-5', '8867-4', '9279-1']) assert.deepEqual([...binned.get(`LOINC:${loinc}`)!].sort(), ['T1', 'T2', 'T3'], `${loinc} (no range) binned by tertiles`);
+    assert.ok(records.some((r) => r.findings.some((f) => f.code === 'LOINC:5799-2' && f.valueCode === 'SNOMED:10828004')), 'coded results keep their value concept');
+  });
+
+  it('strict mode stops at the first bad visit; a bad schema or label rule is a clear error', async () => {
+    await assert.rejects(collect(await openSource(parseSourceSpec(omopUrl), { strict: true })), (e: unknown) => e instanceof SourceRowError);
+    await assert.rejects(collect(await openSource(parseSourceSpec(`omop:${server.url}?schema=nothere`), { strict: false })), /OMOP query failed on schema nothere/);
+    assert.throws(() => parseSourceSpec(`omop:${server.url}?label=latest`), /label must be one of primary, earliest/);
+  });
+
+  it('gives the same records as the FHIR bundles and the FHIR bulk export of the same patients', async () => {
+    const omop = await collect(await openSource(parseSourceSpec(omopUrl), { strict: false }));
+    for (const dir of ['datasets/fhir-synthetic/bundles', 'datasets/fhir-synthetic/ndjson']) {
+      const fhir = await collect(await openSource(parseSourceSpec(`fhir:${dir}`), { strict: false }));
+      assert.equal(fhir.records.length, omop.records.length, dir);
+      assert.deepEqual(fhir.records.map(comparable), omop.records.map(comparable), dir);
+      assert.deepEqual(fhir.summary.skippedByReason, omop.summary.skippedByReason, dir);
+      assert.deepEqual(fhir.summary.factsSkipped?.byReason, omop.summary.factsSkipped?.byReason, dir);
+    }
+  });
+
+  it('builds the KG into Neo4j (ICD-10 hierarchy), diagnoses from it, and the FHIR build gives the same KG', async () => {
+    const outcome = await build(store, omopUrl, join(dataDir, 'omop'));
+    const omopKg = await kgSnapshot(store);
+    const counts = (await store.read('build/counts'))[0]!;
+    process.stderr.write(`    [omop] ${outcome.scan.recordCount} records -> ${counts.diseases} diseases, ${counts.ehrFeatures} features, ${counts.manifestations} manifestations, ${counts.subcategories} subcategories, ${counts.categories} categories\n`);
+    assert.equal(outcome.scan.recordCount, 162);
+    assert.equal(Number(counts.diseases), 6);
+    assert.equal(omopKg.diseases.length, 6);
+    assert.ok(omopKg.diseases.every((d) => typeof d.icd10 === 'string'), 'every disease carries its ICD-10-CM code');
+    assert.ok(omopKg.hierarchy.some((h) => /J09-J18|influenza and pneumonia/i.test(String(h.s))), 'pneumonia and influenza grouped by ICD-10 block');
+    assert.equal(Number(counts.ehrFeatures), omopKg.features.length);
+    // Labs binned: at most three features per numeric code in the graph.
+    const perCode = new Map<string, number>();
+    for (const f of omopKg.features) perCode.set(String(f.code), (perCode.get(String(f.code)) ?? 0) + 1);
+    for (const code of ['LOINC:6690-3', 'LOINC:1988-5', 'LOINC:8310-5', 'LOINC:8867-4']) assert.ok((perCode.get(code) ?? 0) >= 2 && perCode.get(code)! <= 3, `${code}: ${perCode.get(code)} features`);
+    assert.ok(Number(counts.manifestations) > omopKg.features.length);
+
+    const service = await openQueryService({ graph: store, dataDir: join(dataDir, 'omop'), embedder });
+    const res = await service.diagnose(textInput('Crushing chest pain with excessive sweating and nausea. Troponin I high. No fever.'));
+    assert.equal(res.differential[0]?.disease, 'Acute non-ST segment elevation myocardial infarction');
+
+    for (const dir of ['datasets/fhir-synthetic/bundles', 'datasets/fhir-synthetic/ndjson']) {
+      await build(store, `fhir:${dir}`, join(dataDir, dir.split('/').pop()!));
+      assert.deepEqual(await kgSnapshot(store), omopKg, `${dir}: same diseases, features, manifestations and hierarchy`);
+    }
+  });
+});

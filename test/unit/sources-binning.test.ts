@@ -1,0 +1,43 @@
+import { strict as assert } from 'node:assert';
+import { binByInterpretation, binByRange, binByTertiles } from '../../src/sources/binning/bins.js';
+import { percentileCont, TertileCollector } from '../../src/sources/binning/tertiles.js';
+
+describe('numeric binning (src/sources/binning)', () => {
+  it('bins by the reference range: below low, above high, inside (bounds inclusive), one-sided ranges', () => {
+    const r = { low: 4.5, high: 11 };
+    assert.deepEqual([3, 4.5, 8, 11, 11.1].map((v) => binByRange(v, r)?.code), ['L', 'N', 'N', 'N', 'H']);
+    assert.equal(binByRange(0.5, { low: null, high: 0.04 })?.code, 'H');
+    assert.equal(binByRange(0.01, { low: null, high: 0.04 })?.code, 'N');
+    assert.equal(binByRange(5, { low: null, high: null }), null, 'no range: the caller falls back');
+    assert.equal(binByRange(20, r)?.label, 'high');
+  });
+
+  it('maps HL7 interpretation codes onto the same three bins and refuses directionless ones', () => {
+    assert.deepEqual(['L', 'LL', 'N', 'H', 'HH', 'hh'].map((c) => binByInterpretation(c)?.code), ['L', 'L', 'N', 'H', 'H', 'H']);
+    assert.equal(binByInterpretation('A'), null);
+    assert.equal(binByInterpretation('POS'), null);
+  });
+
+  it('computes percentiles as PostgreSQL percentile_cont does (linear between closest ranks)', () => {
+    assert.equal(percentileCont([1, 2, 3, 4], 0.5), 2.5);
+    assert.equal(percentileCont([10], 0.9), 10);
+    assert.ok(Math.abs(percentileCont([1, 2, 3, 4, 5, 6, 7], 1 / 3) - 3) < 1e-12);
+    assert.throws(() => percentileCont([], 0.5), RangeError);
+  });
+
+  it('tertile bins: three per code whatever the number of distinct values, labelled with the cuts', () => {
+    const c = new TertileCollector();
+    const values = Array.from({ length: 300 }, (_, i) => 36 + (i % 50) * 0.07);
+    for (const v of values) c.add('LOINC:8310-5', v);
+    c.add('LOINC:8310-5', Number.NaN); // not a value: ignored, never a bin
+    const t = c.tertiles().get('LOINC:8310-5')!;
+    assert.ok(t.c1 < t.c2);
+    const bins = new Set(values.map((v) => binByTertiles(v, t, 'Cel').code));
+    assert.deepEqual([...bins].sort(), ['T1', 'T2', 'T3']);
+    const counts = ['T1', 'T2', 'T3'].map((b) => values.filter((v) => binByTertiles(v, t, 'Cel').code === b).length);
+    assert.ok(counts.every((n) => n >= 80 && n <= 120), `roughly a third each: ${counts.join(', ')}`);
+    assert.match(binByTertiles(40, t, 'Cel').label, /^highest third \(> [\d.]+ Cel\)$/);
+    assert.match(binByTertiles(30, t, null).label, /^lowest third \(<= [\d.]+\)$/);
+    assert.equal(c.tertiles().has('LOINC:other'), false);
+  });
+});

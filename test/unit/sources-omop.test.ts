@@ -1,0 +1,118 @@
+import { strict as assert } from 'node:assert';
+import type { ConditionFact, EventFact, VisitFacts } from '../../src/sources/omop/clinical-facts.js';
+import { chooseLabel } from '../../src/sources/omop/label-rule.js';
+import { parseOmopUrl } from '../../src/sources/omop/omop-options.js';
+import { groupVisits, type OmopFactRow } from '../../src/sources/omop/omop-rows.js';
+import { ageAt, visitToRecord } from '../../src/sources/omop/visit-to-record.js';
+import { parseSourceSpec, describeSourceSpec } from '../../src/sources/source-spec.js';
+
+const concept = (vocabulary: string, code: string, name: string) => ({ vocabulary, code, name, conceptId: 2_000_000_000 + Number(code.replace(/\D/g, '').slice(0, 6)) });
+const cond = (code: string, name: string, startDate: string, primaryRank = 2, icd10: string | null = null): ConditionFact => ({
+  concept: concept('SNOMED', code, name), startDate, primaryRank, icd10, provenance: { origin: `condition_occurrence ${code}`, sourceValue: icd10 },
+});
+const event = (e: Partial<EventFact> & Pick<EventFact, 'concept' | 'value'>): EventFact => ({ table: 'measurement', provenance: { origin: 'measurement 1', sourceValue: null }, ...e });
+const visit = (over: Partial<VisitFacts> = {}): VisitFacts => ({
+  visitId: '7', location: 'visit_occurrence 7', startDate: '2024-03-10',
+  person: { birthDate: { year: 1970, month: 6, day: 15 }, sex: 'F' },
+  conditions: [cond('233604007', 'Pneumonia', '2024-03-10', 0, 'J18.9')], history: [], events: [], ...over,
+});
+const ctx = { idPrefix: 'omop:db', labelRule: 'primary' as const, tertiles: new Map([['LOINC:8310-5', { c1: 37, c2: 38 }]]) };
+
+describe('OMOP source: rules (no database)', () => {
+  it('parses omop: URLs: schema and label rule are dxgraph parameters, the rest goes to pg', () => {
+    assert.deepEqual(parseOmopUrl('postgres://u@h:5432/db?schema=cdm&label=earliest&sslmode=disable'), { url: 'postgres://u@h:5432/db?sslmode=disable', schema: 'cdm', labelRule: 'earliest' });
+    assert.deepEqual(parseOmopUrl('postgresql://u@h/db'), { url: 'postgresql://u@h/db', schema: 'public', labelRule: 'primary' });
+    assert.throws(() => parseOmopUrl('postgres://u@h/db?schema=a;drop'), /not a plain SQL identifier/);
+    assert.throws(() => parseOmopUrl('mysql://u@h/db'), /needs a postgres/);
+    assert.throws(() => parseSourceSpec('omop:postgres://u@h/db', { mapping: 'm.json' }), /--mapping does not apply/);
+    assert.equal(describeSourceSpec(parseSourceSpec('omop:postgres://u:secret@h/db?schema=cdm')), 'omop:postgres://u:***@h/db?schema=cdm');
+  });
+
+  it('chooses the label: primary by status, then type, then earliest; or earliest only', () => {
+    const a = cond('1', 'A', '2024-01-02', 2);
+    const b = cond('2', 'B', '2024-01-03', 0);
+    const c = cond('3', 'C', '2024-01-01', 1);
+    assert.equal(chooseLabel([a, b, c], 'primary'), b);
+    assert.equal(chooseLabel([a, c], 'primary'), c);
+    assert.equal(chooseLabel([a, b, c], 'earliest'), c);
+    assert.equal(chooseLabel([a, cond('4', 'D', '2024-01-02', 2)], 'earliest'), a, 'a full tie keeps the source order');
+    assert.equal(chooseLabel([], 'primary'), null);
+  });
+
+  it('computes age at the visit from year / month / day of birth (unknown month or day = start of year / month)', () => {
+    assert.equal(ageAt({ year: 1970, month: 6, day: 15 }, '2024-06-14'), 53);
+    assert.equal(ageAt({ year: 1970, month: 6, day: 15 }, '2024-06-15'), 54);
+    assert.equal(ageAt({ year: 1970, month: null, day: null }, '2024-01-01'), 54);
+    assert.equal(ageAt({ year: 1970, month: 12, day: null }, '2024-11-30'), 53);
+  });
+
+  it('turns a visit into one record: label + ICD-10, history as antecedents, binned numbers, Yes/No as polarity', () => {
+    const out = visitToRecord(visit({
+      history: [cond('38341003', 'Hypertensive disorder', '2019-01-01')],
+      conditions: [cond('233604007', 'Pneumonia', '2024-03-10', 0, 'J18.9'), cond('38341003', 'Hypertensive disorder', '2024-03-10')],
+      events: [
+        event({ concept: concept('LOINC', '6690-3', 'WBC'), value: { kind: 'number', value: 15.2, unit: '10*3/uL', range: { low: 4.5, high: 11 }, interpretation: null } }),
+        event({ concept: concept('LOINC', '8310-5', 'Body temperature'), value: { kind: 'number', value: 38.9, unit: 'Cel', range: { low: null, high: null }, interpretation: null } }),
+        event({ table: 'observation', concept: concept('SNOMED', '49727002', 'Cough'), value: { kind: 'concept', concept: concept('SNOMED', '373066001', 'Yes') } }),
+        event({ table: 'observation', concept: concept('SNOMED', '386661006', 'Fever'), value: { kind: 'concept', concept: concept('SNOMED', '373067005', 'No') } }),
+        event({ concept: concept('LOINC', '5799-2', 'Leukocyte esterase'), value: { kind: 'concept', concept: concept('SNOMED', '10828004', 'Positive') } }),
+        event({ concept: concept('LOINC', '1988-5', 'CRP'), value: { kind: 'unparseable' } }),
+      ],
+    }), ctx);
+    assert.ok(out.ok);
+    const r = out.value.record;
+    assert.deepEqual([r.id, r.diagnosis, r.icd10, r.age, r.sex], ['omop:db:7', 'Pneumonia', 'J18.9', 53, 'F']);
+    const by = (code: string) => r.findings.filter((f) => f.code === code);
+    assert.equal(by('SNOMED:38341003').length, 1, 'history and the same secondary diagnosis are one antecedent');
+    assert.equal(by('SNOMED:38341003')[0]!.antecedent, true);
+    assert.deepEqual(by('LOINC:6690-3').map((f) => [f.valueCode, f.text]), [['H', 'WBC: high']]);
+    assert.deepEqual(by('LOINC:8310-5').map((f) => f.valueCode), ['T3']);
+    assert.deepEqual(by('SNOMED:49727002').map((f) => [f.polarity, f.valueCode]), [['present', null]]);
+    assert.deepEqual(by('SNOMED:386661006').map((f) => f.polarity), ['absent']);
+    assert.deepEqual(by('LOINC:5799-2').map((f) => f.valueCode), ['SNOMED:10828004']);
+    assert.equal(by('LOINC:1988-5').length, 0);
+    assert.deepEqual(out.value.issues.map((i) => i.problem.category), ['unparseable-value']);
+    assert.equal(by('LOINC:6690-3')[0]!.provenance?.vocabulary, 'LOINC');
+    assert.match(r.text, /^age: 53\nsex: female\n/);
+  });
+
+  it('reports visits without a person, without a condition, or with an impossible age', () => {
+    const bad = (v: VisitFacts) => {
+      const out = visitToRecord(v, ctx);
+      return out.ok ? null : out.error.category;
+    };
+    assert.equal(bad(visit({ person: null })), 'missing-person');
+    assert.equal(bad(visit({ conditions: [] })), 'visit-without-condition');
+    assert.equal(bad(visit({ person: { birthDate: { year: 2030, month: null, day: null }, sex: null } })), 'bad-age');
+    const noBins = visitToRecord(visit({ events: [event({ concept: concept('LOINC', '9999-9', 'X'), value: { kind: 'number', value: 1, unit: null, range: { low: null, high: null }, interpretation: null } })] }), ctx);
+    assert.ok(noBins.ok && noBins.value.issues[0]?.problem.category === 'numeric-without-bins');
+  });
+
+  it('groups ordered fact rows one visit at a time; facts of an unknown visit and unmapped concepts are reported', async () => {
+    const base: OmopFactRow = {
+      visit_id: '1', part: 0, row_id: null, start_date: '2024-01-05', person_id: '1', year_of_birth: 1980, month_of_birth: null, day_of_birth: null, gender_concept_id: 8507,
+      concept_id: null, vocabulary_id: null, concept_code: null, concept_name: null, raw_concept_id: null, source_value: null, num: null, unit: null, range_low: null, range_high: null,
+      value_concept_id: null, value_vocabulary: null, value_code: null, value_name: null, value_text: null, primary_rank: null, icd10: null,
+    };
+    const fact = (over: Partial<OmopFactRow>): OmopFactRow => ({ ...base, person_id: null, year_of_birth: null, gender_concept_id: null, concept_id: 5, vocabulary_id: 'SNOMED', concept_code: '233604007', concept_name: 'Pneumonia', ...over });
+    async function* rows() {
+      yield base;
+      yield fact({ part: 1, row_id: 11, primary_rank: 0, icd10: 'J18.9' });
+      yield fact({ part: 3, row_id: 12, concept_id: 0, raw_concept_id: 0, vocabulary_id: null });
+      yield fact({ part: 4, row_id: 13, num: null, value_text: 'see note' });
+      yield fact({ visit_id: '2', part: 3, row_id: 14 }); // no header row: visit 2 does not exist
+      yield { ...base, visit_id: '3', person_id: null, year_of_birth: null };
+    }
+    const items = [];
+    for await (const it of groupVisits(rows())) items.push(it);
+    assert.deepEqual(items.map((i) => i.kind), ['visit', 'orphans', 'visit']);
+    const v1 = items[0]!.kind === 'visit' ? items[0]! : assert.fail();
+    assert.equal(v1.facts.person?.sex, 'M');
+    assert.equal(v1.facts.conditions[0]?.icd10, 'J18.9');
+    assert.deepEqual(v1.problems.map((p) => p.problem.category), ['unmapped-concept']);
+    assert.deepEqual(v1.facts.events.map((e) => e.value.kind), ['unparseable']);
+    assert.deepEqual(items[1], { kind: 'orphans', visitId: '2', count: 1 });
+    const v3 = items[2];
+    assert.equal(v3?.kind === 'visit' ? v3.facts.person : 'x', null, 'a visit without its person is still yielded (reported by the source)');
+  });
+});
