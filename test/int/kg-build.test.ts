@@ -73,7 +73,13 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     for (const r of rows) assert.deepEqual([r.subs, r.cats], [1, 1], String(r.id));
     const subs = await store.runText('MATCH (s:Subcategory) RETURN s.id AS id, COUNT { (s)-[:IS_A]->(:Category) } AS n', {}, 'READ');
     assert.ok(subs.every((r) => r.n === 1));
-    assert.ok(subs.length >= 8 && subs.length <= 15, `${subs.length} subcategories`);
+    // 'auto' on DDXPlus (every condition has an ICD-10 code): ICD-10 blocks and chapters, by their WHO titles.
+    assert.equal(first.hierarchy.mode, 'icd10');
+    const names = await store.runText('MATCH (s:Subcategory) RETURN s.name AS name', {}, 'READ');
+    for (const r of names) assert.match(String(r.name), /^[A-Z][^?]+ \([A-Z]\d{2}-[A-Z]\d{2}\)$/);
+    const [flu] = await store.runText("MATCH (d:Disease)-[:IS_A]->(s:Subcategory {name: 'Influenza and pneumonia (J09-J18)'})-[:IS_A]->(c:Category) RETURN collect(d.name) AS ds, c.name AS cat", {}, 'READ');
+    assert.deepEqual([...(flu?.ds as string[])].sort(), ['Influenza', 'Pneumonia']);
+    assert.equal(flu?.cat, 'Diseases of the respiratory system (ICD-10 chapter X)');
   });
 
   it('answers the four-tier path query of the acceptance criteria', async () => {
@@ -104,6 +110,9 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     assert.equal(node.embedder, hashed.id);
     assert.equal(JSON.parse(String(node.counts)).diseases, 49);
     assert.equal(JSON.parse(String(node.params)).hierarchy, 'auto');
+    // The mode auto chose, and why, are on the node too.
+    assert.equal(JSON.parse(String(node.params)).hierarchyChosen.mode, 'icd10');
+    assert.match(JSON.parse(String(node.params)).hierarchyChosen.reason, /^auto: 49\/49 diseases carry an ICD-10 code/);
     assert.equal(readFileSync(currentPointer(dataDir), 'utf8').trim(), first.buildId);
     const dir = buildDir(dataDir, first.buildId);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
@@ -216,7 +225,7 @@ describe('dxgraph build with an LLM (local OpenAI-compatible server, real Neo4j)
   it('uses LLM topics, augmented features and LLM key differences; a malformed reply is repaired', async () => {
     fake = await startFakeOpenAI({ fallback: scriptedLlm({ malformedFirst: true }) });
     await clearDatabase({ store });
-    const out = await build(store, { dataDir: tmp(), llm: llmOf(tmp()), params: params({ recordsInGraph: true }) });
+    const out = await build(store, { dataDir: tmp(), llm: llmOf(tmp()), params: params({ recordsInGraph: true, hierarchy: 'llm' }) });
     assert.equal(out.hierarchy.mode, 'llm');
     const c = await readCounts(store);
     assert.equal(c.diseases, 49);
@@ -235,7 +244,7 @@ describe('dxgraph build with an LLM (local OpenAI-compatible server, real Neo4j)
   it('an LLM reply still invalid after the repair stops the build with a clear error before anything is loaded', async () => {
     fake = await startFakeOpenAI({ fallback: { json: { categories: 'none' } } });
     await clearDatabase({ store });
-    await assert.rejects(build(store, { dataDir: tmp(), llm: llmOf(tmp()) }), (e: unknown) => {
+    await assert.rejects(build(store, { dataDir: tmp(), llm: llmOf(tmp()), params: params({ hierarchy: 'llm' }) }), (e: unknown) => {
       assert.ok(e instanceof LlmOutputError);
       assert.match(e.message, /hierarchy-topics.*still invalid after one repair/);
       return true;
