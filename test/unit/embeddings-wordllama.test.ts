@@ -87,6 +87,17 @@ describe('WordLlamaEmbedder (l2_supercat) vs the Python reference', () => {
     assert.equal(wl256.id, 'wordllama-l2-supercat-256');
   });
 
+  it('loadSync gives the same embedder as load', () => {
+    const sync = WordLlamaEmbedder.loadSync({ dim: 128 });
+    assert.ok(sync.ok);
+    if (!sync.ok) return;
+    assert.equal(sync.value.id, 'wordllama-l2-supercat-128');
+    const view = wl256.withDim(128);
+    assert.ok(view.ok && view.value.embedVector(fixture.cases[10]!.text).every((x, i) => x === sync.value.embedVector(fixture.cases[10]!.text)[i]));
+    const missing = WordLlamaEmbedder.loadSync({ dir: mkdtempSync(join(tmpdir(), 'wl-missing-sync-')) });
+    assert.ok(!missing.ok && missing.error instanceof ArtifactError && /is missing/.test(missing.error.message));
+  });
+
   it('returns the zero vector for a text without tokens', () => {
     const v = wl256.embedVector('');
     assert.equal(v.length, 256);

@@ -23,3 +23,6 @@ export function createEmbedder(config: Config): NamedEmbedder {
 }
 
 export { HashedEmbedder };
+// Offline WordLlama embedder (issue 17): not the default yet, see docs/embeddings.md.
+export { WordLlamaEmbedder } from './wordllama-embedder.js';
+export { DEFAULT_WORDLLAMA_DIR } from './wordllama-model.js';

@@ -1,7 +1,7 @@
 import { Embeddings } from '@langchain/core/embeddings';
 import { ArtifactError } from '../../errors.js';
 import { err, ok, type Result } from '../../result.js';
-import { DEFAULT_WORDLLAMA_DIR, loadWordLlamaModel } from './wordllama-model.js';
+import { DEFAULT_WORDLLAMA_DIR, loadWordLlamaModel, loadWordLlamaModelSync, type WordLlamaModel } from './wordllama-model.js';
 import type { WordLlamaTokenizer } from './wordllama-tokenize.js';
 
 /**
@@ -49,10 +49,19 @@ export class WordLlamaEmbedder extends Embeddings {
   /** Reads the model files; a missing or broken model is an ArtifactError (callers may fall back to hashed n-grams). */
   static async load(opts: WordLlamaLoadOptions = {}): Promise<Result<WordLlamaEmbedder, ArtifactError>> {
     const dir = opts.dir ?? DEFAULT_WORDLLAMA_DIR;
-    const model = await loadWordLlamaModel(dir);
+    return WordLlamaEmbedder.from(await loadWordLlamaModel(dir), dir, opts.dim);
+  }
+
+  /** `load` with synchronous reads, for code that builds its embedder synchronously (createEmbedder). */
+  static loadSync(opts: WordLlamaLoadOptions = {}): Result<WordLlamaEmbedder, ArtifactError> {
+    const dir = opts.dir ?? DEFAULT_WORDLLAMA_DIR;
+    return WordLlamaEmbedder.from(loadWordLlamaModelSync(dir), dir, opts.dim);
+  }
+
+  private static from(model: Result<WordLlamaModel, ArtifactError>, dir: string, dim: number | undefined): Result<WordLlamaEmbedder, ArtifactError> {
     if (!model.ok) return model;
     const { matrix, vocab, dim: stride, tokenizer } = model.value;
-    return new WordLlamaEmbedder({ matrix, vocab, stride, dim: stride, tokenizer }).withDim(opts.dim ?? stride, dir);
+    return new WordLlamaEmbedder({ matrix, vocab, stride, dim: stride, tokenizer }).withDim(dim ?? stride, dir);
   }
 
   /** The same model truncated to `dim` (Matryoshka), sharing the loaded matrix and tokenizer. */
