@@ -1,6 +1,6 @@
 import { atomsOf, cueIndex, segmentsOf, type Atom, type Segment } from './atoms.js';
 import { findCues, type CueHit } from './cues.js';
-import { scanDemographics } from './demographics.js';
+import { scanDemographics, sexOf } from './demographics.js';
 import { buildFindings } from './findings.js';
 import { assignContexts } from './scope.js';
 import { splitSentences, tokenize, type Token } from './segment.js';
@@ -23,7 +23,29 @@ export function analyzeClinicalText(text: string): TextAnalysis {
     const hits = findCues(tokens, patientNouns);
     findings.push(...analyzeSentence({ text: plain, sentence, tokens, hits, values }));
   }
-  return { findings, demographics: demo.demographics };
+  const demographics = { ...demo.demographics };
+  relativeAsPatient(text, findings, demographics);
+  return { findings, demographics };
+}
+
+const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|im|ive|me|myself)\b/i;
+const CHILD_CUE = /^(?<noun>son|daughter|kid|child|baby|boy|girl|toddler|infant)\b/i;
+
+/**
+ * A parent writing only about their child ("my son has a barking cough and sounds hoarse")
+ * describes the patient; one mention next to the writer's own symptoms ("my son has a
+ * cold") stays an 'other' experiencer (a contact).
+ */
+function relativeAsPatient(text: string, findings: TextFinding[], demographics: TextAnalysis['demographics']): void {
+  if (FIRST_PERSON.test(text)) return;
+  const about = findings.filter((f) => f.experiencer === 'other' && f.cue !== null && CHILD_CUE.test(f.cue));
+  if (about.length < 2) return;
+  const noun = CHILD_CUE.exec(about[0]!.cue!)!.groups!.noun;
+  for (const f of about) {
+    f.experiencer = 'patient';
+    if (f.assertion === 'present' && f.temporality === 'current') f.cue = null;
+  }
+  demographics.sex ??= sexOf(noun);
 }
 
 export interface SentenceParts {

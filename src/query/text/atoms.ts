@@ -2,6 +2,9 @@ import type { CueHit } from './cues.js';
 import type { Token } from './segment.js';
 import { ADJECTIVES, BODY, FIXED_PAIRS, LEADING_FILLER, MODIFIER_ADJECTIVES, MODIFIER_SKIP, MODIFIER_START, SUBJECTS, WITH_KEEP } from './words.js';
 
+/** Words inside a describing phrase: "worse when I take a deep breath or lie down" stays one modifier. */
+const IN_MODIFIER = new Set(['when', 'whenever', 'while', 'after', 'before', 'during', 'worse', 'better', 'relieved', 'aggravated', 'if']);
+
 /**
  * Clauses and atomic findings of one sentence. Segments end at commas, colons, dashes and
  * termination cues ("but", "however"); atoms split a segment at list joiners ("and", "or",
@@ -80,10 +83,14 @@ function isModifier(tokens: readonly Token[], at: (CueHit | undefined)[], from: 
   return words.length <= 3 && words.every((t) => MODIFIER_ADJECTIVES.has(t.norm));
 }
 
+/** Words of a finding (pseudo-negations like "can't catch my breath" are findings too). */
 const content = (tokens: readonly Token[], at: (CueHit | undefined)[], from: number, to: number) =>
-  tokens.slice(from, to).filter((t, k) => isWord(t) && !LEADING_FILLER.has(t.norm) && at[from + k] === undefined);
+  tokens.slice(from, to).filter((t, k) => isWord(t) && !LEADING_FILLER.has(t.norm) && (at[from + k] === undefined || at[from + k]!.defs[0]!.kind === 'pseudo'));
+
+const MULTI_FIRST = new Set(MULTI_JOINERS.map((mj) => mj[0]!));
 
 function multiJoiner(tokens: readonly Token[], k: number): number {
+  if (!MULTI_FIRST.has(tokens[k]!.norm)) return 0;
   for (const mj of MULTI_JOINERS) if (mj.every((w, d) => tokens[k + d]?.norm === w)) return mj.length;
   return 0;
 }
@@ -98,7 +105,8 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
     const t = tokens[k]!;
     const hit = at[k];
     if (hit?.i === k && hit.defs.some((d) => d.kind === 'exposure')) exposure = true;
-    const width = multiJoiner(tokens, k) || (JOINERS.has(t.norm) ? 1 : 0);
+    const insideCue = hit !== undefined && hit.i < k; // the "with" of "presents with" joins nothing
+    const width = insideCue ? 0 : multiJoiner(tokens, k) || (JOINERS.has(t.norm) ? 1 : 0);
     const negCue = hit?.i === k && hit.defs.some((d) => d.kind === 'negated' && d.direction === 'forward') && !JOINERS.has(t.norm);
     if (width === 0 && !negCue) continue;
     const left = content(tokens, at, from, k);
@@ -107,7 +115,7 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
     if (left.length === 0 || right.length === 0) continue;
     const subjectNext = SUBJECTS.has(right[0]!.norm);
     if (exposure && !subjectNext) continue;
-    if (width > 0 && !negCue && !subjectNext && keepTogether(tokens, k, width, left, right, seg)) continue;
+    if (width > 0 && !negCue && !subjectNext && keepTogether(tokens, k, width, left, right, seg, tokens.slice(from, k).filter((_, d) => at[from + d] === undefined))) continue;
     out.push({ seg: segIndex, from, to: k, joiner });
     joiner = width > 0 ? tokens.slice(k, k + width).map((x) => x.norm).join(' ') : null;
     from = negCue ? k : k + width;
@@ -123,13 +131,19 @@ function nextJoiner(tokens: readonly Token[], from: number, to: number): number 
   return to;
 }
 
-function keepTogether(tokens: readonly Token[], k: number, width: number, left: Token[], right: Token[], seg: Segment): boolean {
+function keepTogether(tokens: readonly Token[], k: number, width: number, left: Token[], right: Token[], seg: Segment, before: Token[]): boolean {
   const j = tokens[k]!.norm;
   const prev = tokens[k - 1]?.norm ?? '';
   const next = tokens[k + width]?.norm ?? '';
   if (FIXED_PAIRS.has(`${prev}|${next}`)) return true;
   if (j === 'with' || j === 'w/') return seg.modifier || WITH_KEEP.has(prev);
   if (width > 1) return false;
+  // Inside a modifier ("worse w/ coughing and lifting", "when I sit up and lean forward") only another modifier splits.
+  if (seg.modifier || before.some((t) => IN_MODIFIER.has(t.norm))) {
+    if (!MODIFIER_START.has(right[0]!.norm) && !['a', 'an', 'some', 'any', 'the', 'no'].includes(right[0]!.norm)) return true;
+  }
+  // "lip and tongue swelling", "my face and lips are swollen": body sites before the joiner share the finding after it.
+  if (left.length <= 2 && left.every((t) => BODY.has(t.norm)) && right.length > 1) return true;
   // "sharp and stabbing pain": only describing words before the joiner, the head after it.
   if (left.length <= 2 && left.every((t) => ADJECTIVES.has(t.norm)) && right.length > left.length) return true;
   // "pain in the left arm and jaw": only body sites after the joiner.

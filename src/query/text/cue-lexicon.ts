@@ -70,7 +70,7 @@ const HISTORICAL_BWD = [
 ];
 const CURRENT = [
   'now', 'currently', 'presently', 'today', 'presents with', 'presenting with', 'comes in with', 'came in with', 'at present',
-  'this time', 'recently', 'new', 'tonight', 'this morning', 'since then', 'this week',
+  'this time', 'recently', 'new', 'tonight', 'this morning', 'since then', 'this week', 'this am', 'all of a sudden', 'out of nowhere',
 ];
 const POSITIVE = [
   'reports', 'reported', 'reporting', 'endorses', 'endorsed', 'endorsing', 'complains of', 'complaining of', 'complained of', 'c/o',
@@ -79,17 +79,18 @@ const POSITIVE = [
 ];
 const TERMINATE = [
   'but', 'however', 'although', 'though', 'except', 'except for', 'yet', 'whereas', 'aside from', 'apart from', 'other than', 'besides',
-  'still', 'which', 'nevertheless', 'otherwise',
+  'which', 'nevertheless', 'otherwise',
 ];
 const EXPOSURE = [
   'sick contact', 'sick contacts', 'contact with', 'in contact with', 'been in contact', 'close contact', 'exposed to', 'exposure to',
   'been around', 'around someone', 'around people', 'someone', 'somebody', 'everyone at', 'everybody at', 'people at', 'others at',
-  'contact of', 'travel', 'traveled', 'travelled', 'trip to', 'came back from', 'returned from',
+  'contact of', 'contact w/', 'in contact w/', 'travel', 'traveled', 'travelled', 'trip to', 'came back from', 'returned from',
 ];
 const HEADER = [
   'cc', 'chief complaint', 'hpi', 'history of present illness', 'ros', 'review of systems', 'exam', 'physical exam', 'vitals',
   'assessment', 'plan', 'a/p', 'impression', 'presenting complaint', 'pc', 'hpc', 'social history', 'sh', 'meds', 'medications',
-  'subjective', 'objective', 'symptoms', 'note',
+  'subjective', 'objective', 'symptoms', 'note', 'lungs', 'heart', 'cv', 'cvs', 'resp', 'abd', 'abdomen', 'neuro', 'skin', 'ext',
+  'extremities', 'heent', 'gen', 'general', 'msk', 'labs', 'imaging', 'cxr', 'ecg', 'ekg',
 ];
 
 /** Pseudo-negations: they look like negations but the finding is present (negspacy "pseudo_negations" and lay forms). */
@@ -108,7 +109,10 @@ const PSEUDO: [string, string | null][] = [
   ['not going away', null], ['not go away', null], ['not stop', null], ['not stopping', null], ['does not stop', null], ['not getting better', null], ["isn't getting better", null], ["hasn't gone away", null], ["hasn't stopped", null],
   ["hasn't improved", null], ['never stops', null], ['no reason', null], ['no apparent reason', null], ['without warning', null],
   ["doesn't help", null], ["didn't help", null], ['not helping', null], ['nothing helps', null], ['did not help', null],
-  ['does not help', null], ['no obvious reason', null], ['not sleeping', null], ["can't sleep", null], ['no sleep', null],
+  ['does not help', null], ["isn't helping", null], ['isnt helping', null], ["hasn't helped", null], ["haven't helped", null],
+  ["doesn't work", null], ["didn't work", null], ['not working', null], ['without it', null], ['without trying', null],
+  ['without dieting', null], ['without meaning to', null], ['without reason', null], ['without any reason', null],
+  ['no apetite', 'loss of appetite'], ['no appitite', 'loss of appetite'], ['not feeding well', 'poor feeding'], ['not feeding', 'poor feeding'], ['no obvious reason', null], ['not sleeping', null], ["can't sleep", null], ['no sleep', null],
 ];
 
 const FAMILY_NOUNS = [
@@ -122,7 +126,7 @@ const OTHER_NOUNS = [
 ];
 const RELATION_VERBS = [
   'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'passed away from', 'diagnosed with',
-  'was diagnosed with', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
+  'was diagnosed with', 'w/', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
 ];
 const FAMILY_HEADS = [
   'family history of', 'family history', 'family hx', 'family hx of', 'fam hx', 'fam hx of', 'fhx', 'fhx of', 'fh', 'fh of',

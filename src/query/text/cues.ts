@@ -8,24 +8,33 @@ export interface CueHit {
   defs: readonly CueDef[];
 }
 
-/** Definitions by first token, longest phrase first, so matching is one pass over the tokens. */
-const BY_FIRST = new Map<string, CueDef[][]>();
-(() => {
-  const byPhrase = new Map<string, CueDef[]>();
-  for (const d of CUE_DEFS) {
-    const key = d.tokens.join(' ');
-    const list = byPhrase.get(key);
-    if (list) list.push(d);
-    else byPhrase.set(key, [d]);
+/** Cue phrases as a token trie: longest match is one walk from each token. */
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  defs: CueDef[] | null;
+}
+const ROOT: TrieNode = { next: new Map(), defs: null };
+for (const d of CUE_DEFS) {
+  let node = ROOT;
+  for (const t of d.tokens) {
+    let n = node.next.get(t);
+    if (!n) node.next.set(t, (n = { next: new Map(), defs: null }));
+    node = n;
   }
-  for (const group of byPhrase.values()) {
-    const first = group[0]!.tokens[0]!;
-    const list = BY_FIRST.get(first) ?? [];
-    list.push(group);
-    BY_FIRST.set(first, list);
+  (node.defs ??= []).push(d);
+}
+
+/** Matches starting at token i, longest first: [end index, definitions]. */
+function matchesAt(tokens: readonly Token[], i: number, claimed: ReadonlySet<number>): [number, CueDef[]][] {
+  const out: [number, CueDef[]][] = [];
+  let node: TrieNode | undefined = ROOT;
+  for (let k = i; k < tokens.length && !claimed.has(k); k++) {
+    node = node.next.get(tokens[k]!.norm);
+    if (!node) break;
+    if (node.defs) out.push([k + 1, node.defs]);
   }
-  for (const list of BY_FIRST.values()) list.sort((a, b) => b[0]!.tokens.length - a[0]!.tokens.length);
-})();
+  return out.reverse();
+}
 
 const IF_DEF: CueDef = { tokens: ['if'], kind: 'hypothetical', direction: 'forward', list: 'none', rewrite: null };
 const SEGMENT_START = new Set([',', ':', '-', 'but', 'and', 'or']);
@@ -42,14 +51,6 @@ export function findCues(tokens: readonly Token[], patientNouns: ReadonlySet<str
   return [...pseudo, ...scan(tokens, patientNouns, claimed, false)].sort((a, b) => a.i - b.i);
 }
 
-function longestCueAt(tokens: readonly Token[], i: number): number {
-  for (const group of BY_FIRST.get(tokens[i]!.norm) ?? []) {
-    const ts = group[0]!.tokens;
-    if (group[0]!.kind !== 'pseudo' && i + ts.length <= tokens.length && ts.every((t, k) => tokens[i + k]!.norm === t)) return ts.length;
-  }
-  return 0;
-}
-
 function scan(tokens: readonly Token[], patientNouns: ReadonlySet<string>, claimed: ReadonlySet<number>, pseudoOnly: boolean): CueHit[] {
   const hits: CueHit[] = [];
   let i = 0;
@@ -60,18 +61,16 @@ function scan(tokens: readonly Token[], patientNouns: ReadonlySet<string>, claim
     }
     const norm = tokens[i]!.norm;
     let hit: CueHit | null = null;
-    for (const group of BY_FIRST.get(norm) ?? []) {
-      const ts = group[0]!.tokens;
-      if (i + ts.length > tokens.length || (group[0]!.kind === 'pseudo') !== pseudoOnly) continue;
-      if (!ts.every((t, k) => tokens[i + k]!.norm === t && !claimed.has(i + k))) continue;
-      let usable = group.filter((d) => d.kind !== 'header' || tokens[i + ts.length]?.norm === ':');
+    const matches = matchesAt(tokens, i, claimed);
+    for (const [j, defs] of matches) {
+      let usable = defs.filter((d) => (d.kind === 'pseudo') === pseudoOnly && (d.kind !== 'header' || tokens[j]?.norm === ':'));
       if (patientNouns.has(norm.replace(/'s$/, ''))) usable = usable.filter((d) => d.kind !== 'other' && d.kind !== 'family');
       if (usable.length === 0) continue;
-      hit = { i, j: i + ts.length, defs: usable };
+      // A longer real cue at the same place wins over a pseudo one: "cannot rule out" is no "cannot".
+      if (pseudoOnly && matches.some(([j2, ds]) => j2 > j && ds.some((d) => d.kind !== 'pseudo'))) break;
+      hit = { i, j, defs: usable };
       break;
     }
-    // A longer real cue at the same place wins over a pseudo one: "cannot rule out" is no "cannot".
-    if (hit && pseudoOnly && longestCueAt(tokens, i) > hit.j - i) hit = null;
     // "If she develops ..." opens a hypothetical at a sentence or clause start; "if I walk" is a condition.
     if (!hit && !pseudoOnly && norm === 'if' && (i === 0 || SEGMENT_START.has(tokens[i - 1]!.norm)) && !/^i('m|'ve)?$/.test(tokens[i + 1]?.norm ?? '')) {
       hit = { i, j: i + 1, defs: [IF_DEF] };

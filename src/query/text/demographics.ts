@@ -1,52 +1,67 @@
 import type { Demographics, Span } from './types.js';
 
 /**
- * Age and sex from clinician shorthand ("61M", "45 y/o F", "a 67-year-old man") and lay
- * wording ("I'm 34, female", "my 6 month old son"). The matched text is masked out of the
- * findings so "62M" never becomes a present finding.
+ * Age and sex from clinician shorthand ("61M", "45 y/o F", "18mo M", "a 67-year-old man")
+ * and lay wording ("I'm 34, female", "my 6 month old son", "my grandma is 82", "He's 16").
+ * The matched text is masked out of the findings so "62M" never becomes a present finding.
  */
 export interface DemographicsScan {
   demographics: Demographics;
   /** Spans to blank before finding extraction (every demographic expression, also "sex: unknown"). */
   masks: Span[];
-  /** Relative nouns that name the patient ("my 2 year old son"): not an 'other' experiencer. */
+  /** Relatives the text is about ("my 2 year old son", "my grandma is 82"): the patient, not an other/family experiencer. */
   patientNouns: string[];
 }
 
-const SEX_WORD = String.raw`(?:male|female|man|woman|boy|girl|gentleman|lady|son|daughter|baby\s+boy|baby\s+girl|M|F)`;
-const TAIL = String.raw`(?:\s*,?\s*(?<sex>${SEX_WORD})\b)?`;
+const MALE_NOUNS = ['male', 'man', 'boy', 'gentleman', 'son', 'father', 'dad', 'grandfather', 'grandpa', 'husband', 'brother', 'uncle'];
+const FEMALE_NOUNS = ['female', 'woman', 'girl', 'lady', 'daughter', 'mother', 'mom', 'mum', 'grandmother', 'grandma', 'wife', 'sister', 'aunt'];
+const NEUTRAL_NOUNS = ['baby', 'child', 'kid', 'toddler', 'infant', 'newborn'];
+const RELATIVES = ['son', 'daughter', 'boy', 'girl', 'father', 'dad', 'grandfather', 'grandpa', 'husband', 'brother', 'uncle', 'mother', 'mom', 'mum', 'grandmother', 'grandma', 'wife', 'sister', 'aunt', ...NEUTRAL_NOUNS];
+const NOUN = `(?:baby\\s+)?(?:${[...MALE_NOUNS, ...FEMALE_NOUNS, ...NEUTRAL_NOUNS].join('|')}|M|F)`;
+const TAIL = String.raw`(?:\s*,?\s*(?<noun>${NOUN})\b)?`;
 const UNIT = String.raw`(?<unit>years?|yrs?|y|months?|mos?|mo|weeks?|wks?|days?)`;
+/** What may follow a bare age ("I'm 34," / "He's 16.") so "I'm 34 weeks pregnant" is no age. */
+const AGE_END = String.raw`(?=\s*(?:[,.;!)]|$|\s+(?:and|but|yrs?|years?|yo|y\/o|${NOUN})\b))`;
 
-/** Ordered: the most specific forms first; each must carry an age. */
+/** Ordered: the most specific forms first; each carries an age. */
 const AGE_PATTERNS: RegExp[] = [
-  // "61M", "45F", "3yoM": the sex letter is upper case only ("3m" is three months or metres).
-  // Not after a temperature word: "T 101F" is a fever.
-  new RegExp(String.raw`(?<!\b(?:[Tt]|[Tt]emp|[Tt]emperature|[Tt]max|fever|febrile|to|of|at)\s{0,3}[:=]?\s{0,3})(?<![\d.,])\b(?<age>\d{1,3})\s?(?:(?:yo|y\/o|y\.o\.?)\s?)?(?<sex>[MF])\b`, 'g'),
+  // "61M", "45F", "3yoM", "18mo M": the sex letter is upper case only; not after a temperature word ("T 101F").
+  new RegExp(
+    String.raw`(?<!\b(?:[Tt]|[Tt]emp|[Tt]emperature|[Tt]max|fever|febrile|to|of|at)\s{0,3}[:=]?\s{0,3})(?<![\d.,])\b(?<age>\d{1,3})\s?(?:(?<unit>yo|y\/o|y\.o\.?|mo|mos|m\/o|wk|wks|yr|yrs|y)\.?\s?)?(?<noun>[MF])\b`,
+    'g',
+  ),
   // "45 year old", "a 67-year-old man", "6 month old son", "45 years of age"
   new RegExp(String.raw`\b(?<age>\d{1,3}(?:\.\d)?)\s*-?\s*${UNIT}\s*-?\s*(?:old|of\s+age)\b${TAIL}`, 'gi'),
   // "45 y/o F", "45yo female", "2yo", "6 m/o"
   new RegExp(String.raw`\b(?<age>\d{1,3})\s*(?<unit>yo|y\/o|y\.o\.?|yr\/o|m\/o|mo\/o)${TAIL}`, 'gi'),
+  // "my baby (10 months)"
+  new RegExp(String.raw`\(\s*(?<age>\d{1,3})\s*${UNIT}(?:\s+old)?\s*\)`, 'gi'),
   // "age 45", "aged 45", "age: 45"
   new RegExp(String.raw`\bage[ds]?\s*[:=]?\s*(?<age>\d{1,3})\b${TAIL}`, 'gi'),
-  // "I'm 34", "I am 34, female" (not "I'm 34 weeks pregnant")
-  new RegExp(String.raw`\bI(?:['’]m|\s+am)\s+(?:a\s+)?(?<age>\d{1,3})(?=\s*(?:[,.;!]|$|\s+(?:and|yrs?|years?|yo|y\/o|${SEX_WORD})\b))${TAIL}`, 'gi'),
+  // "I'm 34", "I am only 30, female"
+  new RegExp(String.raw`\bI(?:['’]m|\s+am)\s+(?:(?:only|just|about|nearly|almost|a)\s+)?(?<age>\d{1,3})${AGE_END}${TAIL}`, 'gi'),
+  // "He's 16", "she is 82"
+  new RegExp(String.raw`\b(?<noun>he|she)(?:['’]s|\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})${AGE_END}`, 'gi'),
+  // "my grandma is 82"
+  new RegExp(String.raw`\bmy\s+(?<noun>${RELATIVES.join('|')})\s+(?:is|who\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})${AGE_END}`, 'gi'),
 ];
 
 const SEX_PATTERNS: RegExp[] = [
-  /\b(?:sex|gender)\s*[:=]?\s*(?<sex>male|female|man|woman|m|f)\b/gi,
-  /\b(?<sex>male|female)\b/gi,
+  /\b(?:sex|gender)\s*[:=]?\s*(?<noun>male|female|man|woman|m|f)\b/gi,
+  /\b(?<noun>male|female)\b/gi,
 ];
 
 /** Lines a rendering writes when the value is missing ("age: unknown"): masked, no value. */
 const UNKNOWN = /\b(?:age|sex|gender)\s*:\s*(?:unknown|n\/a|none)\b/gi;
+/** "my 3 year old ... his ear": a child named by age only takes the sex of the pronouns used for it. */
+const CHILD_BY_AGE = /\bmy\s+(?:little\s+)?\d{1,3}(?:\.\d)?\s*-?\s*(?:years?|yrs?|y|months?|mos?|mo|weeks?|wks?|days?)\s*-?\s*old\b|\bmy\s+(?:baby|child|kid|toddler|infant|newborn)\b/i;
 
-const MALE = new Set(['male', 'man', 'boy', 'gentleman', 'son', 'm', 'baby boy']);
-const RELATIVE = new Set(['son', 'daughter', 'boy', 'girl', 'baby boy', 'baby girl']);
-
-function sexOf(word: string | undefined): 'M' | 'F' | null {
+export function sexOf(word: string | undefined): 'M' | 'F' | null {
   if (!word) return null;
-  const w = word.toLowerCase().replace(/\s+/g, ' ');
-  return MALE.has(w) ? 'M' : 'F';
+  const w = word.toLowerCase().replace(/^baby\s+/, '');
+  if (w === 'm' || w === 'he' || MALE_NOUNS.includes(w)) return 'M';
+  if (w === 'f' || w === 'she' || FEMALE_NOUNS.includes(w)) return 'F';
+  return null;
 }
 
 function ageOf(value: string, unit: string | undefined): number | null {
@@ -54,13 +69,17 @@ function ageOf(value: string, unit: string | undefined): number | null {
   if (!Number.isFinite(n) || n > 120) return null;
   const u = (unit ?? 'y').toLowerCase();
   if (/^(?:m\/o|mo\/o|mo|mos|months?)$/.test(u)) return Math.round((n / 12) * 100) / 100;
-  if (/^(?:weeks?|wks?)$/.test(u)) return Math.round((n / 52) * 100) / 100;
+  if (/^(?:weeks?|wks?|wk)$/.test(u)) return Math.round((n / 52) * 100) / 100;
   if (/^days?$/.test(u)) return Math.round((n / 365) * 100) / 100;
   return n;
 }
 
-function overlaps(a: Span, spans: Span[]): boolean {
-  return spans.some((b) => a.start < b.end && b.start < a.end);
+const overlaps = (a: Span, spans: Span[]) => spans.some((b) => a.start < b.end && b.start < a.end);
+
+function pronounSex(text: string): 'M' | 'F' | null {
+  const he = /\b(?:he|him|his|he's)\b/i.test(text);
+  const she = /\b(?:she|her|hers|she's)\b/i.test(text);
+  return he === she ? null : he ? 'M' : 'F';
 }
 
 export function scanDemographics(text: string): DemographicsScan {
@@ -76,13 +95,13 @@ export function scanDemographics(text: string): DemographicsScan {
       const a = ageOf(m.groups!.age!, m.groups!.unit);
       if (a === null) continue;
       masks.push(s);
-      const sx = m.groups!.sex;
+      const noun = m.groups!.noun?.toLowerCase().replace(/^baby\s+/, '');
       if (age === null) {
         age = a;
         span = s;
       }
-      if (sex === null && sx) sex = sexOf(sx);
-      if (sx && RELATIVE.has(sx.toLowerCase().replace(/\s+/g, ' '))) patientNouns.push(sx.toLowerCase().split(/\s+/).pop()!);
+      if (sex === null) sex = sexOf(noun);
+      if (noun && RELATIVES.includes(noun)) patientNouns.push(noun);
     }
   }
   for (const re of SEX_PATTERNS) {
@@ -91,7 +110,7 @@ export function scanDemographics(text: string): DemographicsScan {
       if (overlaps(s, masks)) continue;
       masks.push(s);
       if (sex === null) {
-        sex = sexOf(m.groups!.sex);
+        sex = sexOf(m.groups!.noun);
         span ??= s;
       }
     }
@@ -100,6 +119,7 @@ export function scanDemographics(text: string): DemographicsScan {
     const s = { start: m.index, end: m.index + m[0].length };
     if (!overlaps(s, masks)) masks.push(s);
   }
+  if (sex === null && CHILD_BY_AGE.test(text)) sex = pronounSex(text);
   masks.sort((a, b) => a.start - b.start);
   return { demographics: { age, sex, span }, masks, patientNouns };
 }

@@ -5,7 +5,9 @@ import type { Token } from './segment.js';
 import { SINGLE_WORD } from './single-word.js';
 import type { ExtractedValues, Span, TextFinding } from './types.js';
 import { sideOfToken, type ValueHit } from './values.js';
-import { LEADING_FILLER, TEMPERATURE_WORDS, TRAILING_FILLER } from './words.js';
+import { EMPTY_WORDS, LEADING_FILLER, TEMPERATURE_WORDS, TRAILING_FILLER } from './words.js';
+
+const FEVER_WORDS = new Set(['fever', 'fevers', 'febrile', 'feverish', 'pyrexia', 'pyrexial', 'temp', 'temperature', 'tmax', 't']);
 
 /**
  * Atoms + contexts -> TextFindings: cue and filler words trimmed, one-word negatives
@@ -26,6 +28,7 @@ export interface FindingParts {
 const FEVER_AT_C = 38.0;
 const NO_FEVER_BELOW_C = 37.5;
 const BOUNDARY = new Set([',', ':', '-']);
+const JOINER_WORDS = new Set(['and', 'or', 'nor', '&', 'with', 'w/', 'plus', 'also']);
 const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
 
 /** Index of the atom heading each atom's clause group (a modifier's head is the last non-modifier segment's first atom). */
@@ -58,20 +61,33 @@ function groups(p: FindingParts): { head: number[]; clause: Span[] } {
   return { head, clause };
 }
 
+/**
+ * Which atom a value describes: the one it sits in; else the finding it follows in its
+ * clause ("cough x3 days"); else the one it opens ("3d increased dyspnea", "and for the
+ * last few days I'm out of breath"); a value alone in its clause ("chest pain, 7/10")
+ * goes to the head of the clause group before it. -1: no atom at all.
+ */
 function assignValues(p: FindingParts, head: number[]): Map<number, ValueHit[]> {
   const out = new Map<number, ValueHit[]>();
   const add = (i: number, v: ValueHit) => out.set(i, [...(out.get(i) ?? []), v]);
+  const startOf = (a: Atom) => p.tokens[a.from]!.start;
+  const endOf = (a: Atom) => p.tokens[a.to - 1]!.end;
+  const between = (from: number, to: number, test: (t: Token) => boolean) => p.tokens.some((t) => t.start >= from && t.end <= to && test(t));
   for (const v of p.values) {
-    let cand = -1;
-    p.atoms.forEach((a, i) => { if (p.tokens[a.from]!.start <= v.span.start) cand = i; });
-    if (cand < 0) {
-      if (p.atoms.length > 0) add(0, v);
-      else add(-1, v);
+    const inside = p.atoms.findIndex((a) => startOf(a) <= v.span.start && v.span.start < endOf(a));
+    if (inside >= 0) {
+      add(inside, v);
       continue;
     }
-    const a = p.atoms[cand]!;
-    const crossed = p.tokens.some((t) => BOUNDARY.has(t.norm) && t.start >= p.tokens[a.to - 1]!.end && t.end <= v.span.start);
-    add(crossed ? head[cand]! : cand, v);
+    let prev = -1;
+    p.atoms.forEach((a, i) => { if (endOf(a) <= v.span.start) prev = i; });
+    const next = p.atoms.findIndex((a) => startOf(a) >= v.span.end);
+    const boundaryBefore = prev >= 0 && between(endOf(p.atoms[prev]!), v.span.start, (t) => BOUNDARY.has(t.norm));
+    const boundaryAfter = next >= 0 && between(v.span.end, startOf(p.atoms[next]!), (t) => BOUNDARY.has(t.norm));
+    const joinerBefore = prev >= 0 && between(endOf(p.atoms[prev]!), v.span.start, (t) => JOINER_WORDS.has(t.norm));
+    if (next >= 0 && !boundaryAfter && (prev < 0 || boundaryBefore || joinerBefore)) add(next, v);
+    else if (prev >= 0) add(boundaryBefore ? head[prev]! : prev, v);
+    else add(next, v);
   }
   return out;
 }
@@ -98,9 +114,13 @@ function textOf(p: FindingParts, ks: number[]): string {
   return open > 0 ? s + ')'.repeat(open) : s;
 }
 
+/** "right after eating", "right away" are no side. */
+const NOT_SIDE_AFTER = new Set(['after', 'before', 'away', 'now', 'then', 'when', 'there', 'here', 'at', 'as', 'into', 'through', 'back']);
+
 function sideOf(p: FindingParts, ks: number[]): ExtractedValues['side'] {
   let side: ExtractedValues['side'];
   for (const k of ks) {
+    if (p.tokens[k]!.norm === 'right' && NOT_SIDE_AFTER.has(p.tokens[k + 1]?.norm ?? '')) continue;
     const s = sideOfToken(p.tokens[k]!.raw);
     if (s) side = side && side !== s ? 'both' : s;
   }
@@ -154,7 +174,12 @@ export function buildFindings(p: FindingParts): TextFinding[] {
       out.push(f);
       return;
     }
-    if (ks.length === 0 && ctx.rewrite === null) return;
+    if (ctx.rewrite === null && ks.every((k) => EMPTY_WORDS.has(p.tokens[k]!.norm))) {
+      // Nothing to name ("it's like 10/10", "started 2 days ago"): its values describe the finding before it.
+      const prev = out[out.length - 1];
+      if (prev && vals.length > 0) applyValues(prev.values, vals);
+      return;
+    }
     const first = ks.length > 0 ? p.tokens[ks[0]!]! : p.tokens[a.from]!;
     const last = ks.length > 0 ? p.tokens[ks[ks.length - 1]!]! : p.tokens[a.to - 1]!;
     const f = base(ks.length > 0 && ctx.rewrite === null ? textOf(p, ks) : ctx.rewrite!, { start: first.start, end: last.end });
@@ -162,7 +187,7 @@ export function buildFindings(p: FindingParts): TextFinding[] {
     if (side) f.values.side = side;
     applyValues(f.values, vals);
     out.push(f);
-    if (temp) {
+    if (temp && !ks.some((k) => FEVER_WORDS.has(p.tokens[k]!.norm))) {
       const extra = fever(temp.span, clause[i]!, temp.temperatureC, ctx, false);
       if (extra) out.push(extra);
     }

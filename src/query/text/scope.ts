@@ -3,7 +3,7 @@ import type { CueDef, CueKind, ListReach } from './cue-lexicon.js';
 import type { CueHit } from './cues.js';
 import type { Token } from './segment.js';
 import type { Assertion, Experiencer, Temporality } from './types.js';
-import { LEADING_FILLER, SUBJECTS, TRAILING_FILLER } from './words.js';
+import { ACUTE, LEADING_FILLER, NOT_BARE, SUBJECTS, TRAILING_FILLER } from './words.js';
 
 /**
  * ConText-style scopes over the atoms of one sentence. A forward cue opens a scope at the
@@ -55,6 +55,7 @@ export interface ScopeInput {
 const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
 const cueText = (input: ScopeInput, h: CueHit) => input.text.slice(input.tokens[h.i]!.start, input.tokens[h.j - 1]!.end);
 
+/** A list item: a short noun phrase with no cue, subject, verb, value or "normal"-type word. */
 function bare(input: ScopeInput, s: number): boolean {
   const seg = input.segments[s]!;
   if (seg.modifier || seg.terminated || input.segmentHasValue(s)) return false;
@@ -66,11 +67,19 @@ function bare(input: ScopeInput, s: number): boolean {
   const first = words.find((t) => !LIST_CLOSERS.has(t.norm));
   if (!first || SUBJECTS.has(first.norm)) return false;
   const contentWords = words.filter((t) => !LEADING_FILLER.has(t.norm));
-  return contentWords.length >= 1 && contentWords.length <= 4 && !words.some((t) => VERBS.has(t.norm));
+  return contentWords.length >= 1 && contentWords.length <= 4 && !words.some((t) => VERBS.has(t.norm) || NOT_BARE.has(t.norm));
+}
+
+/** Past problems and relatives' problems are listed tersely: "h/o CHF, acute severe dyspnea" ends the history list. */
+function pastListItem(input: ScopeInput, s: number): boolean {
+  const seg = input.segments[s]!;
+  const words = input.tokens.slice(seg.from, seg.to).filter((t) => isWord(t) && !LEADING_FILLER.has(t.norm));
+  return words.length <= 3 && !words.some((t) => ACUTE.has(t.norm));
 }
 
 function listContinues(input: ScopeInput, scope: Scope, s: number): boolean {
   if (!bare(input, s)) return false;
+  if ((scope.kind === 'historical' || scope.kind === 'family' || scope.kind === 'other') && !pastListItem(input, s)) return false;
   if (scope.list === 'strong') return true;
   let m = s;
   for (; m < input.segments.length && bare(input, m); m++) {

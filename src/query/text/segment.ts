@@ -46,7 +46,7 @@ export function splitSentences(text: string): Span[] {
   return out;
 }
 
-const TOKEN = /\?(?=[A-Za-z])|[-+](?=[A-Za-z])|[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:[/.\-&][A-Za-z0-9]+(?:['’][A-Za-z]+)?)*|[,:+&?/()-]/g;
+const TOKEN = /\bw\/(?![A-Za-z0-9])|\?(?=[A-Za-z])|[-+](?=[A-Za-z])|[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:[/.\-&][A-Za-z0-9]+(?:['’][A-Za-z]+)?)*|[,:+&?/()-]/g;
 
 /** Word and punctuation tokens of text[span]. */
 export function tokenize(text: string, span: Span): Token[] {

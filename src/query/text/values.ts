@@ -14,8 +14,8 @@ const NUM_WORDS: Readonly<Record<string, number>> = {
   a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
   few: 3, 'a few': 3, couple: 2, 'a couple': 2, 'couple of': 2, 'a couple of': 2,
 };
-const NUM = String.raw`(?<num>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?)`;
-const UNIT = String.raw`(?<unit>h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|mos|months?|y|yrs?|years?)`;
+const NUM = String.raw`(?<num>\d+(?:\.\d+)?|(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?)\b)`;
+const UNIT = String.raw`(?<unit>min|mins|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|mos|months?|y|yrs?|years?)`;
 const HEDGE = String.raw`(?:about|around|almost|nearly|over|like|approximately|approx\.?|roughly|~)\s*`;
 
 const DURATIONS: { re: RegExp; ago?: boolean }[] = [
@@ -42,6 +42,7 @@ const DAYS: Readonly<Record<DurationUnit, number>> = { hour: 1 / 24, day: 1, wee
 
 function unitOf(raw: string): DurationUnit {
   const u = raw.toLowerCase();
+  if (/^min/.test(u)) return 'hour';
   if (/^h/.test(u)) return 'hour';
   if (/^d/.test(u)) return 'day';
   if (/^w/.test(u)) return 'week';
@@ -94,7 +95,8 @@ export function findValues(text: string, from: number, to: number): ValueHit[] {
       const n = rawNum === null ? null : numberOf(rawNum);
       const span = { start: from + m.index, end: from + m.index + m[0].length };
       if (n === null || !free(span.start, span.end)) continue;
-      const d = duration(n, unitOf(m.groups!.unit!));
+      // Minutes have no unit of their own in the contract: written as (fractions of) hours.
+      const d = /^min/i.test(m.groups!.unit!) ? duration(Math.round((n / 60) * 1000) / 1000, 'hour') : duration(n, unitOf(m.groups!.unit!));
       hits.push({ kind: 'duration', span, duration: d, historical: ago === true && d.days >= 365 });
     }
   }

@@ -9,11 +9,11 @@ export const LEADING_FILLER = set(`
   experiencing report reports reported reporting complain complains complained complaining of c/o endorses endorsing endorsed
   admits admitted to presents presenting presented developed develop develops started starting start starts began begin begins
   currently +pos suffer suffers suffering from there there's theres bit lot lots seem seems seemed maternal paternal
-  which that who if now constantly kind sort quite pretty very extremely again recently lately today onset noted notes
+  which that who if about around then now constantly kind sort quite pretty very extremely again recently lately today onset noted notes
   + - : , / & ( ) ?`);
 export const TRAILING_FILLER = set(`
   anywhere all either too well lately recently now today though whatsoever much really and or with w/ of the a an to
-  does do did is are was were has have had am it been being + - : , / & ( ? either at as started began starting beginning`);
+  does do did is are was were has have had am it been being + - : , / & ( ? either at as started began starting beginning about around then pt presents presenting`);
 
 export const SUBJECTS = set(`i i'm im i've ive i'd id he she they we he's she's it it's my his her their patient pt pt's patient's`);
 
@@ -47,16 +47,27 @@ export const BODY = set(`
   trunk torso body`);
 
 /** Pairs that are one expression, not two findings: "on and off", "comes and goes". */
-export const FIXED_PAIRS = set(`on|off off|on comes|goes come|go coming|going back|forth in|out up|down hot|cold now|then day|night
-`);
+export const FIXED_PAIRS = set(`on|off off|on comes|goes come|go coming|going back|forth in|out up|down hot|cold now|then day|night pins|needles
+  on/off`);
 
 /** "worse with exertion", "difficulty with swallowing": "with" after these is no list joiner. */
 export const WITH_KEEP = set(`
   worse better improves improved improving relieved aggravated exacerbated worsens worsened helped helps treated managed
   contact diagnosed comes goes eased eases resolves started begins problems problem trouble difficulty issues associated
-  along together consistent compatible concurrent up fine okay ok`);
+  along together consistent compatible concurrent up fine okay ok improvement change relief difference help struggled struggle struggling struggles deal dealing`);
 
 /** Temperature words: an atom of only these and a temperature value is the fever finding itself. */
 export const TEMPERATURE_WORDS = set(`
   temp temperature t tmax febrile fever fevers feverish pyrexia pyrexial high low grade low-grade of to was is at up as around
   about reaching spiking a with has had measured oral rectal max maximum degrees deg running ran spiked`);
+
+/** A list item with these words reports a normal or positive state ("BMs normal", "tolerating PO"): it ends a negation list. */
+export const NOT_BARE = set(`normal normally fine ok okay tolerating tolerated tolerates positive present intact clear stable utd good well
+  unremarkable appropriate`);
+/** Acuity words: "h/o CHF, acute severe dyspnea" - the list of past problems has ended. */
+export const ACUTE = set(`acute sudden new severe worsening progressive increasing ongoing current currently today now recent abrupt
+  tonight`);
+/** Findings made only of these say nothing ("up", "this season", "last Tuesday"). */
+export const EMPTY_WORDS = set(`up down out off on in it that this there here so then too also well yes ok okay fine same thing things like
+  stuff season year yr week month morning night evening afternoon today yesterday tonight am pm time times last past next
+  monday tuesday wednesday thursday friday saturday sunday weekend day days`);
