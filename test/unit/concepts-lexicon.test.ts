@@ -366,6 +366,16 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     }
   });
 
+  it('reads lexical negatives as absent findings, without the present concept beside them', () => {
+    const signed = (text: string): string[] =>
+      [...new Set(resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null }, tokens: tokenize(text), clauseTokens: [] }).map((m) => `${m.polarity === 'present' ? '+' : '-'}${snapshot.features[m.feature]!.text}`))].sort();
+    assert.deepEqual(signed('afebrile'), ['-E_91']);
+    assert.deepEqual(signed('HIV-negative'), ['-E_2']);
+    assert.deepEqual(signed('non-productive cough'), ['+E_201', '-E_77']);
+    assert.deepEqual(signed('nonsmoker'), ['-E_79']);
+    assert.deepEqual(signed('unvaccinated'), ['-E_209']);
+  });
+
   it('does not read unrelated everyday wording as findings', () => {
     const cases: Array<[string, string[]]> = [
       ['former smoker', ['E_79']],
