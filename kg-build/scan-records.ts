@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
-import type { NormalizedRecord } from '../src/domain/record.js';
+import type { AnswerType, NormalizedRecord } from '../src/domain/record.js';
 import type { RawDiagnosis } from './cluster-diseases.js';
 import { featureKey } from './feature-key.js';
 
@@ -20,6 +20,8 @@ export interface FeatureProto {
   question: string | null;
   valueText: string | null;
   antecedent: boolean | null;
+  /** The source's declared answer type of the question (kept on the feature node for consultations). */
+  answerType: AnswerType | null;
 }
 
 export interface SpoolRow {
@@ -71,7 +73,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
         }
         const key = featureKey(f);
         keys.add(key);
-        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent });
+        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null });
       }
       const d = diag.get(r.diagnosis) ?? { count: 0, icd: new Map<string, number>() };
       d.count++;

@@ -1,5 +1,5 @@
 // L4 feature nodes with their provenance, for the in-memory snapshot.
 MATCH (f:Feature)
 RETURN f.id AS id, f.text AS text, f.kind AS kind, f.code AS code, f.valueCode AS valueCode,
-       f.question AS question, f.valueText AS valueText, f.antecedent AS antecedent
+       f.question AS question, f.valueText AS valueText, f.antecedent AS antecedent, f.answerType AS answerType
 ORDER BY f.id

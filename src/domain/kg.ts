@@ -4,6 +4,8 @@
  * it back (`KgSnapshot`) once at start-up. Property names here are the Neo4j property
  * names (see cypher/MODEL.md), so the two sides cannot drift.
  */
+import type { AnswerType } from './record.js';
+
 export interface CategoryNode {
   id: string; // "cat:<slug>"
   name: string;
@@ -38,6 +40,8 @@ export interface FeatureNode {
   question: string | null;
   valueText: string | null;
   antecedent: boolean | null;
+  /** The source question's declared answer type (Finding.answerType); null/absent when the source declares none. */
+  answerType?: AnswerType | null;
 }
 
 /** (:Disease)-[:HAS_MANIFESTATION {prevalence, count, source}]->(:Feature) */

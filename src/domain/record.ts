@@ -4,6 +4,9 @@
  */
 export type Polarity = 'present' | 'absent';
 
+/** How a source question is answered: yes/no, one option, several options, or a number. */
+export type AnswerType = 'yes-no' | 'one-of' | 'several-of' | 'number';
+
 export interface Finding {
   /** Human-readable finding, e.g. "Where is the pain located? lower chest". */
   text: string;
@@ -19,6 +22,11 @@ export interface Finding {
   valueText: string | null;
   /** True when the finding is an antecedent / risk factor rather than a symptom; null if unknown. */
   antecedent: boolean | null;
+  /**
+   * The answer type of the source question this finding answers, when the source declares
+   * it (DDXPlus data_type B / C / M); kept on the feature node so consultations ask it right.
+   */
+  answerType?: AnswerType | null;
   /**
    * Where a finding of a standard-coded source (OMOP, FHIR) came from: the concept behind
    * `code` and the source's own spelling. Absent for the other sources.

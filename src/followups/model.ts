@@ -5,7 +5,7 @@
  * memory), so the simulation and the server share one code path.
  */
 import type { DemographicModel } from './demographics.js';
-import type { AnswerType } from './question-model.js';
+import type { AnswerType } from '../domain/record.js';
 
 /** The narrow view of a KG the follow-ups need (a `DiagnosticKg` satisfies it). */
 export interface FollowupKg {

@@ -4,9 +4,10 @@
  * E_55 "Where is the pain located?" with its value options). The catalogue is built
  * from the features' provenance, so a coded source is asked in its own words.
  */
+import type { AnswerType } from '../domain/record.js';
 import type { FollowupFeature } from './model.js';
 
-export type AnswerType = 'yes-no' | 'one-of' | 'several-of' | 'number';
+export type { AnswerType } from '../domain/record.js';
 
 export interface QuestionOption {
   /** The feature this option stands for (its answer maps back onto the graph). */
@@ -97,6 +98,11 @@ export function buildQuestionCatalogue(features: readonly FollowupFeature[], opt
       continue;
     }
     const answerType = inferType(code, valued, opts.hints, opts.counts);
+    if (valued.length === 1 && answerType !== 'number') {
+      // One value in the graph (DDXPlus Y/N questions keep only "yes": "no" is a negative finding): a yes/no question.
+      questions.push(yesNoQuestion(`q:${code}`, valued[0]!));
+      continue;
+    }
     const options = group.map(optionOf);
     if (answerType === 'number') options.sort((a, b) => Number(a.valueCode) - Number(b.valueCode));
     else options.sort((a, b) => a.label.localeCompare(b.label));

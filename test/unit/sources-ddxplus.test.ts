@@ -103,11 +103,11 @@ describe('DDXPlus source', function () {
     const byText = new Map(r.findings.map((f) => [f.text, f]));
     assert.deepEqual(byText.get('pain location: flank(R)'), {
       text: 'pain location: flank(R)', polarity: 'present', code: 'E_55', valueCode: 'V_84',
-      question: 'Do you feel pain somewhere?', valueText: 'flank(R)', antecedent: false,
+      question: 'Do you feel pain somewhere?', valueText: 'flank(R)', antecedent: false, answerType: 'several-of',
     });
     assert.deepEqual(byText.get('rash pain intensity (0-10): 0'), {
       text: 'rash pain intensity (0-10): 0', polarity: 'present', code: 'E_134', valueCode: '0',
-      question: 'How intense is the pain caused by the rash?', valueText: '0', antecedent: false,
+      question: 'How intense is the pain caused by the rash?', valueText: '0', antecedent: false, answerType: 'number',
     });
     const food = byText.get('Do you have a known severe food allergy? yes');
     assert.equal(food?.code, 'E_12');

@@ -1,4 +1,4 @@
-import type { Finding } from '../../domain/record.js';
+import type { AnswerType, Finding } from '../../domain/record.js';
 import { err, ok, type Result } from '../../result.js';
 import type { RowProblem } from '../row-issues.js';
 import type { EvidenceEntry } from './dictionary.js';
@@ -16,8 +16,15 @@ function phrase(code: string, question: string, value: string): string {
   return label !== undefined ? `${label}: ${value}` : `${question} ${value}`;
 }
 
+/** The question's answer type as DDXPlus declares it: data_type B yes/no, M several, C one (a number when its values are numeric). */
+export function ddxplusAnswerType(ev: EvidenceEntry): AnswerType {
+  if (ev.data_type === 'B') return 'yes-no';
+  if (ev.data_type === 'M') return 'several-of';
+  return typeof ev['possible-values'][0] === 'number' ? 'number' : 'one-of';
+}
+
 function finding(token: EvidenceToken, ev: EvidenceEntry, text: string, polarity: Finding['polarity'], valueCode: string | null, valueText: string): Finding {
-  return { text, polarity, code: token.code, valueCode, question: ev.question_en, valueText, antecedent: ev.is_antecedent };
+  return { text, polarity, code: token.code, valueCode, question: ev.question_en, valueText, antecedent: ev.is_antecedent, answerType: ddxplusAnswerType(ev) };
 }
 
 /**
