@@ -10,7 +10,7 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
   // Which hierarchy and why (issue 19): auto picks ICD-10, LLM or statistical from the source and config.
   if (o.hierarchy.reason) lines.push(`hierarchy: ${o.hierarchy.mode}, ${o.hierarchy.reason}`);
   const src = extra.sourceSummary;
-  lines.push(`records: ${o.scan.recordCount} in the build, ${o.scan.excluded} held out (test split)${src ? `, ${src.skipped} malformed rows skipped` : ''}`);
+  lines.push(`records: ${o.scan.recordCount} in the build, ${o.scan.excluded} held out (test split)${src ? `, ${src.skipped} malformed rows skipped` : ''}${src?.factsSkipped ? `, ${src.factsSkipped.count} source facts gave no finding (${Object.entries(src.factsSkipped.byReason).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'})` : ''}`);
   lines.push(
     `tiers: L1 categories ${c.categories.length} | L2 subcategories ${c.subcategories.length} | L3 diseases ${c.diseases.length} | ` +
       `L4 features ${c.features.length} (ehr ${c.features.filter((f) => f.kind === 'ehr').length}, augmented ${c.features.filter((f) => f.kind === 'augmented').length})`,

@@ -29,6 +29,12 @@ export function formatSummary(description: string, s: ImportSummary): string {
   const lines = [`source: ${description}`, `rows read: ${s.rowsRead}`, `records emitted: ${s.recordsEmitted}`, `skipped: ${s.skipped}`];
   for (const [reason, n] of Object.entries(s.skippedByReason)) lines.push(`  ${reason}: ${n}`);
   if (s.examples.length > 0) lines.push('first skipped rows:', ...s.examples.map((e) => `  ${e.location}: ${e.reason}`));
+  // OMOP / FHIR: facts of kept records that gave no finding (unparseable value, unmapped concept...).
+  const facts = s.factsSkipped;
+  if (facts !== undefined) {
+    lines.push(`facts without a finding: ${facts.count}`, ...Object.entries(facts.byReason).map(([reason, n]) => `  ${reason}: ${n}`));
+    if (facts.examples.length > 0) lines.push('first such facts:', ...facts.examples.map((e) => `  ${e.location}: ${e.reason}`));
+  }
   return `${lines.join('\n')}\n`;
 }
 
