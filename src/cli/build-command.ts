@@ -107,7 +107,7 @@ export function registerBuildCommand(program: Command): void {
   program
     .command('build')
     .description('build the four-tier diagnostic KG in Neo4j and the FAISS indexes from an EHR source')
-    .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL')
+    .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL | omop:postgres://…[?schema=S] | fhir:DIR')
     .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources')
     .option('--query-file <file>', 'SQL query yielding the rows (postgres)')
     .option('--hierarchy <mode>', 'auto (ICD-10 when ~all diseases have codes, else LLM if configured, else statistical) | statistical | icd10 | llm', 'auto')

@@ -111,7 +111,7 @@ export function registerEvalCommand(program: Command): void {
   program
     .command('eval')
     .description('evaluate the current build on held-out patients (MedRAG levels, interactive and masking protocols)')
-    .requiredOption('--test <spec>', 'test patients: ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL (as build --source)')
+    .requiredOption('--test <spec>', 'test patients: ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL | omop:URL | fhir:DIR (as build --source)')
     .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources')
     .option('--query-file <file>', 'SQL query yielding the rows (postgres)')
     .option('--protocol <list>', 'comma list of full | interactive | masking', 'full')

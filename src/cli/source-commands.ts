@@ -67,7 +67,7 @@ async function runSplit(o: SourceFlags & { testFraction: number; seed: number; o
 
 const withSource = (c: Command): Command =>
   c
-    .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL')
+    .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL | omop:postgres://…[?schema=S] | fhir:DIR')
     .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources')
     .option('--query-file <file>', 'SQL query yielding the rows (postgres)');
 
