@@ -4,7 +4,7 @@ import type { VectorIndexLike } from '../adapters/faiss/types.js';
 import { DEFAULT_LLM_BUDGET, LlmBudget, type LlmBudgetLimits } from '../adapters/llm/budget.js';
 import { InputError } from '../errors.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
-import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type Triple } from './contracts.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type SubcategoryVote, type Triple } from './contracts.js';
 import { decompose } from './decompose.js';
 import type { TextEmbedder } from './embed.js';
 import type { FollowUpRanker } from './followups-sigma.js';
@@ -64,6 +64,21 @@ export const CLAUSES_PER_FINDING = 5;
 const CLAUSE_BREAK = /[,;.:\n!?]+|\b(?:and|or|but|with|without)\b/gi;
 export const clauseBreaks = (text: string): number => text.match(CLAUSE_BREAK)?.length ?? 0;
 
+/**
+ * Subcategories whose votes come within this share of the winner's share the choice (eq. 12-13:
+ * ties share). Only the chosen subcategories' diseases get key-difference evidence, so with one
+ * winner picked from a (near) tie the other side loses for the tie-break's sake: on DDXPlus with
+ * the ICD-10 hierarchy, chronic vs acute rhinosinusitis (J32 / J01, other blocks) tie at about 6.5
+ * votes each and 3 chronic patients went to the acute side (docs/kg-build.md).
+ */
+export const DIFFERENCES_NEAR_TIE = 0.9;
+
+/** The winner and the candidates within DIFFERENCES_NEAR_TIE of its votes, best first. */
+export function nearTies(vote: { winner: SubcategoryVote | null; candidates: readonly SubcategoryVote[] }): SubcategoryVote[] {
+  const w = vote.winner;
+  return w ? [w, ...vote.candidates.filter((c) => c.subcategoryId !== w.subcategoryId && c.votes >= w.votes * DIFFERENCES_NEAR_TIE)] : [];
+}
+
 export function selectReasoner(reasoners: Reasoner[], wanted: DiagnoseInput['options']['reasoner']): Reasoner {
   const byName = new Map(reasoners.map((r) => [r.name, r] as const));
   const llm = byName.get('llm');
@@ -121,7 +136,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
   const [triples, retrieved] = await Promise.all([
     timed('differencesKg', async (): Promise<Triple[]> =>
-      vote.winner ? (await readDifferences(deps)({ subcategoryId: vote.winner.subcategoryId, perDisease: deps.differencesPerDisease })).triples : [],
+      (await Promise.all(nearTies(vote).map((c) => readDifferences(deps)({ subcategoryId: c.subcategoryId, perDisease: deps.differencesPerDisease })))).flatMap((r) => r.triples),
     ),
     timed('retrieve', () => retrieveForQuery({ ...deps, find: deps.find ?? null }, { text: queryText, topK: o.topK, mode: o.retrieval ?? 'record', gate })),
   ]);

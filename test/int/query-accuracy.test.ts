@@ -10,6 +10,7 @@ import { buildDir, currentPointer } from '../../src/domain/artifacts.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import { ArtifactError, ConfigError } from '../../src/errors.js';
 import { evaluateAsk } from '../../src/query/evaluate-ask.js';
+import { nearTies } from '../../src/query/diagnose.js';
 import { openQueryService, textInput, type QueryService } from '../../src/query/query-service.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { splitFilter } from '../../src/sources/split.js';
@@ -67,8 +68,11 @@ describe('query pipeline (real Neo4j, real faiss-node, DDXPlus 60/40 split)', fu
     assert.ok(t.findings.length >= rec.findings.length, 'one finding per clause at least');
     assert.ok(t.matches.length > 0 && t.matches.every((m) => m.similarity > 0.55));
     assert.ok(t.votes.length > 0 && t.chosenSubcategory?.subcategoryId === t.votes[0]!.subcategoryId);
-    const subDiseases = new Set(service.snapshot.diseases.filter((d) => d.subcategoryId === t.chosenSubcategory!.subcategoryId).map((d) => d.id));
-    assert.ok(t.differencesKg.length > 0 && t.differencesKg.every((x) => subDiseases.has(x.subjectId!)), 'triples of the chosen subcategory only');
+    // The chosen subcategory and those within DIFFERENCES_NEAR_TIE of its votes (ties share the choice).
+    const chosen = new Set(nearTies({ winner: t.chosenSubcategory, candidates: t.votes.slice(0, 3) }).map((v) => v.subcategoryId));
+    const subDiseases = new Set(service.snapshot.diseases.filter((d) => chosen.has(d.subcategoryId)).map((d) => d.id));
+    assert.ok(t.differencesKg.length > 0 && t.differencesKg.every((x) => subDiseases.has(x.subjectId!)), 'triples of the chosen (and near-tied) subcategories only');
+    assert.ok(t.differencesKg.some((x) => service.snapshot.diseases.find((d) => d.id === x.subjectId)?.subcategoryId === t.chosenSubcategory!.subcategoryId), 'the chosen subcategory is among them');
     assert.ok(t.differencesKg.some((x) => x.relation === 'HAS_MANIFESTATION' && x.weight !== null && x.weight > 0));
     assert.equal(t.retrieved.length, 7);
     assert.ok(t.retrieved.every((r, i) => i === 0 || r.similarity <= t.retrieved[i - 1]!.similarity));
