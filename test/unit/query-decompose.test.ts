@@ -48,5 +48,60 @@ describe('query: decompose (eq. 8)', () => {
 
   it('returns nothing for empty text', () => {
     assert.deepEqual(texts('  \n  '), []);
+    assert.deepEqual(decompose({ text: null, findings: [] }).demographics, { age: null, sex: null, span: null });
+  });
+
+  it('prose findings carry the analyser fields; polarity is absent only for negated findings', () => {
+    const text = '61M, crushing CP radiating to L arm x2h. Denies fever. ?PE. Mother had an MI. Return if SOB. h/o DVT';
+    const out = decompose({ text, findings: [] });
+    assert.deepEqual(
+      out.findings.map((f) => [f.text, f.polarity, f.assertion, f.experiencer, f.temporality, f.cue]),
+      [
+        ['crushing CP radiating to L arm', 'present', 'present', 'patient', 'current', null],
+        ['fever', 'absent', 'absent', 'patient', 'current', 'Denies'],
+        ['PE', 'present', 'possible', 'patient', 'current', '?'],
+        ['MI', 'present', 'present', 'family', 'current', 'Mother had'],
+        ['SOB', 'present', 'hypothetical', 'patient', 'current', 'Return if'],
+        ['DVT', 'present', 'present', 'patient', 'historical', 'h/o'],
+      ],
+    );
+    const cp = out.findings[0]!;
+    assert.equal(text.slice(cp.span!.start, cp.span!.end), 'crushing CP radiating to L arm');
+    assert.deepEqual(cp.values, { side: 'L', duration: { value: 2, unit: 'hour', days: 0.083 } });
+    assert.deepEqual(out.demographics, { age: 61, sex: 'M', span: { start: 0, end: 3 } });
+  });
+
+  it('a record rendering keeps its question/answer findings; its age and sex lines become demographics', () => {
+    const text = 'age: 45\nsex: female\nDo you have a fever? yes\npain location: lower chest, upper chest\npain radiates to: nowhere\nHave you traveled out of the country in the last 4 weeks? N';
+    const out = decompose({ text, findings: [] });
+    assert.deepEqual(out.findings.map((f) => [f.polarity, f.text]), [
+      ['present', 'Do you have a fever? yes'],
+      ['present', 'pain location: lower chest'],
+      ['present', 'pain location: upper chest'],
+      ['absent', 'pain radiates to:'],
+      ['present', 'Have you traveled out of the country in the last 4 weeks? N'],
+    ]);
+    assert.ok(out.findings.every((f) => f.assertion === undefined && f.span === undefined));
+    assert.deepEqual([out.demographics.age, out.demographics.sex], [45, 'F']);
+  });
+
+  it('prose and renderings mix in text order; clinical section headers are prose', () => {
+    const out = decompose({ text: 'CC: chest pain\nDo you smoke cigarettes? yes\nPMH: HTN, DM\nFHx: MI\nROS: negative for fever, chills', findings: [] });
+    assert.deepEqual(
+      out.findings.map((f) => [f.text, f.polarity, f.temporality ?? '-', f.experiencer ?? '-']),
+      [
+        ['chest pain', 'present', 'current', 'patient'],
+        ['Do you smoke cigarettes? yes', 'present', '-', '-'],
+        ['HTN', 'present', 'historical', 'patient'],
+        ['DM', 'present', 'historical', 'patient'],
+        ['MI', 'present', 'current', 'family'],
+        ['fever', 'absent', 'current', 'patient'],
+        ['chills', 'absent', 'current', 'patient'],
+      ],
+    );
+  });
+
+  it('a question in lay prose is not a rendering', () => {
+    assert.deepEqual(texts('Is it serious? I have had a cough for 3 days'), ['+serious', '+cough']);
   });
 });

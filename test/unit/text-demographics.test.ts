@@ -1,0 +1,65 @@
+import { strict as assert } from 'node:assert';
+import { analyzeClinicalText } from '../../src/query/text/index.js';
+
+/** Age and sex from the text (issue 17); the words that said them never become findings. */
+const cases: [string, number | null, 'M' | 'F' | null, string[]][] = [
+  // [input, age, sex, remaining finding texts]
+  ['61M', 61, 'M', []],
+  ['62M', 62, 'M', []],
+  ['45F', 45, 'F', []],
+  ['45 y/o F', 45, 'F', []],
+  ['45yo female', 45, 'F', []],
+  ['2yo', 2, null, []],
+  ['2 y/o girl', 2, 'F', []],
+  ['a 67-year-old man with chest pain', 67, 'M', ['chest pain']],
+  ['45 year old male, cough', 45, 'M', ['cough']],
+  ["I'm 34, female", 34, 'F', []],
+  ["I'm 34, female, and I have a headache", 34, 'F', ['headache']],
+  ['I am 52 and I have a cough', 52, null, ['cough']],
+  ["I'm only 30 and I used to run", 30, null, ['run']],
+  ['my 6 month old son has a fever', 0.5, 'M', ['fever']],
+  ['my 3 yr old daughter has diarrhea', 3, 'F', ['diarrhea']],
+  ['18mo M, barky cough', 1.5, 'M', ['barky cough']],
+  ['8mo M, wheeze', 0.67, 'M', ['wheeze']],
+  ['my baby (10 months) is wheezy', 0.83, null, ['wheezy']],
+  ['3yoM with fever', 3, 'M', ['fever']],
+  ['Pt is a 45 yo M presenting with SOB', 45, 'M', ['SOB']],
+  ['age: 45\nsex: male', 45, 'M', []],
+  ['age: unknown\nsex: unknown', null, null, []],
+  ['Sex: F. Age 70. Dyspnea', 70, 'F', ['Dyspnea']],
+  ["He's 16. His neck is twisted", 16, 'M', ['neck is twisted']],
+  ['my grandma is 82, bad cough', 82, 'F', ['bad cough']],
+  ['My 3 year old has been pulling at his right ear', 3, 'M', ['pulling at his right ear']],
+  ['My 4 month old baby is wheezing and she has a fever', 0.33, 'F', ['wheezing', 'fever']],
+  ['my son has a barking cough and sounds hoarse, no drooling', null, 'M', ['barking cough', 'sounds hoarse', 'drooling']],
+  // not ages
+  ["I'm 34 weeks pregnant", null, null, ['34 weeks pregnant']],
+  ['T 101F', null, null, ['fever']],
+  ['fever 102.5F', null, null, ['fever']],
+  ['cough x3 days', null, null, ['cough']],
+  ['pain 7/10', null, null, ['pain']],
+];
+
+describe('text: demographics (table)', () => {
+  for (const [input, age, sex, rest] of cases) {
+    it(JSON.stringify(input), () => {
+      const a = analyzeClinicalText(input);
+      assert.deepEqual([a.demographics.age, a.demographics.sex], [age, sex]);
+      assert.deepEqual(a.findings.map((f) => f.text), rest);
+    });
+  }
+
+  it('the span covers the expression that gave the age', () => {
+    const text = 'Pt is a 45 yo M presenting with SOB';
+    const { span } = analyzeClinicalText(text).demographics;
+    assert.ok(span);
+    assert.equal(text.slice(span.start, span.end), '45 yo M');
+    assert.equal(analyzeClinicalText('cough').demographics.span, null);
+  });
+
+  it('a relative the writer only mentions stays an "other" experiencer', () => {
+    const a = analyzeClinicalText("My son has a cold and I've been coughing");
+    assert.deepEqual(a.findings.map((f) => [f.text, f.experiencer]), [['cold', 'other'], ['coughing', 'patient']]);
+    assert.equal(a.demographics.sex, null);
+  });
+});
