@@ -126,6 +126,17 @@ async function embedders(): Promise<Embedder[]> {
     if (!wl.ok) throw wl.error;
     out.push({ name: `wordllama-${dim}`, embed: (t) => wl.value.embedVectors(t), loadMs, rssMb });
   }
+  // Both at once: the concatenation of the two unit vectors, each scaled by sqrt(1/2), so the
+  // cosine is the mean of the two cosines (surface forms and typos from one, meaning from the other).
+  const half = Math.SQRT1_2;
+  const concat = (h: Float32Array, w: Float32Array) => {
+    const v = new Float32Array(h.length + w.length);
+    for (let i = 0; i < h.length; i++) v[i] = h[i]! * half;
+    for (let i = 0; i < w.length; i++) v[h.length + i] = w[i]! * half;
+    return v;
+  };
+  const wl256 = r.value;
+  out.push({ name: 'hashed+wordllama-256', embed: (t) => { const w = wl256.embedVectors(t); return hashed.embedVectors(t).map((h, i) => concat(h, w[i]!)); }, loadMs, rssMb });
   return out;
 }
 
