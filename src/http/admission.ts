@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
 import type { LoopCostBudget } from './loop-cost.js';
 
@@ -46,14 +47,36 @@ export class FairAdmission {
   private served = 0;
   /** Waiting requests per client, oldest first. */
   private readonly queues = new Map<string, Waiter[]>();
+  /** When each client last entered or left (for `contended`). */
+  private readonly seen = new Map<string, number>();
 
-  constructor(readonly limits: AdmissionLimits) {}
+  constructor(
+    readonly limits: AdmissionLimits,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /**
+   * Does another client compete for the loop: running, waiting, or seen within `windowMs`?
+   * The cost budget only bites then: a client alone on the server may use all of it.
+   */
+  contended(client: string, windowMs = 2000): boolean {
+    for (const c of this.running.keys()) if (c !== client) return true;
+    for (const c of this.queues.keys()) if (c !== client) return true;
+    const t = this.now();
+    let other = false;
+    for (const [c, at] of this.seen) {
+      if (t - at > windowMs) this.seen.delete(c);
+      else if (c !== client) other = true;
+    }
+    return other;
+  }
 
   get stats(): { active: number; queued: number } {
     return { active: this.active, queued: this.queued };
   }
 
   enter(client: string): Slot | { ok: false; refusal: Refusal } {
+    this.seen.set(client, this.now());
     const own = this.queues.get(client) ?? [];
     if (own.length >= this.limits.maxQueuedPerClient && !this.canStart(client)) return { ok: false, refusal: 'client queue full' };
     if (this.queued >= this.limits.maxQueued && !this.canStart(client)) return { ok: false, refusal: 'queue full' };
@@ -87,6 +110,7 @@ export class FairAdmission {
         }
       }
       state = 'gone';
+      this.seen.set(client, this.now());
       this.next();
       // Forget an idle client (bounded memory); its next request counts as never served.
       if (!this.running.has(client) && !this.queues.has(client)) this.lastServed.delete(client);
@@ -124,8 +148,8 @@ export class FairAdmission {
 
 /**
  * Express middleware around one FairAdmission and, when given, a per-client event-loop time
- * budget (loop-cost.ts): a client over its budget gets 429 before it is queued; admitted
- * requests are charged their share of the loop when they end. The slot is left when the
+ * budget (loop-cost.ts): while other clients compete, a client over its budget gets 429
+ * before it is queued and admitted requests are charged their share of the loop. The slot is left when the
  * response is finished or the client goes away (a request abandoned while queued never runs).
  */
 export function admissionControl(
@@ -135,7 +159,7 @@ export function admissionControl(
 ): RequestHandler {
   return (req, res, next) => {
     const client = clientOf(req);
-    const over = opts.cost?.refusal(client) ?? null;
+    const over = opts.cost && admission.contended(client) ? opts.cost.refusal(client) : null;
     if (over) {
       res
         .status(429)
@@ -151,14 +175,15 @@ export function admissionControl(
         .json({ error: { code: 'OVERLOADED', message: `server busy (${slot.refusal}); retry after the Retry-After header's seconds`, field: null } });
       return;
     }
-    let stopMeter: (() => void) | null = null;
+    let stopMeter: (() => number) | null = null;
     res.on('close', () => {
-      stopMeter?.();
+      const cost = stopMeter?.() ?? 0;
+      if (opts.cost && cost > 0 && admission.contended(client)) opts.cost.charge(client, cost);
       slot.leave();
     });
     slot.admitted.then(() => {
       if (res.destroyed || res.writableEnded) return;
-      stopMeter = opts.cost?.meter(client) ?? null;
+      stopMeter = opts.cost?.meter() ?? null;
       next();
     }, next);
   };

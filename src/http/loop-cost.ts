@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
  * time while it runs (processor-sharing accounting over `eventLoopUtilization`: busy time
  * between two events is split evenly among the requests running then). Time spent waiting
  * on Neo4j or an LLM costs nothing. A client in debt gets 429 with the seconds until its
- * budget is back to zero.
+ * budget is back to zero. The caller (admission.ts) applies it only under contention: a
+ * client alone on the server is neither charged nor refused (idle capacity is free).
  */
 export interface LoopCostLimits {
   /** Loop milliseconds a client earns per second (300 = at most ~30 % of the loop, sustained). */
@@ -45,18 +46,18 @@ export class LoopCostBudget {
     return { retryAfterSeconds: Math.max(1, Math.ceil(-a.tokens / this.limits.msPerSecond)) };
   }
 
-  /** Start metering one request; the returned function stops it and charges the client. */
-  meter(client: string): () => void {
+  /** Start metering one request; the returned function stops it and gives its share of loop time (ms). */
+  meter(): () => number {
     this.advance();
     this.runningCount++;
     const v0 = this.virtual;
-    let stopped = false;
+    let cost: number | null = null;
     return () => {
-      if (stopped) return;
-      stopped = true;
+      if (cost !== null) return 0;
       this.advance();
       this.runningCount--;
-      this.charge(client, this.virtual - v0);
+      cost = this.virtual - v0;
+      return cost;
     };
   }
 

@@ -158,22 +158,37 @@ describe('HTTP bounds (issue 18)', function () {
     let loop = 0;
     const budget = new LoopCostBudget({ msPerSecond: 100, burstMs: 500 }, { now: () => now, loopActiveMs: () => loop });
     assert.equal(budget.refusal('h'), null);
-    const h1 = budget.meter('h');
-    const v1 = budget.meter('v');
+    const h1 = budget.meter();
+    const v1 = budget.meter();
     loop += 400; // busy while both ran: 200 ms each
-    v1();
+    budget.charge('v', v1());
     loop += 500; // h alone
-    h1();
+    budget.charge('h', h1());
     assert.equal(Math.round(budget.balance('h')), 500 - 700);
     assert.equal(Math.round(budget.balance('v')), 300);
     assert.deepEqual(budget.refusal('h'), { retryAfterSeconds: 2 });
     assert.equal(budget.refusal('v'), null);
     now += 2000; // +200 ms of budget
     assert.equal(budget.refusal('h'), null, 'refilled');
-    const w = budget.meter('h');
+    const w = budget.meter();
     now += 1000; // waiting on Neo4j / an LLM: no loop time, no charge
-    w();
+    budget.charge('h', w());
     assert.equal(Math.round(budget.balance('h')), 100);
+  });
+
+  it('FairAdmission.contended: another client running, waiting or seen in the last 2 s', () => {
+    let t = 0;
+    const a = new FairAdmission({ maxActive: 2, maxActivePerClient: 1, maxQueued: 4, maxQueuedPerClient: 4 }, () => t);
+    assert.equal(a.contended('v'), false);
+    const h = a.enter('h');
+    assert.ok(h.ok);
+    assert.equal(a.contended('v'), true);
+    assert.equal(a.contended('h'), false, 'alone: its own requests do not count');
+    h.leave();
+    t += 1000;
+    assert.equal(a.contended('v'), true, 'h was seen a second ago');
+    t += 1500;
+    assert.equal(a.contended('v'), false);
   });
 
   it('error messages name the field and the rule and never echo the value (404 paths, NUL, RTL)', async () => {
