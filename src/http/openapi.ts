@@ -40,7 +40,7 @@ const errors = {
 };
 
 const sessionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Session id from POST /v1/sessions' };
-const gone = json('Error', 'Unknown or expired session id');
+const gone = json('Error', "Unknown or expired session id, or another API key's session");
 
 /** Consultation sessions (src/sessions/routes.ts); bodies from src/sessions/schemas.ts. */
 function sessionPaths(security: Json[]): Record<string, Json> {
@@ -50,7 +50,11 @@ function sessionPaths(security: Json[]): Record<string, Json> {
         summary: 'Start a consultation from a first description: session id, differential, next questions',
         security,
         requestBody: { required: true, content: { 'application/json': { schema: ref('StartSessionRequest') } } },
-        responses: { '201': json('SessionView', 'Session started'), '413': json('Error', 'Body too large'), ...errors },
+        responses: {
+          '201': json('SessionView', 'Session started from the /v1/diagnose differential for the same body'), '413': json('Error', 'Body too large'), ...errors,
+          '429': json('Error', 'SESSION_QUOTA: this API key holds DXGRAPH_SESSION_MAX_PER_KEY live sessions (Retry-After)'),
+          '503': json('Error', 'SESSION_CAPACITY: the server holds DXGRAPH_SESSION_MAX live sessions (Retry-After), or a required service is unreachable'),
+        },
       },
     },
     '/v1/sessions/{id}/answers': {
@@ -59,11 +63,15 @@ function sessionPaths(security: Json[]): Record<string, Json> {
         security,
         parameters: [sessionId],
         requestBody: { required: true, content: { 'application/json': { schema: ref('AnswersRequest') } } },
-        responses: { '200': json('SessionView', 'Updated differential, next questions, stop signal'), '404': gone, ...errors, '400': json('Error', 'Unknown question id or an answer of the wrong type (nothing is changed)') },
+        responses: {
+          '200': json('SessionView', 'Updated differential, next questions, stop signal'), '404': gone, ...errors, '400': json('Error', 'Unknown question id or an answer of the wrong type (nothing is changed)'),
+          '409': json('Error', 'SESSION_TURN_LIMIT: the session reached DXGRAPH_SESSION_MAX_TURNS answer turns'),
+        },
       },
     },
     '/v1/sessions/{id}': {
       get: { summary: 'The whole history of a session', security, parameters: [sessionId], responses: { '200': json('SessionHistory', 'Description, evidence and every turn'), '404': gone, ...errors } },
+      delete: { summary: "End a session, freeing a place in the key's quota", security, parameters: [sessionId], responses: { '204': { description: 'Ended' }, '404': gone, ...errors } },
     },
   };
 }
