@@ -9,6 +9,7 @@ import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
 import { openQueryService, type QueryService } from './query/query-service.js';
+import { LlmDecomposer, loadDecomposePrompt } from './query/decompose-llm.js';
 import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
 import { loadKnowledgeFilterPrompt } from './gate/knowledge-filter.js';
 import { loadDiagnosePrompt } from './reasoners/llm-prompt.js';
@@ -46,6 +47,12 @@ export async function createReasoners(config: Config, logger: Logger): Promise<R
   return [evidence, new WithFallback(llm, evidence, { timeoutMs: config.llm.timeoutMs, logger })];
 }
 
+/** MedRAG eq. 8 by the LLM, constrained to the KG's concepts, when one is configured (else the rule path). */
+export async function createDecomposer(config: Config): Promise<LlmDecomposer | null> {
+  if (!config.llm.enabled) return null;
+  return new LlmDecomposer({ chat: createChatModel(config), prompt: await loadDecomposePrompt(), timeoutMs: config.llm.timeoutMs });
+}
+
 export async function startServer(opts: StartServerOptions): Promise<DxServer> {
   const { config, logger } = opts;
   const host = opts.host ?? config.http.host;
@@ -65,7 +72,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const limits = config.limits ?? DEFAULT_LIMITS;
     const query = await openQueryService({
       graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true,
-      limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget },
+      limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
     });
     const neo4jUp = cachedProbe(() => graph.ping(), { ttlMs: limits.readyCacheMs });
     const app = createApp({

@@ -7,7 +7,7 @@ import { InputError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { DEFAULT_OPTIONS, type DiagnoseOptions, type DiagnoseResult } from '../query/contracts.js';
 import { openQueryService, textInput } from '../query/query-service.js';
-import { createReasoners } from '../server.js';
+import { createDecomposer, createReasoners } from '../server.js';
 
 /**
  * `dxgraph ask "<text>"`: one diagnosis from the shell through the same `diagnose()`
@@ -100,7 +100,7 @@ async function runAsk(text: string | undefined, o: AskFlags): Promise<void> {
   const graph = new GraphStore(config.neo4j);
   await graph.connect();
   try {
-    const service = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger) });
+    const service = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger), decomposer: await createDecomposer(config) });
     const options: Partial<DiagnoseOptions> = {
       ...(o.k !== undefined ? { topK: o.k } : {}),
       ...(o.m !== undefined ? { topM: o.m } : {}),

@@ -1,4 +1,4 @@
-import type { ConceptIndex, FormEntry } from './concept-index.js';
+import { featureFor, type ConceptIndex, type FormEntry } from './concept-index.js';
 import { contentTokens, editDistance, typoBudget, type Token } from './normalize.js';
 
 /**
@@ -89,6 +89,14 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
 /** Which mentions compete for "longest wins": modifiers (triggers, sites, values) never hide concepts. */
 const family = (m: Mention): string => (m.entry.target.kind === 'evidence' || m.entry.target.kind === 'feature' || m.entry.target.kind === 'absent' ? 'concept' : m.entry.target.kind);
 
+/** A concept mention that cannot become a feature (a 0-10 question's name, a code the KG lacks) must not hide one that can. */
+function resolvable(index: ConceptIndex, m: Mention): boolean {
+  const t = m.entry.target;
+  if (t.kind === 'evidence' || t.kind === 'absent') return featureFor(index, t.code, null) !== undefined;
+  if (t.kind === 'value') return featureFor(index, t.code, t.valueCode) !== undefined;
+  return true;
+}
+
 export function findMentions(index: ConceptIndex, tokens: readonly Token[]): Mention[] {
   const slots = contentTokens(tokens).map(({ token, at }) => ({ at, raw: token.raw, cands: candidates(index, token) }));
   const tried = new Set<number>();
@@ -101,7 +109,8 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[]): Men
         const entry = index.entries[e]!;
         const m = matchEntry(entry, slots);
         if (!m) continue;
-        found.push({ entry, at: m.at, score: m.score, via: `${m.typo ? 'typo-tolerant ' : ''}form "${entry.form}"` });
+        const mention = { entry, at: m.at, score: m.score, via: `${m.typo ? 'typo-tolerant ' : ''}form "${entry.form}"` };
+        if (resolvable(index, mention)) found.push(mention);
       }
     }
   }
@@ -110,7 +119,8 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[]): Men
   const kept: Mention[] = [];
   for (const m of found) {
     const duplicate = kept.some((k) => targetKey(k) === targetKey(m));
-    const dominated = !duplicate && kept.some((k) => family(k) === family(m) && k.at.length > m.at.length && m.at.every((p) => k.at.includes(p)));
+    // Only an equally tight match hides a shorter one: words found out of order do not beat an exact phrase.
+    const dominated = !duplicate && kept.some((k) => family(k) === family(m) && k.at.length > m.at.length && k.score >= m.score && m.at.every((p) => k.at.includes(p)));
     if (!dominated && !duplicate) kept.push(m);
   }
   return kept;

@@ -29,9 +29,9 @@ export function stem(word: string): string {
   else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 6 && w.endsWith('in') && !/[aeiou]in$/.test(w)) w = w.slice(0, -2); // "coughin'", "swallowin'"
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  else if (w.length > 4 && w.endsWith('es')) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
-  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  // "wheezes" → "wheeze" → "wheez" = "wheeze"; a 4-letter word keeps its e ("hives" → "hive", not "hiv" = HIV).
+  if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
   return w;
 }
 

@@ -70,19 +70,20 @@ function expand(index: ConceptIndex, tokens: Token[]): Token[] {
 
 export function resolveFeatures(index: ConceptIndex, input: ResolveInput): ConceptMatch[] {
   const f = input.finding;
-  if (f.assertion === 'hypothetical' || f.assertion === 'possible' || f.experiencer === 'other') return [];
+  if (f.assertion === 'hypothetical' || f.assertion === 'possible') return [];
   const tokens = expand(index, input.tokens);
   const mentions = findMentions(index, tokens);
   const clauseTokens = expand(index, input.clauseTokens);
   const clauseTriggers = clauseTokens.length > 0 ? findMentions(index, clauseTokens).filter((m) => m.entry.target.kind === 'trigger') : [];
   const ownTriggers = mentions.filter((m) => m.entry.target.kind === 'trigger');
   const triggerCodes = new Set([...ownTriggers, ...clauseTriggers].map((m) => (m.entry.target as { code: string }).code));
-  const family = f.experiencer === 'family';
+  // Someone else's condition is not the patient's: a relative's reaches family-history and
+  // exposure concepts ("father smokes", "brother has whooping cough"), anyone else's exposures only.
+  const allowed: ReadonlySet<string> | null = f.experiencer === 'family' ? new Set(['family', 'exposure']) : f.experiencer === 'other' ? new Set(['exposure']) : null;
   const out: ConceptMatch[] = [];
   const push = (feature: number | undefined, m: Mention, polarity: Polarity, alternatives: string, similarity = m.score) => {
     if (feature === undefined) return;
-    // A relative's condition is not the patient's: it may only reach family-history concepts.
-    if (family && m.entry.context !== 'family') return;
+    if (allowed && !allowed.has(m.entry.context)) return;
     out.push({ feature, similarity, polarity, alternatives, via: m.via });
   };
   const polarity: Polarity = f.polarity;

@@ -77,6 +77,9 @@ export const DiagnoseResultSchema = z.object({
     .describe('Set when the input carried too little to rank: the differential is then mostly the prior; ask the follow-ups'),
   trace: z.object({
     gate: GateSchema.nullable(),
+    decomposition: z
+      .object({ method: z.enum(['rules', 'llm']), fallback: z.string().nullable(), age: z.number().nullable(), sex: z.enum(['M', 'F']).nullable() })
+      .describe('Which decomposition answered (rules / LLM, MedRAG eq. 8), why the LLM did not, and age/sex read from the text'),
     findings: z.array(InputFindingOut),
     matches: z.array(
       z.object({

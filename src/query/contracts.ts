@@ -140,6 +140,8 @@ export interface DiagnoseResult {
   insufficient: { reason: 'no-finding-matched' | 'too-few-findings-matched'; message: string } | null;
   trace: {
     gate: { score: number; decision: 'direct' | 'retrieve' | 'retrieve-warn'; sentences: { text: string; label: 'A' | 'B' | 'C' }[]; warning: string | null } | null;
+    /** Which decomposition answered (rules / LLM), why the LLM did not, and age/sex read from the text. */
+    decomposition: { method: 'rules' | 'llm'; fallback: string | null; age: number | null; sex: 'M' | 'F' | null };
     findings: InputFinding[];
     matches: FeatureMatch[];
     votes: SubcategoryVote[];

@@ -5,7 +5,8 @@ import { DEFAULT_LLM_BUDGET, LlmBudget, type LlmBudgetLimits } from '../adapters
 import { InputError } from '../errors.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type SubcategoryVote, type Triple } from './contracts.js';
-import { decompose } from './decompose.js';
+import { decomposeRequest } from './decompose-request.js';
+import type { LlmDecomposer } from './decompose-llm.js';
 import type { TextEmbedder } from './embed.js';
 import type { FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
@@ -49,6 +50,8 @@ export interface DiagnoseDeps {
   gate?: QueryGate | null;
   find?: FindRetrievalDeps | null;
   knowledgeFilter?: KnowledgeFilterDeps | null;
+  /** LLM decomposition constrained to the KG's concepts (decompose-llm.ts); absent/null: the rule path. */
+  decomposer?: LlmDecomposer | null;
   /** Reviewed clinical surface forms for the concept layer (src/concepts); absent: forms from feature labels. */
   lexicon?: ConceptLexicon | null;
 }
@@ -97,7 +100,7 @@ export function selectFollowUpRanker(deps: Pick<DiagnoseDeps, 'followUpRanker' |
   return ranker;
 }
 
-export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: { signal?: AbortSignal } = {}): Promise<DiagnoseResult> {
+export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, opts: { signal?: AbortSignal } = {}): Promise<DiagnoseResult> {
   const timings: Record<string, number> = {};
   const timed = async <T>(stage: string, fn: () => T | Promise<T>): Promise<T> => {
     const t0 = performance.now();
@@ -108,18 +111,21 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
     }
   };
   const t0 = performance.now();
-  const o = input.options;
+  const o = requestInput.options;
   const reasoner = selectReasoner(deps.reasoners, o.reasoner);
   const followUpRanker = selectFollowUpRanker(deps, o.followUpRanker);
 
   const limits = deps.limits ?? DEFAULT_QUERY_LIMITS;
   // Decomposition's cost grows with the text's clauses (2,800 repeated clauses took 0.3 s of event loop): a cheap count bounds it first.
-  if (input.text && clauseBreaks(input.text) > CLAUSES_PER_FINDING * limits.maxFindings) throw new InputError(`text: more than ${CLAUSES_PER_FINDING * limits.maxFindings} clauses (${CLAUSES_PER_FINDING} per allowed finding, DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
-  const { findings } = await timed('decompose', () => decompose({ text: input.text, findings: input.findings }));
+  if (requestInput.text && clauseBreaks(requestInput.text) > CLAUSES_PER_FINDING * limits.maxFindings) throw new InputError(`text: more than ${CLAUSES_PER_FINDING * limits.maxFindings} clauses (${CLAUSES_PER_FINDING} per allowed finding, DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
+  const llmBudget = new LlmBudget(limits.llmBudget, { signal: opts.signal ?? null });
+  const decomposed = await timed('decompose', () =>
+    decomposeRequest({ snapshot: deps.snapshot, lexicon: deps.lexicon ?? null, decomposer: deps.decomposer ?? null }, requestInput, { budget: llmBudget, signal: opts.signal ?? null }),
+  );
+  const { findings, input } = decomposed;
   if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
   // Every later stage multiplies by the findings count (matches, trace): bound it before any of them.
   if (findings.length > limits.maxFindings) throw new InputError(`text: splits into more than ${limits.maxFindings} findings (DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
-  const llmBudget = new LlmBudget(limits.llmBudget, { signal: opts.signal ?? null });
   const gate = await assessGate(deps.gate ?? null, { input, findings }, timed);
   const { matches } = await timed('match', () =>
     matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex, lexicon: deps.lexicon ?? null }, { findings, topM: o.topM, threshold: o.matchThreshold, text: input.text }),
@@ -130,7 +136,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
     const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
     timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
     const { differential, followUps, report, degraded } = direct;
-    return { differential, followUps, report, degraded, reasoner: reasoner.name, insufficient, trace: { gate, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
+    return { differential, followUps, report, degraded, reasoner: reasoner.name, insufficient, trace: { gate, decomposition: decomposed.trace, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
   }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
@@ -161,7 +167,7 @@ export async function diagnose(deps: DiagnoseDeps, input: DiagnoseInput, opts: {
     degraded: out.degraded || filtered.degraded,
     reasoner: reasoner.name,
     insufficient,
-    trace: { gate, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
+    trace: { gate, decomposition: decomposed.trace, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
   };
 }
 

@@ -14,6 +14,7 @@ import type { KnowledgeFilterDeps } from './filter-retrieved.js';
 import { cachedDifferencesKg, uncachedDifferencesKg } from './differences-kg-cache.js';
 import type { ConceptLexicon } from '../concepts/types.js';
 import { defaultDdxplusLexiconPath, loadLexicon } from '../concepts/lexicon.js';
+import type { LlmDecomposer } from './decompose-llm.js';
 import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
 
 /**
@@ -48,6 +49,8 @@ export interface QueryServiceDeps {
   knowledgeFilter?: KnowledgeFilterDeps | null;
   /** The concept layer's lexicon (src/concepts); absent/null = surface forms from feature labels only. */
   lexicon?: ConceptLexicon | null;
+  /** LLM decomposition (decompose-llm.ts) when an LLM is configured; absent/null = the rule path. */
+  decomposer?: LlmDecomposer | null;
 }
 
 /** Programmatic callers that pass no gate config get the pipeline without the gate. */
@@ -73,6 +76,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     ...gateDeps({ artifacts: deps.artifacts.gate ?? NO_GATE_ARTIFACTS, config: deps.gate ?? GATE_OFF, embeddings: deps.embedder.embeddings }),
     knowledgeFilter: deps.knowledgeFilter ?? null,
     lexicon: deps.lexicon ?? null,
+    decomposer: deps.decomposer ?? null,
   };
   return { snapshot: deps.snapshot, artifacts: deps.artifacts, reasoners, diagnose: (input, opts) => diagnose(d, input, opts ?? {}) };
 }
@@ -92,6 +96,7 @@ export async function openQueryService(deps: {
   limits?: QueryLimits;
   /** The concept layer's lexicon: absent = the shipped DDXPlus lexicon (unused by KGs without its codes); null = none. */
   lexicon?: ConceptLexicon | null;
+  decomposer?: LlmDecomposer | null;
 }): Promise<QueryService> {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
@@ -108,7 +113,7 @@ export async function openQueryService(deps: {
   return createQueryService({
     graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
     ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null, differencesCache: deps.differencesCache ?? true,
-    ...(deps.limits ? { limits: deps.limits } : {}), lexicon,
+    ...(deps.limits ? { limits: deps.limits } : {}), lexicon, decomposer: deps.decomposer ?? null,
   });
 }
 

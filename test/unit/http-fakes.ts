@@ -26,6 +26,7 @@ export function fakeResult(input: DiagnoseInput): DiagnoseResult {
     insufficient: null,
     trace: {
       gate: null,
+      decomposition: { method: 'rules', fallback: null, age: null, sex: null },
       findings,
       matches: [],
       votes: [{ subcategoryId: 'sub:1', name: 'Sub 1', votes: n }],
