@@ -28,6 +28,8 @@ export interface Atom {
   joiner: string | null;
 }
 
+/** Reporting phrases that start a new finding even after other words ("retired mechanic presents with ..."). */
+const REPORTING = new Set(['presents with', 'presenting with', 'comes in with', 'came in with', 'complains of', 'complaining of', 'c/o', 'reports', 'endorses']);
 const JOINERS = new Set(['and', 'or', 'nor', '&', '/', 'plus', 'with', 'w/', 'and/or']);
 const MULTI_JOINERS: string[][] = [['as', 'well', 'as'], ['along', 'with'], ['associated', 'with'], ['accompanied', 'by'], ['together', 'with'], ['and', 'also']];
 const BOUNDARY = new Set([',', ':', '-']);
@@ -107,10 +109,11 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
     if (hit?.i === k && hit.defs.some((d) => d.kind === 'exposure')) exposure = true;
     const insideCue = hit !== undefined && hit.i < k; // the "with" of "presents with" joins nothing
     const width = insideCue ? 0 : multiJoiner(tokens, k) || (JOINERS.has(t.norm) ? 1 : 0);
-    const negCue = hit?.i === k && hit.defs.some((d) => d.kind === 'negated' && d.direction === 'forward') && !JOINERS.has(t.norm);
+    const negCue =
+      hit?.i === k && !JOINERS.has(t.norm) && hit.defs.some((d) => (d.kind === 'negated' && d.direction === 'forward') || REPORTING.has(d.tokens.join(' ')));
     if (width === 0 && !negCue) continue;
     const left = content(tokens, at, from, k);
-    const rightEnd = nextJoiner(tokens, k + Math.max(width, 1), seg.to);
+    const rightEnd = nextJoiner(tokens, negCue ? hit!.j : k + Math.max(width, 1), seg.to);
     const right = tokens.slice(negCue ? hit!.j : k + width, rightEnd).filter(isWord);
     if (left.length === 0 || right.length === 0) continue;
     const subjectNext = SUBJECTS.has(right[0]!.norm);
@@ -126,6 +129,14 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
   return out;
 }
 
+const NEW_PHRASE = new Set(['a', 'an', 'some', 'any', 'the', 'no', 'then', 'this', 'now', 'also', 'later']);
+
+/** "pain that gets worse when I take a deep breath": a describing word after the finding's first words. */
+function insideModifier(before: Token[]): boolean {
+  const at = before.findIndex((t) => IN_MODIFIER.has(t.norm));
+  return at > 0 && before.slice(0, at).some((t) => isWord(t) && !LEADING_FILLER.has(t.norm));
+}
+
 function nextJoiner(tokens: readonly Token[], from: number, to: number): number {
   for (let k = from; k < to; k++) if (JOINERS.has(tokens[k]!.norm) || multiJoiner(tokens, k) > 0) return k;
   return to;
@@ -139,8 +150,9 @@ function keepTogether(tokens: readonly Token[], k: number, width: number, left: 
   if (j === 'with' || j === 'w/') return seg.modifier || WITH_KEEP.has(prev);
   if (width > 1) return false;
   // Inside a modifier ("worse w/ coughing and lifting", "when I sit up and lean forward") only another modifier splits.
-  if (seg.modifier || before.some((t) => IN_MODIFIER.has(t.norm))) {
-    if (!MODIFIER_START.has(right[0]!.norm) && !['a', 'an', 'some', 'any', 'the', 'no'].includes(right[0]!.norm)) return true;
+  if (seg.modifier || insideModifier(before)) {
+    const opensNew = MODIFIER_START.has(right[0]!.norm) || NEW_PHRASE.has(right[0]!.norm);
+    if (!opensNew && (seg.modifier || right.length <= 4)) return true;
   }
   // "lip and tongue swelling", "my face and lips are swollen": body sites before the joiner share the finding after it.
   if (left.length <= 2 && left.every((t) => BODY.has(t.norm)) && right.length > 1) return true;

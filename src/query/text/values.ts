@@ -27,7 +27,7 @@ const DURATIONS: { re: RegExp; ago?: boolean }[] = [
   { re: new RegExp(String.raw`\b${NUM}\s*-?\s*${UNIT}\s+ago\b`, 'gi'), ago: true },
   { re: new RegExp(String.raw`\b(?<num>\d+(?:\.\d+)?)\s*-?\s*${UNIT}\s+(?:of\s+)?(?:history|hx|duration)\b`, 'gi') },
   // bare "fever 3 days" (digits only)
-  { re: new RegExp(String.raw`\b(?<num>\d+(?:\.\d+)?)\s*-?\s*${UNIT}\b(?!\s*(?:old|pregnant|postpartum|post))`, 'gi') },
+  { re: new RegExp(String.raw`\b(?:\d+(?:\.\d+)?\s*(?:-|–|to)\s*)?(?<num>\d+(?:\.\d+)?)\s*-?\s*${UNIT}\b(?!\s*(?:old|pregnant|postpartum|post))`, 'gi') },
 ];
 const SINCE = /\b(?:since|started|began|starting|beginning)\s+(?<when>yesterday|last\s+night|last\s+week|last\s+month|last\s+year)\b/gi;
 const SINCE_VALUE: Readonly<Record<string, [number, DurationUnit]>> = {
