@@ -26,7 +26,8 @@ export async function openEvalTarget(opts: { config: Config; logger: Logger; hin
     await graph.connect();
     const embedder = createEmbedder(opts.config);
     const reasoners = await createReasoners(opts.config, opts.logger);
-    const query = await openQueryService({ graph, dataDir: opts.config.dataDir, embedder, reasoners });
+    // The gate as the server runs it (DXGRAPH_GATE), so the eval's gate figures are the served ones.
+    const query = await openQueryService({ graph, dataDir: opts.config.dataDir, embedder, reasoners, ...(opts.config.gate ? { gate: opts.config.gate } : {}) });
     // One dialogue at a time: a small session store suffices (old sessions fall out of the LRU).
     const sessions = createConsultation({
       snapshot: query.snapshot, query, ...(opts.hints ? { hints: opts.hints } : {}), options: { confidence: opts.confidence }, sessions: { maxSessions: 16 },
