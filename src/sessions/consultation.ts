@@ -69,6 +69,8 @@ export interface SessionState {
   evidence: FeatureEvidence[];
   turns: Turn[];
   last: TurnResult;
+  /** `diagnose`'s verdict that the first description matched too little of the KG to rank, else null. */
+  insufficient: DiagnoseResult['insufficient'];
 }
 
 /** What the router and the evaluation harness need (a fake implements it in the router's tests). */
@@ -111,6 +113,7 @@ export class Consultation implements ConsultationPort {
       prior: new Map<string, number>(),
       answers: new Map<string, AnswerValue>(),
       evidence: bestMatches(out),
+      insufficient: out.insufficient,
     };
     const { engine } = this.deps;
     const kg = engine.posteriorOf({ evidence: parts.evidence, answers: [], demographics: null, prior: null, candidateDiseases: null });

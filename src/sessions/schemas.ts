@@ -70,6 +70,10 @@ export const SessionViewSchema = z.object({
   stop: StopSchema,
   answered: z.number().describe('Questions answered so far'),
   turnsLeft: z.number().describe('Answer turns left before the per-session cap (DXGRAPH_SESSION_MAX_TURNS)'),
+  insufficient: z
+    .object({ reason: z.enum(['no-finding-matched', 'too-few-findings-matched']), message: z.string() })
+    .nullable()
+    .describe("/v1/diagnose's verdict on the first description (too little matched the KG to rank); null once a question is answered"),
 });
 export type SessionView = z.infer<typeof SessionViewSchema>;
 

@@ -40,6 +40,7 @@ export function sessionView(s: StoredSession<SessionState>, expiresAt: number, m
     stop: st.last.stop,
     answered: st.answers.size,
     turnsLeft: Math.max(0, maxTurns - (st.turns.length - 1)),
+    insufficient: st.answers.size === 0 ? st.insufficient : null,
   };
 }
 

@@ -69,7 +69,7 @@ describe('eval leakage check, test set and dialogue driver', () => {
     const answers: unknown[] = [];
     let turn = 0;
     const view = (): SessionView => ({
-      sessionId: 's1', createdAt: '', expiresAt: '', ranker: 'sigma', answered: turn, turnsLeft: 10,
+      sessionId: 's1', createdAt: '', expiresAt: '', ranker: 'sigma', answered: turn, turnsLeft: 10, insufficient: null,
       differential: [{ diseaseId: turn >= 2 ? 'dis:flu' : 'dis:cold', disease: '', probability: turn >= 2 ? 0.95 : 0.4 }],
       questions: [{ id: `q:E_${turn + 6}`, text: '?', answerType: 'yes-no', options: [], score: 1, ranker: 'sigma', featureId: featureOf(`E_${turn + 6}`) }],
       stop: { stop: turn >= 2, reason: turn >= 2 ? 'confident' : null, topProbability: 0, confidence: 0.9 },

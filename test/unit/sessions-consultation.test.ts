@@ -13,6 +13,7 @@ import { fixtureKg } from '../support/followups-kg.js';
 /** A deterministic stand-in for the query service: records its inputs, answers a fixed differential. */
 class FakeQuery {
   inputs: DiagnoseInput[] = [];
+  insufficient: DiagnoseResult['insufficient'] = null;
   constructor(private readonly ranked: [string, string, number][]) {}
   async diagnose(input: DiagnoseInput): Promise<DiagnoseResult> {
     this.inputs.push(input);
@@ -20,7 +21,7 @@ class FakeQuery {
     // The coded cough finding matches its feature exactly, as the real matcher does.
     const matches = input.findings.flatMap((f, i) => (f.code === 'E_1' ? [{ findingIndex: i, featureId: 'feat:cough', featureText: 'cough', similarity: 1, polarity: f.polarity }] : []));
     return {
-      differential, followUps: [], report: null, degraded: false, reasoner: 'evidence', insufficient: null,
+      differential, followUps: [], report: null, degraded: false, reasoner: 'evidence', insufficient: this.insufficient,
       trace: { gate: null, decomposition: { method: 'rules', fallback: null, age: null, sex: null }, findings: input.findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: {} },
     };
   }
@@ -66,6 +67,16 @@ describe('sessions: consultation', () => {
     assert.equal(r.stop.stop, true);
     assert.equal(r.stop.reason, 'confident');
     assert.ok(!r.questions.some((q) => q.id === 'q:E_4' || q.id === 'q:E_2'));
+  });
+  it("carries diagnose's 'too little matched' verdict on the first description until a question is answered", async () => {
+    const { c, query } = setup();
+    query.insufficient = { reason: 'no-finding-matched', message: 'no finding matched the knowledge graph' };
+    const v = await c.start(K, { text: 'zzz' });
+    assert.deepEqual(v.insufficient, query.insufficient);
+    const r = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
+    assert.equal(r.insufficient, null);
+    const ok = await setup().c.start(K, { findings: [cough] });
+    assert.equal(ok.insufficient, null);
   });
   it('a disease diagnose left out starts below every listed one and can still rise with answers', async () => {
     const { c } = setup({ ranked: [['dis:a', 'A', 0.7], ['dis:b', 'B', 0.3]] });

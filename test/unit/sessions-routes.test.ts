@@ -25,7 +25,7 @@ class FakeConsultation implements ConsultationPort {
   view(id: string): SessionView {
     return {
       sessionId: id, createdAt: '2025-01-01T00:00:00.000Z', expiresAt: '2025-01-01T00:30:00.000Z', ranker: 'information-gain',
-      differential: [{ diseaseId: 'dis:a', disease: 'A', probability: 1 }], questions: [], answered: 0, turnsLeft: 5,
+      differential: [{ diseaseId: 'dis:a', disease: 'A', probability: 1 }], questions: [], answered: 0, turnsLeft: 5, insufficient: null,
       stop: { stop: true, reason: 'confident', topProbability: 1, confidence: 0.9 },
     };
   }
