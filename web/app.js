@@ -62,7 +62,7 @@ function renderSession() {
   const dd = currentDifferential();
   renderDifferential(dd);
   const s = state.session;
-  fill($('stop'), s?.stop.stop ? (s.stop.reason === 'confident' ? `Confident enough to stop asking (top ${pct(s.stop.topProbability)}).` : 'No further questions to ask.') : '');
+  fill($('stop'), s?.insufficient ? `Too little to rank yet: ${s.insufficient.message}.` : s?.stop.stop ? (s.stop.reason === 'confident' ? `Confident enough to stop asking (top ${pct(s.stop.topProbability)}).` : 'No further questions to ask.') : s && s.turnsLeft <= 5 ? `${s.turnsLeft} answer${s.turnsLeft === 1 ? '' : 's'} left in this consultation.` : '');
   if (!s) fill($('questions'), el('p', { class: 'help' }, 'Follow-up sessions are not available on this server.'));
   else if (s.questions.length === 0) fill($('questions'), el('p', { class: 'help' }, 'No more questions.'));
   else fill($('questions'), s.questions.map((q) => questionNode(q, onAnswer)));
@@ -124,10 +124,18 @@ async function onAnswer(q, a) {
     status(`Differential updated after ${state.answered.length} answer${state.answered.length === 1 ? '' : 's'}: ${top?.disease ?? 'none'} first (${top ? pct(top.score) : '–'}).`);
     $('questions').querySelector('button')?.focus();
   } catch (e) {
-    showError(e instanceof ApiError && e.status === 404 ? 'This consultation has expired; start it again.' : `The answer was not recorded: ${e.message}`);
+    showError(answerError(e));
   } finally {
     setBusy(false);
   }
+}
+
+/** Session refusals in the clinician's words (the server's message is kept for the rest). */
+function answerError(e) {
+  if (!(e instanceof ApiError)) return `The answer was not recorded: ${e.message}`;
+  if (e.status === 404) return 'This consultation has ended (expired, or started with another API key); start it again.';
+  if (e.status === 409) return 'This consultation reached its limit of answers; start a new one to go on.';
+  return `The answer was not recorded: ${e.message}`;
 }
 
 async function onEhrFile() {

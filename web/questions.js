@@ -1,5 +1,7 @@
-// Follow-up questions as clickable answers: yes / no / don't know buttons, option chips
-// (one-of answers at once; several-of toggles, then "Answer"), a number field.
+// Follow-up questions as clickable answers, one control per answer type (the type comes
+// from the knowledge graph: DDXPlus data_type B/C/M, or the source's own declaration):
+// yes / no / don't know buttons, single-choice chips that answer at once, multiple-choice
+// toggles then "Answer", a number field.
 import { el } from './dom.js';
 
 const YES = { type: 'yes' };
@@ -8,7 +10,7 @@ const UNKNOWN = { type: 'unknown' };
 
 function optionChips(q, onAnswer) {
   if (q.answerType === 'one-of') {
-    return el('div', { class: 'chips', role: 'group', 'aria-label': 'Options' },
+    return el('div', { class: 'chips', role: 'group', 'aria-label': 'Options (choose one)' },
       q.options.map((o) => el('button', { type: 'button', onclick: () => onAnswer(q, { type: 'options', optionIds: [o.id] }) }, o.label)));
   }
   const chosen = new Set();
@@ -42,6 +44,8 @@ function numberInput(q, onAnswer) {
   return el('div', { class: 'actions' }, el('label', { for: id }, 'Value'), input, el('button', { type: 'button', onclick: send }, 'Answer'));
 }
 
+const HOW = { 'yes-no': 'Yes or no', 'one-of': 'Choose one', 'several-of': 'Choose any that apply', number: 'Enter a number' };
+
 /** One <fieldset> per question; `onAnswer(question, answer)` posts it. */
 export function questionNode(q, onAnswer) {
   const yesNo = q.answerType === 'yes-no';
@@ -50,7 +54,8 @@ export function questionNode(q, onAnswer) {
     yesNo ? el('button', { type: 'button', onclick: () => onAnswer(q, YES) }, 'Yes') : null,
     el('button', { type: 'button', onclick: () => onAnswer(q, NO) }, yesNo ? 'No' : 'None of these'),
     el('button', { type: 'button', onclick: () => onAnswer(q, UNKNOWN) }, "Don't know"));
-  return el('fieldset', { class: 'question', 'data-question-id': q.id }, el('legend', {}, q.text), ...body, buttons);
+  const how = el('p', { class: 'help answer-type' }, HOW[q.answerType] ?? '');
+  return el('fieldset', { class: 'question', 'data-question-id': q.id, 'data-answer-type': q.answerType }, el('legend', {}, q.text), how, ...body, buttons);
 }
 
 /** A readable answer for the "answers so far" list. */

@@ -7,7 +7,9 @@ import { createLogger } from '../../src/logger.js';
 import { startServer, type DxServer } from '../../src/server.js';
 import { SessionHistorySchema, SessionViewSchema } from '../../src/sessions/schemas.js';
 import { splitFilter } from '../../src/sources/split.js';
-import { buildDdxplusKg } from '../support/ddxplus-build.js';
+import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
+import { ddxplusAnswerType } from '../../src/sources/ddxplus/render.js';
+import { buildDdxplusKg, DDXPLUS_SAMPLE } from '../support/ddxplus-build.js';
 
 /**
  * Issue 19 (one consistent consultation) and issue 18 (session limits) on a REAL build: the
@@ -97,16 +99,32 @@ describe('consultation sessions and /v1/diagnose agree; per-key session limits (
     process.stderr.write(`    [sessions-agree] top disease agrees ${agree}/${COMPLAINTS.length}: ${lines.join(' | ')}\n`);
   });
 
-  it('answers then update that differential, and the questions carry answer types the copilot can render', async () => {
+  it("questions carry the answer type DDXPlus declares (data_type B/C/M), read from the KG's feature nodes", async () => {
+    const dict = await loadDdxplusDictionary(DDXPLUS_SAMPLE);
+    const declared = server.query.snapshot.features.filter((f) => f.code !== null && f.kind === 'ehr');
+    assert.ok(declared.length > 50 && declared.every((f) => f.answerType === ddxplusAnswerType(dict.evidences.get(f.code!)!)), 'every coded feature node carries its type');
+    const byType = new Map<string, number>();
+    for (const body of COMPLAINTS) {
+      const s = SessionViewSchema.parse((await call('POST', `${server.url}/v1/sessions`, null, { ...body, followUps: 20 })).json);
+      for (const q of s.questions) {
+        // A choice question with a single value in the graph (Y/N questions keep only "yes") is asked as yes/no.
+        const single = q.answerType === 'yes-no' && server.query.snapshot.features.filter((f) => f.code === q.id.slice(2)).length === 1;
+        assert.equal(single ? 'yes-no' : q.answerType, single ? 'yes-no' : ddxplusAnswerType(dict.evidences.get(q.id.slice(2))!), q.id);
+        if (q.answerType !== 'yes-no') assert.ok(q.options.length >= 2, JSON.stringify(q));
+        byType.set(q.answerType, (byType.get(q.answerType) ?? 0) + 1);
+      }
+    }
+    process.stderr.write(`    [sessions-agree] answer types of the questions offered: ${JSON.stringify(Object.fromEntries(byType))}\n`);
+    assert.ok(byType.size >= 3, 'yes/no, choice and number questions are offered');
+  });
+
+  it('answers then update that differential', async () => {
     const s = SessionViewSchema.parse((await call('POST', `${server.url}/v1/sessions`, null, COMPLAINTS[0])).json);
-    const types = new Set(s.questions.map((q) => q.answerType));
-    for (const q of s.questions) if (q.answerType !== 'yes-no') assert.ok(q.options.length >= 2, JSON.stringify(q));
     const q = s.questions[0]!;
     const answer = q.answerType === 'yes-no' ? { type: 'no' } : { type: 'options', optionIds: [q.options[0]!.id] };
     const r = await call('POST', `${server.url}/v1/sessions/${s.sessionId}/answers`, null, { answers: [{ questionId: q.id, answer }] });
     assert.equal(r.status, 200, r.text);
     assert.notDeepEqual(r.json.differential, s.differential, 'the answer moved the differential');
-    assert.ok(types.size >= 1);
   });
 
   it("another key's session is a 404 on read, answer and delete, like an unknown id; its owner still has it", async () => {

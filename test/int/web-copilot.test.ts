@@ -28,6 +28,7 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
   let page: Page;
   const foreign: string[] = [];
   const pageErrors: string[] = [];
+  const diagnoseBodies: string[] = [];
 
   before(async () => {
     const config = loadConfig({ ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed' });
@@ -37,6 +38,7 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('request', (r) => {
       if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) foreign.push(r.url());
+      if (r.url() === `${server.url}/v1/diagnose`) diagnoseBodies.push(r.postData() ?? '');
     });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -88,6 +90,29 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
     assert.ok((await page.locator('#records li').count()) > 0);
     assert.equal(await page.locator('#results').getAttribute('hidden'), null);
     await page.screenshot({ path: `${ARTIFACTS}/web-copilot-differential.png`, fullPage: true });
+  });
+
+  it("the consultation's list is /v1/diagnose's for the same body, and each question shows the control of its answer type", async () => {
+    assert.equal(diagnoseBodies.length, 1);
+    const res = await fetch(`${server.url}/v1/diagnose`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: diagnoseBodies[0] });
+    const diagnosed = (await res.json()) as { differential: { disease: string }[] };
+    const shown = await page.locator('#differential li .dx-name').allTextContents();
+    assert.deepEqual(shown, diagnosed.differential.map((d) => d.disease).slice(0, shown.length));
+    assert.ok(shown.length >= 3);
+    const types = await page.locator('#questions fieldset').evaluateAll((fs) => fs.map((f) => ({
+      type: f.getAttribute('data-answer-type'),
+      yes: [...f.querySelectorAll('button')].some((b) => b.textContent === 'Yes'),
+      toggles: f.querySelectorAll('button[aria-pressed]').length,
+      numbers: f.querySelectorAll('input[type=number]').length,
+      chips: f.querySelectorAll('.chips button').length,
+    })));
+    assert.ok(types.length > 0);
+    for (const t of types) {
+      if (t.type === 'yes-no') assert.ok(t.yes && t.chips === 0 && t.numbers === 0, JSON.stringify(t));
+      else if (t.type === 'one-of') assert.ok(!t.yes && t.chips >= 2 && t.toggles === 0, JSON.stringify(t));
+      else if (t.type === 'several-of') assert.ok(!t.yes && t.toggles >= 2, JSON.stringify(t));
+      else assert.ok(t.type === 'number' && t.numbers === 1, JSON.stringify(t));
+    }
   });
 
   it('answering a follow-up question updates the differential', async () => {
