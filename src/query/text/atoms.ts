@@ -156,6 +156,8 @@ function keepTogether(tokens: readonly Token[], k: number, width: number, left: 
   }
   // "lip and tongue swelling", "my face and lips are swollen": body sites before the joiner share the finding after it.
   if (left.length <= 2 && left.every((t) => BODY.has(t.norm)) && right.length > 1) return true;
+  // "flushed and red", "sore and swollen": one describing word after the joiner describes the same thing.
+  if (j === 'and' && right.length === 1 && ADJECTIVES.has(right[0]!.norm)) return true;
   // "sharp and stabbing pain": only describing words before the joiner, the head after it.
   if (left.length <= 2 && left.every((t) => ADJECTIVES.has(t.norm)) && right.length > left.length) return true;
   // "pain in the left arm and jaw": only body sites after the joiner.

@@ -31,34 +31,25 @@ const BOUNDARY = new Set([',', ':', '-']);
 const JOINER_WORDS = new Set(['and', 'or', 'nor', '&', 'with', 'w/', 'plus', 'also']);
 const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
 
-/** Index of the atom heading each atom's clause group (a modifier's head is the last non-modifier segment's first atom). */
+/** Each atom's group head (first atom of its head segment) and the group's clause span (head + modifiers). */
 function groups(p: FindingParts): { head: number[]; clause: Span[] } {
-  const head: number[] = [];
-  const clause: Span[] = [];
-  let g = -1;
-  let gStart = -1;
   const segGroup: number[] = [];
   p.segments.forEach((s, i) => {
-    if (!s.modifier || g < 0) {
-      g = i;
-      gStart = p.atoms.findIndex((a) => a.seg === i);
-    }
-    segGroup[i] = g;
-    void gStart;
+    segGroup[i] = !s.modifier || i === 0 ? i : segGroup[i - 1]!;
   });
   const groupSpan = new Map<number, Span>();
   p.segments.forEach((_, i) => {
-    const gi = segGroup[i]!;
-    const cur = groupSpan.get(gi);
+    const g = segGroup[i]!;
+    const cur = groupSpan.get(g);
     const e = p.extent[i]!;
-    groupSpan.set(gi, cur ? { start: Math.min(cur.start, e.start), end: Math.max(cur.end, e.end) } : { ...e });
+    groupSpan.set(g, cur ? { start: Math.min(cur.start, e.start), end: Math.max(cur.end, e.end) } : { ...e });
   });
-  p.atoms.forEach((a) => {
-    const gi = segGroup[a.seg]!;
-    head.push(p.atoms.findIndex((b) => b.seg === gi));
-    clause.push(groupSpan.get(gi)!);
-  });
-  return { head, clause };
+  const firstAtom = new Map<number, number>();
+  p.atoms.forEach((a, i) => { if (!firstAtom.has(a.seg)) firstAtom.set(a.seg, i); });
+  return {
+    head: p.atoms.map((a) => firstAtom.get(segGroup[a.seg]!) ?? 0),
+    clause: p.atoms.map((a) => groupSpan.get(segGroup[a.seg]!)!),
+  };
 }
 
 /**

@@ -1,0 +1,84 @@
+import type { Atom, Segment } from './atoms.js';
+import type { CueDef, CueKind, ListReach } from './cue-lexicon.js';
+import type { CueHit } from './cues.js';
+import type { Token } from './segment.js';
+import { ACUTE, LEADING_FILLER, NOT_BARE, SUBJECTS, TRAILING_FILLER } from './words.js';
+
+/**
+ * The rules a scope follows: how far a cue reaches over a comma list (NegEx's window,
+ * made list-aware) and whether a cue looks forward or backward from its place in an atom.
+ */
+export interface Scope {
+  cue: string;
+  kind: CueKind;
+  list: ListReach;
+  seg: number;
+}
+
+export interface ScopeInput {
+  text: string;
+  tokens: readonly Token[];
+  at: (CueHit | undefined)[];
+  segments: readonly Segment[];
+  atoms: readonly Atom[];
+  /** Segments that hold a value (duration, intensity, temperature): no bare list item. */
+  segmentHasValue: (seg: number) => boolean;
+}
+
+const VERBS = new Set('is are was were am has have had feel feels felt get gets got hurts hurt hurting keeps kept started began been seems seem went goes came comes think thought took take noticed'.split(' '));
+const LIST_CLOSERS = new Set(['and', 'or', 'nor']);
+const REACH: Record<ListReach, number> = { strong: 2, weak: 1, none: 0 };
+
+export const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
+
+/** A list item: a short noun phrase with no cue, subject, verb, value or "normal"-type word. */
+function bare(input: ScopeInput, s: number): boolean {
+  const seg = input.segments[s]!;
+  if (seg.modifier || seg.terminated || input.segmentHasValue(s)) return false;
+  for (let k = seg.from; k < seg.to; k++) if (input.at[k]?.defs.some((d) => d.kind !== 'exposure')) return false;
+  const words = input.tokens.slice(seg.from, seg.to).filter(isWord);
+  const first = words.find((t) => !LIST_CLOSERS.has(t.norm));
+  if (!first || SUBJECTS.has(first.norm)) return false;
+  const contentWords = words.filter((t) => !LEADING_FILLER.has(t.norm));
+  return contentWords.length >= 1 && contentWords.length <= 4 && !words.some((t) => VERBS.has(t.norm) || NOT_BARE.has(t.norm));
+}
+
+/** Past problems and relatives' problems are listed tersely: "h/o CHF, acute severe dyspnea" ends the history list. */
+function pastListItem(input: ScopeInput, s: number): boolean {
+  const seg = input.segments[s]!;
+  const words = input.tokens.slice(seg.from, seg.to).filter((t) => isWord(t) && !LEADING_FILLER.has(t.norm));
+  return words.length <= 3 && !words.some((t) => ACUTE.has(t.norm));
+}
+
+/** Does a scope opened in an earlier comma segment cover segment s? */
+export function listContinues(input: ScopeInput, scope: Scope, s: number): boolean {
+  if (!bare(input, s)) return false;
+  if ((scope.kind === 'historical' || scope.kind === 'family' || scope.kind === 'other') && !pastListItem(input, s)) return false;
+  if (scope.list === 'strong') return true;
+  let m = s;
+  for (; m < input.segments.length && bare(input, m); m++) {
+    if (scope.list === 'none' && LIST_CLOSERS.has(input.tokens[input.segments[m]!.from]!.norm)) return true;
+  }
+  return scope.list === 'weak' && m === input.segments.length;
+}
+
+/** Where a cue sits in its atom: before the finding (forward), after it (backward), or inside (ignored). */
+export function placement(input: ScopeInput, a: Atom, h: CueHit): 'forward' | 'backward' | 'inner' {
+  const { tokens, at } = input;
+  const quiet = (k: number, fillers: ReadonlySet<string>) =>
+    !isWord(tokens[k]!) || fillers.has(tokens[k]!.norm) || (at[k] !== undefined && at[k] !== h && at[k]!.defs[0]!.kind !== 'pseudo');
+  let prefix = true;
+  for (let k = a.from; k < h.i; k++) if (!quiet(k, LEADING_FILLER)) prefix = false;
+  let nothingAfter = true;
+  for (let k = h.j; k < a.to; k++) if (!quiet(k, TRAILING_FILLER)) nothingAfter = false;
+  if (prefix && !nothingAfter) return 'forward';
+  // A cue alone in its atom ("fever and chills resolved", "Fever, now resolved") looks back when it can.
+  if (nothingAfter) return h.defs.some((d) => d.direction === 'backward') ? 'backward' : prefix ? 'forward' : 'inner';
+  return 'inner';
+}
+
+/** The definition for this direction; of several ("r/o" twice), the one reaching furthest over a list. */
+export function pick(h: CueHit, direction: 'forward' | 'backward'): CueDef | undefined {
+  const ds = h.defs.filter((d) => d.direction === direction && d.kind !== 'exposure');
+  return ds.sort((a, b) => REACH[b.list] - REACH[a.list])[0];
+}
