@@ -70,7 +70,7 @@ const empty = (columns: readonly string[], row: Record<string, string | number |
 
 export function omopTables(pop: Population): Record<TableName, Table> {
   const v = vocabulary();
-  const t = Object.fromEntries(Object.entries(COLUMNS).map(([k, columns]) => [k, { columns, rows: [] as Table['rows'] }])) as Record<TableName, Table>;
+  const t = Object.fromEntries(Object.entries(COLUMNS).map(([k, columns]): [string, Table] => [k, { columns, rows: [] }])) as Record<TableName, Table>;
   const push = (name: TableName, row: Record<string, string | number | null>): void => void t[name].rows.push(empty(COLUMNS[name], row));
   let conditionId = 0;
   let measurementId = 0;
@@ -102,8 +102,8 @@ export function omopTables(pop: Population): Record<TableName, Table> {
     if (x.smoking !== null) observation(x.personId, x.id, x.date, SMOKING_STATUS, SMOKING[x.smoking]);
     for (const l of x.labs) {
       const lab = LABS[l.key];
-      const range = lab.range === null ? {} : { range_low: lab.range.low, range_high: lab.range.high };
-      const value = l.value === 'unreadable' ? { value_source_value: 'see comment' } : { value_as_number: l.value, value_source_value: String(l.value) };
+      const range: Record<string, number> = lab.range === null ? {} : { range_low: lab.range.low, range_high: lab.range.high };
+      const value: Record<string, string | number> = l.value === 'unreadable' ? { value_source_value: 'see comment' } : { value_as_number: l.value, value_source_value: String(l.value) };
       measurement(x.personId, x.id, x.date, lab.code, { ...value, ...range, unit_concept_id: v.id(lab.unit), unit_source_value: lab.unit.code });
     }
     if (x.dipstick !== null) {
