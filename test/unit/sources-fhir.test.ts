@@ -6,6 +6,7 @@ import type { NormalizedRecord } from '../../src/domain/record.js';
 import { SourceRowError } from '../../src/errors.js';
 import { datePart, icd10Of, normalizeReference, preferredConcept } from '../../src/sources/fhir/fhir-codes.js';
 import { FhirSource } from '../../src/sources/fhir/fhir-source.js';
+import { describeSourceSpec, parseSourceSpec } from '../../src/sources/source-spec.js';
 
 const SCT = 'http://snomed.info/sct';
 const LOINC = 'http://loinc.org';
@@ -102,6 +103,14 @@ describe('FHIR R4 source (files in a temp dir)', () => {
     });
     assert.ok(s.factsSkipped!.examples.every((e) => !e.reason.includes('not json')), 'no input text in reasons');
     await assert.rejects(read(dir, true), SourceRowError);
+  });
+
+  it('parses fhir:DIR and refuses the tabular flags', () => {
+    const spec = parseSourceSpec('fhir:datasets/fhir-synthetic/ndjson');
+    assert.deepEqual(spec, { kind: 'fhir', dir: 'datasets/fhir-synthetic/ndjson' });
+    assert.equal(describeSourceSpec(spec), 'fhir:datasets/fhir-synthetic/ndjson');
+    assert.throws(() => parseSourceSpec('fhir:x', { queryFile: 'q.sql' }), /--query-file does not apply to a fhir source/);
+    assert.throws(() => parseSourceSpec('fhir:'), /nothing after 'fhir:'/);
   });
 
   it('an empty or missing directory is a clear input error', async () => {
