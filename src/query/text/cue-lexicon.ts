@@ -23,7 +23,7 @@ export interface CueDef {
 }
 
 const NEG_STRONG = [
-  'denies', 'denied', 'deny', 'denying', 'negative for', 'neg for', 'no h/o', 'no hx of', 'no hx', 'no history of', 'no past history of',
+  'denies', 'denied', 'deny', 'denying', 'denys', 'denise', 'denie', 'negative for', 'neg for', 'no h/o', 'no hx of', 'no hx', 'no history of', 'no past history of',
   'no signs of', 'no sign of', 'no evidence of', 'no complaints of', 'no complaint of', 'no c/o', 'free of', 'absence of', 'neither',
   'no symptoms of', 'no family history of', 'no fhx of', 'no known',
 ];
