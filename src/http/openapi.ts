@@ -36,7 +36,8 @@ const json = (id: string, description: string) => ({ description, content: { 'ap
 const errors = {
   '400': json('Error', 'Bad input: names the field and why'),
   '401': json('Error', 'Missing or wrong API key (when keys are configured)'),
-  '503': json('Error', 'Neo4j (or another required service) is unreachable'),
+  '429': json('Error', "RATE_LIMITED: over DXGRAPH_RATE_LIMIT_MAX requests per window, or (diagnose, session turns) over the client's share of the event loop while others compete (Retry-After)"),
+  '503': json('Error', 'Neo4j (or another required service) is unreachable, or OVERLOADED: the diagnose work queue is full (Retry-After)'),
 };
 
 const sessionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Session id from POST /v1/sessions' };
