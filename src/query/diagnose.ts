@@ -125,7 +125,10 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
   const { findings, input } = decomposed;
   if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
   // Every later stage multiplies by the findings count (matches, trace): bound it before any of them.
-  if (findings.length > limits.maxFindings) throw new InputError(`text: splits into more than ${limits.maxFindings} findings (DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
+  if (findings.length > limits.maxFindings) {
+    const field = input.findings.length > 0 ? 'findings' : 'text';
+    throw new InputError(`${field}: more than ${limits.maxFindings} findings after decomposition (DXGRAPH_MAX_FINDINGS); send a shorter description`, { field });
+  }
   const gate = await assessGate(deps.gate ?? null, { input, findings }, timed);
   const { matches } = await timed('match', () =>
     matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex, lexicon: deps.lexicon ?? null }, { findings, topM: o.topM, threshold: o.matchThreshold, text: input.text }),
