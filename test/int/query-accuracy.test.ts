@@ -90,6 +90,49 @@ describe('query pipeline (real Neo4j, real faiss-node, DDXPlus 60/40 split)', fu
     assert.equal(res.differential[0]!.disease.toLowerCase(), rec.diagnosis.toLowerCase());
   });
 
+  // Issue 17: clinician and lay free text through the concept layer, negations included.
+  const FREE_TEXT: { text: string; gold: string; negated: string[] }[] = [
+    { text: 'Sharp chest pain, worse when breathing in, better leaning forward. No cough.', gold: 'Pericarditis', negated: ['E_201'] },
+    { text: '61M smoker, crushing CP radiating to L arm, diaphoretic, SOB. No fever.', gold: 'Possible NSTEMI / STEMI', negated: ['E_91'] },
+    { text: '45F, sudden hives all over after eating shrimp, lips swelling, wheezing, feels faint. No fever.', gold: 'Anaphylaxis', negated: ['E_91'] },
+    { text: '34F c/o earache R ear x2 days, fever 38.5C, recent cold', gold: 'Acute otitis media', negated: [] },
+    { text: '72M with COPD, more SOB and productive cough with green sputum, wheezing, denies chest pain', gold: 'Acute COPD exacerbation / infection', negated: ['E_53'] },
+    { text: "I get out of breath climbing stairs, my ankles are swollen and I have to sleep on 3 pillows. I don't have a fever.", gold: 'Acute pulmonary edema', negated: ['E_91'] },
+  ];
+
+  it('free text: clinician and lay descriptions give the right disease in the top 3, and no negated finding is matched as present', async () => {
+    for (const c of FREE_TEXT) {
+      const res = await service.diagnose(textInput(c.text, { reasoner: 'evidence' }));
+      const top3 = res.differential.slice(0, 3).map((d) => d.disease);
+      assert.ok(top3.includes(c.gold), `${c.text} → ${top3.join(' | ')}`);
+      const present = new Set(res.trace.matches.filter((m) => m.polarity === 'present').map((m) => service.snapshot.features[service.snapshot.featureIndex.get(m.featureId)!]!.code));
+      for (const code of c.negated) assert.ok(!present.has(code), `${c.text}: negated ${code} matched as present`);
+      assert.equal(res.insufficient, null, c.text);
+    }
+  });
+
+  it("free text: the README example matches the pain, its character, what worsens and relieves it and the negated cough, and ranks pericarditis first", async () => {
+    const res = await service.diagnose(textInput('Sharp chest pain, worse when breathing in, better leaning forward. No cough.', { reasoner: 'evidence' }));
+    const codeOf = (m: { featureId: string }) => service.snapshot.features[service.snapshot.featureIndex.get(m.featureId)!]!;
+    const present = res.trace.matches.filter((m) => m.polarity === 'present').map(codeOf);
+    assert.ok(present.some((f) => f.code === 'E_53'), 'pain');
+    assert.ok(present.some((f) => f.code === 'E_54' && f.valueText === 'sharp'), 'pain character: sharp');
+    assert.ok(present.some((f) => f.code === 'E_55'), 'pain location');
+    assert.ok(present.some((f) => /breathe in deeply/.test(f.question ?? '')), 'worse when breathing in');
+    assert.ok(present.some((f) => /lean forward/.test(f.question ?? '')), 'better leaning forward');
+    assert.ok(res.trace.matches.some((m) => m.polarity === 'absent' && codeOf(m).code === 'E_201'), 'no cough, as absent');
+    assert.equal(res.differential[0]!.disease, 'Pericarditis');
+    // Every match says why, and every free-text finding where it sits in the text.
+    assert.ok(res.trace.matches.every((m) => typeof m.via === 'string' && m.via.length > 0));
+    assert.ok(res.trace.findings.every((f) => f.span && f.span.end > f.span.start));
+  });
+
+  it('free text: gibberish is flagged insufficient instead of a confident list', async () => {
+    const res = await service.diagnose(textInput('asdf qwer zxcv', { reasoner: 'evidence' }));
+    assert.equal(res.insufficient?.reason, 'no-finding-matched');
+    assert.ok(res.followUps.length > 0, 'the questions to ask instead');
+  });
+
   it('refuses a build made with another embedder, and names a corrupt index file', async () => {
     await assert.rejects(openQueryService({ graph: store, dataDir, embedder: { id: 'hashed-ngram-v1:64', embeddings: new HashedEmbedder({ dim: 64 }) } }), (e: unknown) => e instanceof ConfigError && /embedder/.test(e.message));
     const copy = mkdtempSync(join(tmpdir(), 'query-int-corrupt-'));
