@@ -7,7 +7,8 @@
  * `/v1/diagnose` gives for the same body. Answers then update that differential by Bayes'
  * rule with the KG's likelihoods (the follow-up engine's naive Bayes over answers, with
  * the first differential, blended with the KG's own reading of the description, as the
- * prior: starting-prior.ts). So two scorers remain, on purpose: re-running `diagnose`
+ * prior: starting-prior.ts); the next questions are planned over the KG's reading. So two
+ * scorers remain, on purpose: re-running `diagnose`
  * with the answers as coded findings was measured on the interactive protocol and that
  * scorer, tuned for whole records, reads a handful of answers poorly (200 held-out DDXPlus
  * patients: @5 79.5% instead of 95.5%); docs/followups.md has the figures.
@@ -185,7 +186,11 @@ export class Consultation implements ConsultationPort {
     // The description's evidence is already in the prior (diagnose read it): only the answers are added.
     const post = engine.posteriorOf({ evidence: [], answers, demographics: null, prior: state.prior, candidateDiseases: null });
     const differential = shown ?? rankDifferential(engine.model, post, this.opts.differential);
-    const { questions } = engine.next(post, { asked: new Set(state.answers.keys()), knownFeatures: new Set(state.evidence.map((e) => e.featureId)), candidateDiseases: null }, {
+    // Questions are planned over the KG's own reading of the description and the answers (the
+    // model whose information gain they maximise); measured, that asks better questions than
+    // planning over the blend (docs/followups.md#sessions).
+    const planning = engine.posteriorOf({ evidence: state.evidence, answers, demographics: null, prior: null, candidateDiseases: null });
+    const { questions } = engine.next(planning, { asked: new Set(state.answers.keys()), knownFeatures: new Set(state.evidence.map((e) => e.featureId)), candidateDiseases: null }, {
       ranker: state.ranker, questions: state.questions, differential: this.opts.differential, confidence: this.opts.confidence,
     });
     // The stop signal reads the differential as shown.

@@ -11,10 +11,11 @@
  * description (the KG's naive Bayes over the matched features) as a weighted geometric
  * mean, p ∝ p_diagnose^w · p_kg^(1−w). Why: `diagnose`'s evidence reasoner is tuned on whole
  * records and is sharp on a one-line complaint; as the only prior it made the later answers
- * work harder (interactive protocol, 642 held-out DDXPlus patients: @3 91.1% with w = 1 vs
- * 93.1% before sessions started from diagnose; w = 0.25: @1 78.3%, @3 91.9%, @5 95.8%,
- * @10 98.0%; docs/followups.md has the sweep). The first turn still shows `diagnose`'s
- * differential itself; the blend only shapes what the answers update.
+ * work harder (interactive protocol, 642 held-out DDXPlus patients, questions planned over
+ * the KG's reading: @1 74.6% with w = 1 vs 77.3% before sessions started from diagnose;
+ * w = 0.25: @1 77.7%, @3 92.8%, @5 96.1%, @10 97.8%; docs/followups.md has the sweep). The
+ * first turn still shows `diagnose`'s differential itself; the blend only shapes what the
+ * answers update.
  */
 import type { FollowupModel } from '../followups/model.js';
 
