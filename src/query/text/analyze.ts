@@ -16,9 +16,10 @@ export function analyzeClinicalText(text: string): TextAnalysis {
   const masked = blank(text, demo.masks);
   const patientNouns = new Set(demo.patientNouns);
   const findings: TextFinding[] = [];
-  for (const sentence of splitSentences(masked)) {
-    const values = findValues(masked, sentence.start, sentence.end);
-    const plain = blank(masked, values.map((v) => v.span));
+  const sentences = splitSentences(masked).map((sentence) => ({ sentence, values: findValues(masked, sentence.start, sentence.end) }));
+  // One copy of the text with every value blanked (not one per sentence: long texts stay linear).
+  const plain = blank(masked, sentences.flatMap((s) => s.values.map((v) => v.span)));
+  for (const { sentence, values } of sentences) {
     const tokens = tokenize(plain, sentence);
     const hits = findCues(tokens, patientNouns);
     findings.push(...analyzeSentence({ text: plain, sentence, tokens, hits, values }));
@@ -80,7 +81,13 @@ function segmentExtent(p: SentenceParts, segments: readonly Segment[], s: Segmen
 /** Same text, characters of the spans replaced by spaces (offsets stay valid). */
 export function blank(text: string, spans: readonly Span[]): string {
   if (spans.length === 0) return text;
-  const chars = [...text.split('')];
-  for (const s of spans) for (let k = s.start; k < s.end; k++) chars[k] = chars[k] === '\n' ? '\n' : ' ';
-  return chars.join('');
+  let out = '';
+  let at = 0;
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    if (s.end <= at) continue;
+    const from = Math.max(at, s.start);
+    out += text.slice(at, from) + text.slice(from, s.end).replace(/[^\n]/g, ' ');
+    at = s.end;
+  }
+  return out + text.slice(at);
 }

@@ -61,21 +61,34 @@ function groups(p: FindingParts): { head: number[]; clause: Span[] } {
 function assignValues(p: FindingParts, head: number[]): Map<number, ValueHit[]> {
   const out = new Map<number, ValueHit[]>();
   const add = (i: number, v: ValueHit) => out.set(i, [...(out.get(i) ?? []), v]);
-  const startOf = (a: Atom) => p.tokens[a.from]!.start;
-  const endOf = (a: Atom) => p.tokens[a.to - 1]!.end;
-  const between = (from: number, to: number, test: (t: Token) => boolean) => p.tokens.some((t) => t.start >= from && t.end <= to && test(t));
+  const starts = p.atoms.map((a) => p.tokens[a.from]!.start);
+  const ends = p.atoms.map((a) => p.tokens[a.to - 1]!.end);
+  const tokenStarts = p.tokens.map((t) => t.start);
+  // Binary searches keep long sentences linear-logarithmic.
+  const lastAtOrBefore = (xs: number[], x: number) => {
+    let lo = 0, hi = xs.length - 1, best = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (xs[mid]! <= x) { best = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return best;
+  };
+  const between = (from: number, to: number, words: ReadonlySet<string>) => {
+    for (let k = lastAtOrBefore(tokenStarts, from - 1) + 1; k < p.tokens.length && p.tokens[k]!.end <= to; k++) if (words.has(p.tokens[k]!.norm)) return true;
+    return false;
+  };
   for (const v of p.values) {
-    const inside = p.atoms.findIndex((a) => startOf(a) <= v.span.start && v.span.start < endOf(a));
-    if (inside >= 0) {
-      add(inside, v);
+    const cand = lastAtOrBefore(starts, v.span.start);
+    if (cand >= 0 && v.span.start < ends[cand]!) {
+      add(cand, v);
       continue;
     }
-    let prev = -1;
-    p.atoms.forEach((a, i) => { if (endOf(a) <= v.span.start) prev = i; });
-    const next = p.atoms.findIndex((a) => startOf(a) >= v.span.end);
-    const boundaryBefore = prev >= 0 && between(endOf(p.atoms[prev]!), v.span.start, (t) => BOUNDARY.has(t.norm));
-    const boundaryAfter = next >= 0 && between(v.span.end, startOf(p.atoms[next]!), (t) => BOUNDARY.has(t.norm));
-    const joinerBefore = prev >= 0 && between(endOf(p.atoms[prev]!), v.span.start, (t) => JOINER_WORDS.has(t.norm));
+    const prev = lastAtOrBefore(ends, v.span.start);
+    const nextAt = lastAtOrBefore(starts, v.span.end - 1) + 1;
+    const next = nextAt < p.atoms.length ? nextAt : -1;
+    const boundaryBefore = prev >= 0 && between(ends[prev]!, v.span.start, BOUNDARY);
+    const boundaryAfter = next >= 0 && between(v.span.end, starts[next]!, BOUNDARY);
+    const joinerBefore = prev >= 0 && between(ends[prev]!, v.span.start, JOINER_WORDS);
     if (next >= 0 && !boundaryAfter && (prev < 0 || boundaryBefore || joinerBefore)) add(next, v);
     else if (prev >= 0) add(boundaryBefore ? head[prev]! : prev, v);
     else add(next, v);
@@ -194,10 +207,15 @@ export function buildFindings(p: FindingParts): TextFinding[] {
 /** "Fever 39.2, febrile": one fever finding per sentence and assertion, values merged. */
 function dedupe(fs: TextFinding[]): TextFinding[] {
   const out: TextFinding[] = [];
+  const seen = new Map<string, TextFinding>();
   for (const f of fs) {
-    const same = out.find((o) => o.text.toLowerCase() === f.text.toLowerCase() && o.assertion === f.assertion && o.experiencer === f.experiencer && o.temporality === f.temporality);
+    const key = `${f.text.toLowerCase()}|${f.assertion}|${f.experiencer}|${f.temporality}`;
+    const same = seen.get(key);
     if (same) same.values = { ...f.values, ...same.values };
-    else out.push(f);
+    else {
+      seen.set(key, f);
+      out.push(f);
+    }
   }
   return out.sort((a, b) => a.span.start - b.span.start);
 }

@@ -50,16 +50,38 @@ function pastListItem(input: ScopeInput, s: number): boolean {
   return words.length <= 3 && !words.some((t) => ACUTE.has(t.norm));
 }
 
+interface ListFacts {
+  bare: boolean[];
+  /** Every segment from s to the sentence end is bare. */
+  bareToEnd: boolean[];
+  /** The run of bare segments from s holds one opened by and/or/nor. */
+  closerAhead: boolean[];
+}
+const FACTS = new WeakMap<ScopeInput, ListFacts>();
+
+/** Computed once per sentence, from the end, so long lists stay linear. */
+function listFacts(input: ScopeInput): ListFacts {
+  const known = FACTS.get(input);
+  if (known) return known;
+  const n = input.segments.length;
+  const facts: ListFacts = { bare: new Array(n), bareToEnd: new Array(n), closerAhead: new Array(n) };
+  for (let s = n - 1; s >= 0; s--) {
+    const b = bare(input, s);
+    facts.bare[s] = b;
+    facts.bareToEnd[s] = b && (s === n - 1 || facts.bareToEnd[s + 1]!);
+    facts.closerAhead[s] = b && (LIST_CLOSERS.has(input.tokens[input.segments[s]!.from]!.norm) || (s < n - 1 && facts.closerAhead[s + 1]!));
+  }
+  FACTS.set(input, facts);
+  return facts;
+}
+
 /** Does a scope opened in an earlier comma segment cover segment s? */
 export function listContinues(input: ScopeInput, scope: Scope, s: number): boolean {
-  if (!bare(input, s)) return false;
+  const facts = listFacts(input);
+  if (!facts.bare[s]) return false;
   if ((scope.kind === 'historical' || scope.kind === 'family' || scope.kind === 'other') && !pastListItem(input, s)) return false;
   if (scope.list === 'strong') return true;
-  let m = s;
-  for (; m < input.segments.length && bare(input, m); m++) {
-    if (scope.list === 'none' && LIST_CLOSERS.has(input.tokens[input.segments[m]!.from]!.norm)) return true;
-  }
-  return scope.list === 'weak' && m === input.segments.length;
+  return scope.list === 'weak' ? facts.bareToEnd[s]! : facts.closerAhead[s]!;
 }
 
 /** Where a cue sits in its atom: before the finding (forward), after it (backward), or inside (ignored). */
