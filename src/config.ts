@@ -20,7 +20,7 @@ export interface SessionsConfig {
   ranker: 'information-gain' | 'sigma';
   /** Live sessions one API key (or, without keys, the one local owner) may hold; past it a create is refused (429). */
   maxPerKey: number;
-  /** Answer turns per session (changed answers count, repeats do not); past it answers are refused (409). */
+  /** Answers recorded per session (each changed answer counts one, identical repeats none); past it answers are refused (409). */
   maxTurns: number;
   /** Absolute lifetime from creation, however often the session is used (besides the sliding TTL). */
   lifetimeMs: number;

@@ -66,7 +66,7 @@ function sessionPaths(security: Json[]): Record<string, Json> {
         requestBody: { required: true, content: { 'application/json': { schema: ref('AnswersRequest') } } },
         responses: {
           '200': json('SessionView', 'Updated differential, next questions, stop signal'), '404': gone, ...errors, '400': json('Error', 'Unknown question id or an answer of the wrong type (nothing is changed)'),
-          '409': json('Error', 'SESSION_TURN_LIMIT: the session reached DXGRAPH_SESSION_MAX_TURNS answer turns'),
+          '409': json('Error', 'SESSION_TURN_LIMIT: the session reached DXGRAPH_SESSION_MAX_TURNS recorded answers (each changed answer counts one)'),
         },
       },
     },

@@ -28,7 +28,7 @@ import { SessionLimitError } from './errors.js';
 import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest, Turn } from './schemas.js';
 import type { SessionStore, StoredSession } from './session-store.js';
 import { blendPriors, startingPrior } from './starting-prior.js';
-import { historyView, sessionView, turnOf, type TurnResult } from './views.js';
+import { historyView, recordedAnswers, sessionView, turnOf, type TurnResult } from './views.js';
 
 export interface ConsultationOptions {
   /** The top disease's probability at which the response signals "stop asking". */
@@ -36,7 +36,7 @@ export interface ConsultationOptions {
   questions: number;
   differential: number;
   ranker: RankerName;
-  /** Answer turns per session (repeats of the same answers do not count). */
+  /** Answers recorded per session: each changed answer counts one, identical repeats none. */
   maxTurns: number;
   /** Mass of the diseases the first differential leaves out, relative to its lowest entry (starting-prior.ts). */
   unlistedMass: number;
@@ -134,8 +134,9 @@ export class Consultation implements ConsultationPort {
     const state = s.value;
     const changed = [...accepted].filter(([qid, a]) => !(state.answers.has(qid) && sameAnswer(state.answers.get(qid)!, a)));
     if (changed.length === 0) return this.view(s); // idempotent repeat
-    if (state.turns.length - 1 >= this.opts.maxTurns) {
-      throw new SessionLimitError('session-turns', `this session reached its limit of ${this.opts.maxTurns} answer turns; start a new session`);
+    // Each changed answer is one turn of the cap, so the history (which records every change) is bounded by it.
+    if (recordedAnswers(state) + changed.length > this.opts.maxTurns) {
+      throw new SessionLimitError('session-turns', `this session reached its limit of ${this.opts.maxTurns} recorded answers; start a new session`);
     }
     for (const [qid, a] of changed) {
       state.answers.delete(qid); // a changed answer moves to the end of the answering order

@@ -69,7 +69,7 @@ export const SessionViewSchema = z.object({
   questions: z.array(QuestionViewSchema),
   stop: StopSchema,
   answered: z.number().describe('Questions answered so far'),
-  turnsLeft: z.number().describe('Answer turns left before the per-session cap (DXGRAPH_SESSION_MAX_TURNS)'),
+  turnsLeft: z.number().describe('Answers that can still be recorded (each changed answer counts one) before the per-session cap DXGRAPH_SESSION_MAX_TURNS'),
   insufficient: z
     .object({ reason: z.enum(['no-finding-matched', 'too-few-findings-matched']), message: z.string() })
     .nullable()

@@ -28,6 +28,11 @@ export function questionView(s: ScoredQuestion): SessionView['questions'][number
   };
 }
 
+/** Answers recorded in the history so far (each changed answer counts once). */
+export function recordedAnswers(state: Pick<SessionState, 'turns'>): number {
+  return state.turns.reduce((n, t) => n + t.answers.length, 0);
+}
+
 export function sessionView(s: StoredSession<SessionState>, expiresAt: number, maxTurns: number): SessionView {
   const st = s.value;
   return {
@@ -39,7 +44,7 @@ export function sessionView(s: StoredSession<SessionState>, expiresAt: number, m
     questions: st.last.questions.map(questionView),
     stop: st.last.stop,
     answered: st.answers.size,
-    turnsLeft: Math.max(0, maxTurns - (st.turns.length - 1)),
+    turnsLeft: Math.max(0, maxTurns - recordedAnswers(st)),
     insufficient: st.answers.size === 0 ? st.insufficient : null,
   };
 }

@@ -63,7 +63,7 @@ describe('sessions: consultation', () => {
     assert.equal(r.differential[0]!.diseaseId, 'dis:b', 'back pain and no fever overturn A');
     assert.ok(Math.abs(r.differential.reduce((s, d) => s + d.probability, 0) - 1) < 1e-9);
     assert.equal(r.answered, 2);
-    assert.equal(r.turnsLeft, 199);
+    assert.equal(r.turnsLeft, 198, 'two changed answers recorded');
     assert.equal(r.stop.stop, true);
     assert.equal(r.stop.reason, 'confident');
     assert.ok(!r.questions.some((q) => q.id === 'q:E_4' || q.id === 'q:E_2'));
@@ -115,6 +115,12 @@ describe('sessions: consultation', () => {
     assert.equal(h.turns.length, 4, 'start + 3 answer turns, nothing after the cap');
     assert.equal(h.turnsLeft, 0);
     assert.equal((await flip(true)).answered, 1, 'repeating the current answer is still answered (no new turn)');
+    const two = setup({ maxTurns: 3 });
+    const w = await two.c.start(K, { findings: [cough] });
+    await two.c.answer(K, w.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }, { questionId: 'q:E_3', answer: { type: 'no' } }] });
+    const batch = { answers: [{ questionId: 'q:E_2', answer: { type: 'no' as const } }, { questionId: 'q:E_3', answer: { type: 'yes' as const } }] };
+    await assert.rejects(two.c.answer(K, w.sessionId, batch), (e: unknown) => e instanceof SessionLimitError, 'a batch counts each changed answer: 2 + 2 > 3');
+    assert.equal(two.c.get(K, w.sessionId).turnsLeft, 1);
   });
   it('belongs to its owner: another key gets NotFoundError for read, answer and end', async () => {
     const { c } = setup();
