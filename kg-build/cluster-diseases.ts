@@ -4,6 +4,7 @@ import type { DiseaseNode } from '../src/domain/kg.js';
 import { nameTokens, namesConflict } from './name-guard.js';
 import { normalizeName, uniqueSlugIds } from './text.js';
 import { dot, embedAll } from './vectors.js';
+import { addTallies, type DemographicTally } from '../src/domain/demographics.js';
 
 // MedRAG eq. 3: E_L3 = C(E_L3raw, E) — agglomerative clustering of embedded raw diagnosis strings.
 
@@ -12,6 +13,8 @@ export interface RawDiagnosis {
   count: number;
   /** Most frequent ICD-10 code seen with this raw string, if any. */
   icd10: string | null;
+  /** Records by age band and sex (absent: the source gave none). */
+  demographics?: DemographicTally;
 }
 
 export interface ClusterDiseasesOptions {
@@ -65,7 +68,8 @@ export async function clusterDiseases(
   const diseases = named.map((n, i) => {
     const id = ids[i]!;
     for (const m of n.members) diseaseOf.set(m.raw, id);
-    return { id, name: n.name, icd10: n.icd10, recordCount: n.recordCount, aliases: n.aliases };
+    const demo = n.members.reduce<DemographicTally | null>((acc, m) => (m.demographics ? (acc ? addTallies(acc, m.demographics) : m.demographics) : acc), null);
+    return { id, name: n.name, icd10: n.icd10, recordCount: n.recordCount, aliases: n.aliases, ageBands: demo?.ageBands ?? null, sexCounts: demo?.sexCounts ?? null };
   });
   return { diseases, diseaseOf };
 }

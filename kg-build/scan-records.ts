@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import type { AnswerType, NormalizedRecord } from '../src/domain/record.js';
 import type { RawDiagnosis } from './cluster-diseases.js';
 import { featureKey } from './feature-key.js';
+import { emptyTally, tally, type DemographicTally } from '../src/domain/demographics.js';
 
 /**
  * Stage 0: the one pass over the source. Sources stream, so everything later stages need
@@ -54,7 +55,7 @@ export interface ScanInput {
 export async function scanRecords(input: ScanInput): Promise<RecordScan> {
   const out = createWriteStream(input.spoolPath, { encoding: 'utf8' });
   const hash = createHash('sha256');
-  const diag = new Map<string, { count: number; icd: Map<string, number> }>();
+  const diag = new Map<string, { count: number; icd: Map<string, number>; demographics: DemographicTally }>();
   const features = new Map<string, FeatureProto>();
   let recordCount = 0;
   let excluded = 0;
@@ -75,8 +76,9 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
         keys.add(key);
         if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null });
       }
-      const d = diag.get(r.diagnosis) ?? { count: 0, icd: new Map<string, number>() };
+      const d = diag.get(r.diagnosis) ?? { count: 0, icd: new Map<string, number>(), demographics: emptyTally() };
       d.count++;
+      tally(d.demographics, r);
       if (r.icd10) d.icd.set(r.icd10, (d.icd.get(r.icd10) ?? 0) + 1);
       diag.set(r.diagnosis, d);
       const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort() };
@@ -93,6 +95,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
     raw,
     count: d.count,
     icd10: [...d.icd.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null,
+    demographics: d.demographics,
   }));
   return { recordCount, excluded, absentFindings, diagnoses, features, spoolPath: input.spoolPath, fingerprint: hash.digest('hex').slice(0, 16) };
 }

@@ -26,6 +26,13 @@ export interface DiseaseNode {
   recordCount: number;
   /** Raw diagnosis strings clustered into this disease (MedRAG eq. 3). */
   aliases: string[];
+  /**
+   * Training records per age band (src/domain/demographics.ts AGE_BANDS) and per sex [M, F]:
+   * croup, bronchiolitis or otitis media are age-bound, and a free-text "38M" should say so.
+   * Absent/null when the source has no demographics.
+   */
+  ageBands?: number[] | null;
+  sexCounts?: number[] | null;
 }
 
 export type FeatureKind = 'ehr' | 'augmented';

@@ -20,7 +20,8 @@ export async function loadSnapshot(graph: Pick<GraphStore, 'read'>): Promise<KgS
   const [h] = await graph.read('query/snapshot-hierarchy');
   const features = (await graph.read('query/snapshot-features')) as unknown as FeatureNode[];
   const manifestations = (await graph.read('query/snapshot-manifestations')) as unknown as ManifestationEdge[];
-  const diseases = ((h?.diseases ?? []) as DiseaseNode[]).map((d) => ({ ...d, recordCount: Number(d.recordCount ?? 0) }));
+  const counts = (xs: unknown): number[] | null => (Array.isArray(xs) ? xs.map(Number) : null);
+  const diseases = ((h?.diseases ?? []) as DiseaseNode[]).map((d) => ({ ...d, recordCount: Number(d.recordCount ?? 0), ageBands: counts(d.ageBands), sexCounts: counts(d.sexCounts) }));
   return buildSnapshot(
     { categories: (h?.categories ?? []) as CategoryNode[], subcategories: (h?.subcategories ?? []) as SubcategoryNode[], diseases, features, manifestations },
     build ? String(build.id) : null,

@@ -1,3 +1,4 @@
+import { AGE_BANDS, ageBand } from '../domain/demographics.js';
 import type { ReasonerContext } from './reasoner.js';
 
 /**
@@ -6,11 +7,14 @@ import type { ReasonerContext } from './reasoner.js';
  *   votes:  γ · log((v_s + 1) / (V + S))      Laplace-smoothed share of the subcategory's votes (eq. 12-13)
  *   kNN:    κ · log(share_d + 0.1)            similarity-weighted share of the top-k neighbours diagnosed d
  *   key differences: ω · (P_in − P_siblings)  for each reported key-difference feature (+ present, − absent)
+ *   demographics: δ · [log P(age band | d) + log P(sex | d)]  Lidstone-smoothed counts on the :Disease node
  */
 export interface PriorWeights {
   voteWeight: number;
   knnWeight: number;
   keyDifferenceWeight: number;
+  /** Weight of the age/sex likelihood (0: ignore the patient's age and sex). */
+  demographicWeight?: number;
 }
 
 export interface Priors {
@@ -64,5 +68,16 @@ export function contextPriors(ctx: ReasonerContext, w: PriorWeights): Priors {
       lines[d]!.push(`key difference (${pol}): ${t.object}`);
     }
   }
+  const dw = w.demographicWeight ?? 0;
+  if (dw > 0) addDemographics(total, s.diseases, ctx.input, dw);
   return { total, lines };
+}
+
+/** log((count + 1) / (n + k)) of the patient's age band and sex per disease; diseases without counts get 0 (no opinion). */
+function addDemographics(total: Float64Array, diseases: ReasonerContext['snapshot']['diseases'], p: { age: number | null; sex: 'M' | 'F' | null }, weight: number): void {
+  const cat = (row: readonly number[], k: number) => Math.log((row[k]! + 1) / (row.reduce((a, v) => a + v, 0) + row.length));
+  diseases.forEach((d, i) => {
+    if (p.age !== null && p.age >= 0 && d.ageBands && d.ageBands.length === AGE_BANDS.length) total[i]! += weight * cat(d.ageBands, ageBand(p.age));
+    if (p.sex !== null && d.sexCounts && d.sexCounts.length === 2) total[i]! += weight * cat(d.sexCounts, p.sex === 'M' ? 0 : 1);
+  });
 }

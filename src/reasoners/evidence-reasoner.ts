@@ -27,6 +27,7 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   voteWeight: 0.5,
   knnWeight: 1,
   keyDifferenceWeight: 0.25,
+  demographicWeight: 1,
   matchMargin: 0.02,
   maxDifferential: 10,
 };
