@@ -85,9 +85,12 @@ function isModifier(tokens: readonly Token[], at: (CueHit | undefined)[], from: 
   return words.length <= 3 && words.every((t) => MODIFIER_ADJECTIVES.has(t.norm));
 }
 
+/** Cue words that stay in the finding's text: "can't catch my breath", "sick contacts". */
+const KEPT_CUES = new Set(['pseudo', 'exposure']);
+
 /** Words of a finding (pseudo-negations like "can't catch my breath" are findings too). */
 const content = (tokens: readonly Token[], at: (CueHit | undefined)[], from: number, to: number) =>
-  tokens.slice(from, to).filter((t, k) => isWord(t) && !LEADING_FILLER.has(t.norm) && (at[from + k] === undefined || at[from + k]!.defs[0]!.kind === 'pseudo'));
+  tokens.slice(from, to).filter((t, k) => isWord(t) && !LEADING_FILLER.has(t.norm) && (at[from + k] === undefined || KEPT_CUES.has(at[from + k]!.defs[0]!.kind)));
 
 const MULTI_FIRST = new Set(MULTI_JOINERS.map((mj) => mj[0]!));
 
@@ -117,7 +120,8 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
     const right = tokens.slice(negCue ? hit!.j : k + width, rightEnd).filter(isWord);
     if (left.length === 0 || right.length === 0) continue;
     const subjectNext = SUBJECTS.has(right[0]!.norm);
-    if (exposure && !subjectNext) continue;
+    // "contact with someone who had a cough and fever" is one exposure; "sick contacts or new medications" is a list.
+    if (exposure && !subjectNext && !left.every((t) => at[tokens.indexOf(t)]?.defs.some((d) => d.kind === 'exposure'))) continue;
     if (width > 0 && !negCue && !subjectNext && keepTogether(tokens, k, width, left, right, seg, tokens.slice(from, k).filter((_, d) => at[from + d] === undefined))) continue;
     out.push({ seg: segIndex, from, to: k, joiner });
     joiner = width > 0 ? tokens.slice(k, k + width).map((x) => x.norm).join(' ') : null;

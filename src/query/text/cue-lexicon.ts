@@ -25,7 +25,8 @@ export interface CueDef {
 const NEG_STRONG = [
   'denies', 'denied', 'deny', 'denying', 'denys', 'denise', 'denie', 'negative for', 'neg for', 'no h/o', 'no hx of', 'no hx', 'no history of', 'no past history of',
   'no signs of', 'no sign of', 'no evidence of', 'no complaints of', 'no complaint of', 'no c/o', 'free of', 'absence of', 'neither',
-  'no symptoms of', 'no family history of', 'no fhx of', 'no known',
+  'no symptoms of', 'no family history of', 'no fhx of', 'no known', 'negative :', 'neg :', 'absent :', 'none of :', 'denies :',
+  'denied :', 'negative -', 'neg -',
 ];
 const NEG_WEAK = ['no', 'without', 'w/o', 'never', 'never had', 'no recent', 'no new', 'no more', 'no further', 'not any', 'none of'];
 const NEG_AUX = [
@@ -37,6 +38,7 @@ const NEG_AUX = [
 const NEG_BACKWARD = [
   'resolved', 'has resolved', 'have resolved', 'now resolved', 'ruled out', 'was ruled out', 'been ruled out', 'unlikely', 'negative',
   'was negative', 'were negative', 'neg', 'absent', 'gone', 'went away', 'has gone', 'have gone', 'not present', 'denied', 'none',
+  'no', 'nil', 'not',
 ];
 const POSSIBLE_FWD = [
   '?q', 'possible', 'possibly', 'probable', 'probably', 'likely', 'r/o', 'rule out', 'to rule out', 'rule-out', 'questionable',
@@ -70,7 +72,7 @@ const HISTORICAL_BWD = [
 ];
 const CURRENT = [
   'now', 'currently', 'presently', 'today', 'presents with', 'presenting with', 'comes in with', 'came in with', 'at present',
-  'this time', 'recently', 'new', 'tonight', 'this morning', 'since then', 'this week', 'this am', 'all of a sudden', 'out of nowhere',
+  'this time', 'tonight', 'this morning', 'since then', 'this week', 'this am', 'all of a sudden', 'out of nowhere',
 ];
 const POSITIVE = [
   'reports', 'reported', 'reporting', 'endorses', 'endorsed', 'endorsing', 'complains of', 'complaining of', 'complained of', 'c/o',
