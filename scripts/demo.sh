@@ -38,7 +38,7 @@ say "1/4 patient-level split of datasets/ddxplus (60% train / 40% test, seed 1)"
 rm -rf "$WORK/split"
 dx split --source ddxplus:datasets/ddxplus --test-fraction 0.4 --seed 1 --out-dir "$WORK/split"
 
-say "2/4 build the KG from the training part (statistical hierarchy, no LLM)"
+say "2/4 build the KG from the training part (hierarchy auto: ICD-10 chapters and blocks from the conditions' codes; no LLM)"
 dx build --source "ddxplus:$WORK/split/train"
 
 say "3/4 ask: a short free-text description"
