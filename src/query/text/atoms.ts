@@ -30,7 +30,7 @@ export interface Atom {
 
 /** Reporting phrases that start a new finding even after other words ("retired mechanic presents with ..."). */
 const REPORTING = new Set(['presents with', 'presenting with', 'comes in with', 'came in with', 'complains of', 'complaining of', 'c/o', 'reports', 'endorses']);
-const JOINERS = new Set(['and', 'or', 'nor', '&', '/', 'plus', 'with', 'w/', 'and/or']);
+const JOINERS = new Set(['and', 'or', 'nor', '&', '/', 'plus', 'with', 'w/', 'and/or', 'vs', 'versus']);
 const MULTI_JOINERS: string[][] = [['as', 'well', 'as'], ['along', 'with'], ['associated', 'with'], ['accompanied', 'by'], ['together', 'with'], ['and', 'also']];
 const BOUNDARY = new Set([',', ':', '-']);
 
@@ -113,7 +113,7 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
     const insideCue = hit !== undefined && hit.i < k; // the "with" of "presents with" joins nothing
     const width = insideCue ? 0 : multiJoiner(tokens, k) || (JOINERS.has(t.norm) ? 1 : 0);
     const negCue =
-      hit?.i === k && !JOINERS.has(t.norm) && hit.defs.some((d) => (d.kind === 'negated' && d.direction === 'forward') || REPORTING.has(d.tokens.join(' ')));
+      hit?.i === k && !JOINERS.has(t.norm) && hit.defs.some((d) => ((d.kind === 'negated' || d.kind === 'hypothetical') && d.direction === 'forward') || REPORTING.has(d.tokens.join(' ')));
     if (width === 0 && !negCue) continue;
     const left = content(tokens, at, from, k);
     const rightEnd = nextJoiner(tokens, negCue ? hit!.j : k + Math.max(width, 1), seg.to);

@@ -47,7 +47,8 @@ const POSSIBLE_FWD = [
   'concerned about', 'concerning for', 'worried about', 'worried i have', "worried it's", 'worried that', 'worrisome for',
   'i think i have', 'think i have', "i think it's", 'not sure if', 'unsure if', 'not sure whether', 'versus', 'vs', 'cannot rule out',
   "can't rule out", 'cant rule out', 'not ruled out', 'cannot exclude', "can't exclude", 'differential includes', 'consider',
-  'evaluate for', 'eval for', 'query', 'presumed', 'equivocal for',
+  'evaluate for', 'eval for', 'query', 'presumed', 'equivocal for', 'ddx :', 'ddx', 'ddx includes', 'differential :',
+  'differential diagnosis :', 'differential diagnosis includes',
 ];
 const POSSIBLE_BWD = ['?', 'possible', 'suspected', 'not ruled out', 'not excluded', 'cannot be excluded', 'is possible', 'vs'];
 const HYPOTHETICAL = [
@@ -55,6 +56,8 @@ const HYPOTHETICAL = [
   'should you', 'should they', 'should there', 'should the patient', 'should pt', 'should symptoms', 'watch for', 'monitor for',
   'look out for', 'as needed', 'prn', 'in the event of', 'if any', 'return for', 'come back for', 'return to ed if', 'return to er if',
   'if he', 'if she', 'if they', 'if you', 'if there', 'if the patient', 'if pt', 'if symptoms', 'if any', 'in order to prevent',
+  'call us if', 'call me if', 'call 911 if', 'call your doctor if', 'go to the er if', 'go to the ed if', 'seek help if', 'return to clinic if',
+  'return sooner if', 'come back sooner if', 'to return if', 'to come back if', 'return precautions for',
 ];
 const HISTORICAL_STRONG = [
   'h/o', 'hx', 'hx of', 'history of', 'hist of', 'pmh', 'pmhx', 'pmh of', 'past medical history', 'past medical history of',
@@ -164,7 +167,7 @@ export const CUE_DEFS: readonly CueDef[] = [
   ...defs(NEG_AUX, 'negated', 'forward', 'none'),
   ...defs(NEG_BACKWARD, 'negated', 'backward', 'none'),
   ...defs(POSSIBLE_FWD, 'possible', 'forward', 'none'),
-  ...defs(['r/o', 'rule out', 'differential includes', 'concern for', 'evaluate for'], 'possible', 'forward', 'strong'),
+  ...defs(['r/o', 'rule out', 'differential includes', 'concern for', 'evaluate for', 'ddx :', 'ddx', 'ddx includes', 'differential :', 'differential diagnosis :', 'differential diagnosis includes'], 'possible', 'forward', 'strong'),
   ...defs(POSSIBLE_BWD, 'possible', 'backward', 'none'),
   ...defs(HYPOTHETICAL, 'hypothetical', 'forward', 'none'),
   ...defs(HISTORICAL_STRONG, 'historical', 'forward', 'strong'),

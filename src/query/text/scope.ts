@@ -62,6 +62,10 @@ export function assignContexts(input: ScopeInput): AtomContext[] {
     for (const h of hits) applyCue(input, a, h, ctx, { state, own, local: segment.modifier ? local : state });
     const base = segment.modifier && head ? headState(head) : state;
     resolve(ctx, (key) => own[key] ?? local[key] ?? base[key]);
+    // "PE vs pneumonia": both alternatives are possible.
+    if ((a.joiner === 'vs' || a.joiner === 'versus') && idx > 0) {
+      for (const c of [ctx, out[idx - 1]!]) if (c.assertion === 'present') Object.assign(c, { assertion: 'possible', cue: c.cue ?? a.joiner });
+    }
     reachBack(input, out, idx, ctx, own);
     if (!segment.modifier) head = ctx;
     out.push(ctx);

@@ -71,4 +71,5 @@ export const ACUTE = set(`acute sudden new severe worsening progressive increasi
 export const EMPTY_WORDS = set(`up down out off on in it that this there here so then too also well yes ok okay fine same thing things like
   stuff season year yr week month morning night evening afternoon today yesterday tonight am pm time times last past next
   monday tuesday wednesday thursday friday saturday sunday weekend day days lasted lasts lasting peak peaks peaking
-  each episode nope nah yeah yep before ros hpi pmh exam`);
+  each episode nope nah yeah yep before ros hpi pmh exam advised instructed told should will would please call us return
+  patient pt`);
