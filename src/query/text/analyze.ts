@@ -22,7 +22,7 @@ export function analyzeClinicalText(text: string): TextAnalysis {
   for (const { sentence, values } of sentences) {
     const tokens = tokenize(plain, sentence);
     const hits = findCues(tokens, patientNouns);
-    findings.push(...analyzeSentence({ text: plain, sentence, tokens, hits, values }));
+    findings.push(...analyzeSentence({ text: plain, source: masked, sentence, tokens, hits, values }));
   }
   const demographics = { ...demo.demographics };
   relativeAsPatient(text, findings, demographics);
@@ -52,6 +52,8 @@ function relativeAsPatient(text: string, findings: TextFinding[], demographics: 
 export interface SentenceParts {
   /** The text with demographics and values blanked (offsets unchanged). */
   text: string;
+  /** The text with only demographics blanked: value words ("2 years ago") can still be quoted as cues. */
+  source: string;
   sentence: Span;
   tokens: readonly Token[];
   hits: readonly CueHit[];

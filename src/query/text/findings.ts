@@ -16,6 +16,7 @@ const FEVER_WORDS = new Set(['fever', 'fevers', 'febrile', 'feverish', 'pyrexia'
  */
 export interface FindingParts {
   text: string;
+  source: string;
   tokens: readonly Token[];
   hits: readonly CueHit[];
   values: readonly ValueHit[];
@@ -131,6 +132,14 @@ function sideOf(p: FindingParts, ks: number[]): ExtractedValues['side'] {
   return side;
 }
 
+/** "MI 2 years ago": a time-ago of a year or more makes the finding historical. */
+function applyHistory(p: FindingParts, f: TextFinding, hits: readonly ValueHit[]): void {
+  const ago = hits.find((v) => v.kind === 'duration' && v.historical);
+  if (!ago || f.temporality === 'historical') return;
+  f.temporality = 'historical';
+  f.cue ??= p.source.slice(ago.span.start, ago.span.end);
+}
+
 function applyValues(values: ExtractedValues, hits: readonly ValueHit[]): void {
   for (const v of hits) {
     if (v.kind === 'intensity') values.intensity ??= v.intensity;
@@ -190,6 +199,7 @@ export function buildFindings(p: FindingParts): TextFinding[] {
     const side = sideOf(p, ks);
     if (side) f.values.side = side;
     applyValues(f.values, vals);
+    applyHistory(p, f, vals);
     out.push(f);
     if (temp && !ks.some((k) => FEVER_WORDS.has(p.tokens[k]!.norm))) {
       const extra = fever(temp.span, clause[i]!, temp.temperatureC, ctx, false);
