@@ -180,6 +180,26 @@ describe('consultation sessions and /v1/diagnose agree; per-key session limits (
     assert.equal(h.turnsLeft, 0);
   });
 
+  it('the attack of issue 18 (one answer flipped as fast as possible) stops at the default 200 recorded answers, the history stays small', async () => {
+    const s = await call('POST', `${server.url}/v1/sessions`, null, COMPLAINTS[6]);
+    const id = s.json.sessionId;
+    const q = s.json.questions.find((x: any) => x.answerType === 'yes-no') ?? s.json.questions[0];
+    const t0 = Date.now();
+    let ok = 0;
+    let last: Reply = s;
+    for (let i = 0; i < 260; i++) {
+      last = await call('POST', `${server.url}/v1/sessions/${id}/answers`, null, { answers: [{ questionId: q.id, answer: i % 2 === 0 ? { type: 'unknown' } : { type: 'no' } }] });
+      if (last.status !== 200) break;
+      ok++;
+    }
+    assert.equal(ok, 200);
+    assert.equal(last.status, 409);
+    const h = await call('GET', `${server.url}/v1/sessions/${id}`, null);
+    assert.equal(h.json.turns.length, 201);
+    process.stderr.write(`    [sessions-agree] flip attack: ${ok} answers accepted in ${Date.now() - t0} ms, then 409; GET ${(h.text.length / 1024).toFixed(0)} KiB\n`);
+    assert.ok(h.text.length < 512 * 1024, `history ${h.text.length} bytes`);
+  });
+
   it('absolute lifetime: a session polled every 500 ms still ends at its 3 s lifetime', async () => {
     const s = await call('POST', `${keyed.url}/v1/sessions`, KEY_2, COMPLAINTS[5]);
     assert.equal(s.status, 201, s.text);
