@@ -52,7 +52,11 @@ for (const [i, p] of set.byPatient.entries()) {
 }
 await writeFile(join(bundles, 'unlinked.json'), `${JSON.stringify(bundleOf(set.unlinked, 'collection'))}\n`);
 const byType = new Map<string, string[]>();
-for (const r of [...set.byPatient.flatMap((p) => p.resources), ...set.unlinked]) byType.set(r.resourceType, [...(byType.get(r.resourceType) ?? []), JSON.stringify(r)]);
+for (const r of [...set.byPatient.flatMap((p) => p.resources), ...set.unlinked]) {
+  const lines = byType.get(r.resourceType) ?? [];
+  lines.push(JSON.stringify(r));
+  byType.set(r.resourceType, lines);
+}
 for (const [type, lines] of [...byType].sort()) await writeFile(join(ndjson, `${type}.ndjson`), `${lines.join('\n')}\n`);
 
 const visits = pop.persons.reduce((n, p) => n + p.visits.length, 0) + 1;
