@@ -34,11 +34,7 @@ const JOINERS = new Set(['and', 'or', 'nor', '&', '/', 'plus', 'with', 'w/', 'an
 const MULTI_JOINERS: string[][] = [['as', 'well', 'as'], ['along', 'with'], ['associated', 'with'], ['accompanied', 'by'], ['together', 'with'], ['and', 'also']];
 const BOUNDARY = new Set([',', ':', '-']);
 
-export interface SentenceCues {
-  /** hit covering token k, if any */
-  at: (CueHit | undefined)[];
-}
-
+/** The cue hit covering each token, if any. */
 export function cueIndex(hits: readonly CueHit[], n: number): (CueHit | undefined)[] {
   const at: (CueHit | undefined)[] = new Array(n);
   for (const h of hits) for (let k = h.i; k < h.j; k++) at[k] = h;
@@ -100,7 +96,7 @@ function multiJoiner(tokens: readonly Token[], k: number): number {
   return 0;
 }
 
-/** Split one segment into atoms. */
+/** Split one segment into atoms at joiners, mid-clause negation/hypothetical cues and reporting phrases. */
 export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], seg: Segment, segIndex: number): Atom[] {
   const out: Atom[] = [];
   let from = seg.from;

@@ -148,67 +148,75 @@ function applyValues(values: ExtractedValues, hits: readonly ValueHit[]): void {
   }
 }
 
+/** The fever finding a measured temperature makes: present from 38.0 °C, absent below 37.5 °C, else a plain "temperature" (measuredOnly) or none. */
+function feverFinding(span: Span, clause: Span, c: number, ctx: AtomContext | null, measuredOnly: boolean): TextFinding | null {
+  const assertion = ctx?.assertion === 'absent' || c < NO_FEVER_BELOW_C ? 'absent' : c >= FEVER_AT_C ? (ctx?.assertion ?? 'present') : null;
+  if (assertion === null && !measuredOnly) return null;
+  return {
+    text: assertion === null ? 'temperature' : 'fever', span, clause, assertion: assertion ?? ctx?.assertion ?? 'present',
+    experiencer: ctx?.experiencer ?? 'patient', temporality: ctx?.temporality ?? 'current', cue: ctx?.cue ?? null, values: { temperatureC: c },
+  };
+}
+
+/** Findings of one atom, appended to `out` (whose last entry is the finding before it). */
+function atomFindings(p: FindingParts, i: number, clause: Span, vals: readonly ValueHit[], out: TextFinding[]): void {
+  const a = p.atoms[i]!;
+  const ctx = p.contexts[i]!;
+  const base = (text: string, span: Span): TextFinding => ({
+    text, span, clause, assertion: ctx.assertion, experiencer: ctx.experiencer, temporality: ctx.temporality, cue: ctx.cue, values: {},
+  });
+  const singles: number[] = [];
+  for (let k = a.from; k < a.to; k++) if (!ctx.cueTokens.has(k) && SINGLE_WORD.has(p.tokens[k]!.norm)) singles.push(k);
+  const ks = keptTokens(p, a, ctx, new Set(singles));
+  for (const k of singles) {
+    const sw = SINGLE_WORD.get(p.tokens[k]!.norm)!;
+    const t = p.tokens[k]!;
+    const f = base(sw.text, { start: t.start, end: t.end });
+    if (ctx.assertion !== 'hypothetical') f.assertion = sw.assertion;
+    if (sw.historical) f.temporality = 'historical';
+    f.cue = t.raw;
+    if (ks.length === 0) applyValues(f.values, vals);
+    out.push(f);
+  }
+  const temp = vals.find((v) => v.kind === 'temperature');
+  if (temp && ks.every((k) => TEMPERATURE_WORDS.has(p.tokens[k]!.norm))) {
+    // "T 38.9", "febrile to 39.4": the measurement is the fever finding itself.
+    const f = feverFinding(ks.length > 0 ? { start: p.tokens[ks[0]!]!.start, end: temp.span.end } : temp.span, clause, temp.temperatureC, ctx, true)!;
+    applyValues(f.values, vals.filter((v) => v !== temp));
+    out.push(f);
+    return;
+  }
+  if (ctx.rewrite === null && ks.every((k) => EMPTY_WORDS.has(p.tokens[k]!.norm))) {
+    // Nothing to name ("it's like 10/10", "started 2 days ago"): its values describe the finding before it.
+    const prev = out[out.length - 1];
+    if (prev && vals.length > 0) applyValues(prev.values, vals);
+    return;
+  }
+  const f = ctx.rewrite !== null ? base(ctx.rewrite, spanOf(p, [...ctx.cueTokens])) : base(textOf(p, ks), spanOf(p, ks));
+  const side = sideOf(p, ks);
+  if (side) f.values.side = side;
+  applyValues(f.values, vals);
+  applyHistory(p, f, vals);
+  out.push(f);
+  if (temp && !ks.some((k) => FEVER_WORDS.has(p.tokens[k]!.norm))) {
+    const extra = feverFinding(temp.span, clause, temp.temperatureC, ctx, false);
+    if (extra) out.push(extra);
+  }
+}
+
+function spanOf(p: FindingParts, ks: number[]): Span {
+  const sorted = [...ks].sort((x, y) => x - y);
+  return { start: p.tokens[sorted[0]!]!.start, end: p.tokens[sorted[sorted.length - 1]!]!.end };
+}
+
 export function buildFindings(p: FindingParts): TextFinding[] {
   const { head, clause } = groups(p);
   const byAtom = assignValues(p, head);
   const out: TextFinding[] = [];
-  const fever = (span: Span, cl: Span, c: number, base: AtomContext | null, measuredOnly: boolean): TextFinding | null => {
-    const assertion = base?.assertion === 'absent' || c < NO_FEVER_BELOW_C ? 'absent' : c >= FEVER_AT_C ? (base?.assertion ?? 'present') : null;
-    if (assertion === null && !measuredOnly) return null;
-    return {
-      text: assertion === null ? 'temperature' : 'fever', span, clause: cl, assertion: assertion ?? base?.assertion ?? 'present',
-      experiencer: base?.experiencer ?? 'patient', temporality: base?.temporality ?? 'current', cue: base?.cue ?? null, values: { temperatureC: c },
-    };
-  };
-  p.atoms.forEach((a, i) => {
-    const ctx = p.contexts[i]!;
-    const vals = byAtom.get(i) ?? [];
-    const singles: number[] = [];
-    for (let k = a.from; k < a.to; k++) if (!ctx.cueTokens.has(k) && SINGLE_WORD.has(p.tokens[k]!.norm)) singles.push(k);
-    const ks = keptTokens(p, a, ctx, new Set(singles));
-    const temp = vals.find((v) => v.kind === 'temperature');
-    const base = (text: string, span: Span): TextFinding => ({
-      text, span, clause: clause[i]!, assertion: ctx.assertion, experiencer: ctx.experiencer, temporality: ctx.temporality, cue: ctx.cue, values: {},
-    });
-    for (const k of singles) {
-      const sw = SINGLE_WORD.get(p.tokens[k]!.norm)!;
-      const t = p.tokens[k]!;
-      const f = base(sw.text, { start: t.start, end: t.end });
-      if (ctx.assertion !== 'hypothetical') f.assertion = sw.assertion;
-      if (sw.historical) f.temporality = 'historical';
-      f.cue = t.raw;
-      if (ks.length === 0) applyValues(f.values, vals);
-      out.push(f);
-    }
-    if (temp && ks.every((k) => TEMPERATURE_WORDS.has(p.tokens[k]!.norm))) {
-      const span = ks.length > 0 ? { start: p.tokens[ks[0]!]!.start, end: temp.span.end } : temp.span;
-      const f = fever(span, clause[i]!, temp.temperatureC, ctx, true)!;
-      applyValues(f.values, vals.filter((v) => v !== temp));
-      out.push(f);
-      return;
-    }
-    if (ctx.rewrite === null && ks.every((k) => EMPTY_WORDS.has(p.tokens[k]!.norm))) {
-      // Nothing to name ("it's like 10/10", "started 2 days ago"): its values describe the finding before it.
-      const prev = out[out.length - 1];
-      if (prev && vals.length > 0) applyValues(prev.values, vals);
-      return;
-    }
-    const first = ks.length > 0 ? p.tokens[ks[0]!]! : p.tokens[a.from]!;
-    const last = ks.length > 0 ? p.tokens[ks[ks.length - 1]!]! : p.tokens[a.to - 1]!;
-    const f = base(ks.length > 0 && ctx.rewrite === null ? textOf(p, ks) : ctx.rewrite!, { start: first.start, end: last.end });
-    const side = sideOf(p, ks);
-    if (side) f.values.side = side;
-    applyValues(f.values, vals);
-    applyHistory(p, f, vals);
-    out.push(f);
-    if (temp && !ks.some((k) => FEVER_WORDS.has(p.tokens[k]!.norm))) {
-      const extra = fever(temp.span, clause[i]!, temp.temperatureC, ctx, false);
-      if (extra) out.push(extra);
-    }
-  });
+  p.atoms.forEach((_, i) => atomFindings(p, i, clause[i]!, byAtom.get(i) ?? [], out));
+  // A temperature in a sentence with no finding at all ("39.4C").
   for (const v of byAtom.get(-1) ?? []) {
-    if (v.kind !== 'temperature') continue;
-    const f = fever(v.span, v.span, v.temperatureC, null, true);
+    const f = v.kind === 'temperature' ? feverFinding(v.span, v.span, v.temperatureC, null, true) : null;
     if (f) out.push(f);
   }
   return dedupe(out);
