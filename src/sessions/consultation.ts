@@ -105,23 +105,26 @@ export class Consultation implements ConsultationPort {
     // Refuse before the pipeline's work when the owner is at its quota (create checks again).
     this.deps.store.assertRoom(owner);
     // Exactly what /v1/diagnose runs for a body without options; its own questions are not needed.
-    const out = await this.deps.query.diagnose({ ...description, options: { ...DEFAULT_OPTIONS, followUps: 0 } });
-    const listed = out.differential.map((r) => ({ diseaseId: r.diseaseId, disease: r.disease, probability: r.score }));
+    // Nothing described (only age/sex: the masking protocol at 100%; HTTP requires a description)
+    // is a body diagnose refuses: the session then starts from the KG prior alone.
+    const empty = description.text === null && description.findings.length === 0;
+    const out = empty ? null : await this.deps.query.diagnose({ ...description, options: { ...DEFAULT_OPTIONS, followUps: 0 } });
+    const listed = (out?.differential ?? []).map((r) => ({ diseaseId: r.diseaseId, disease: r.disease, probability: r.score }));
     const parts = {
       description,
       ranker: req.ranker ?? this.opts.ranker,
       questions: req.followUps ?? this.opts.questions,
       prior: new Map<string, number>(),
       answers: new Map<string, AnswerValue>(),
-      evidence: bestMatches(out),
-      insufficient: out.insufficient,
+      evidence: out ? bestMatches(out) : [],
+      insufficient: out?.insufficient ?? null,
     };
     const { engine } = this.deps;
     const kg = engine.posteriorOf({ evidence: parts.evidence, answers: [], demographics: null, prior: null, candidateDiseases: null });
     const fromDiagnose = startingPrior(engine.model, new Map(listed.map((d) => [d.diseaseId, d.probability])), this.opts.unlistedMass);
     parts.prior = blendPriors(engine.model, fromDiagnose, kg, this.opts.diagnoseWeight);
     // The first turn shows diagnose's differential itself; the engine only picks the questions.
-    const result = this.assess(parts, listed.slice(0, this.opts.differential));
+    const result = this.assess(parts, out ? listed.slice(0, this.opts.differential) : null);
     const state: SessionState = { ...parts, turns: [], last: result };
     state.turns.push(turnOf({ at: this.now(), kind: 'start', answers: [], result, engine: this.deps.engine }));
     const s = this.deps.store.create(owner, state);

@@ -68,6 +68,13 @@ describe('sessions: consultation', () => {
     assert.equal(r.stop.reason, 'confident');
     assert.ok(!r.questions.some((q) => q.id === 'q:E_4' || q.id === 'q:E_2'));
   });
+  it('without any description (age and sex only, as the masking protocol at 100%) starts from the KG prior without calling diagnose', async () => {
+    const { c, query } = setup();
+    const v = await c.start(K, { findings: [], age: 30, sex: 'F' });
+    assert.equal(query.inputs.length, 0);
+    assert.deepEqual(v.differential.map((d) => d.diseaseId), ['dis:a', 'dis:b', 'dis:c'], 'by record count: 20, 20, 10');
+    assert.ok(v.questions.length > 0);
+  });
   it("carries diagnose's 'too little matched' verdict on the first description until a question is answered", async () => {
     const { c, query } = setup();
     query.insufficient = { reason: 'no-finding-matched', message: 'no finding matched the knowledge graph' };
