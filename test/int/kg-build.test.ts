@@ -172,9 +172,13 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     assert.ok(killedAt, 'the load started');
     const partial = await readCounts(store);
     assert.ok(partial.manifestations! < firstCounts.manifestations!, `killed mid-load (${partial.manifestations} edges)`);
-    const rerun = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    const rerun = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let report = '';
+    rerun.stdout!.on('data', (chunk: Buffer) => (report += chunk.toString()));
     assert.equal(await new Promise((resolve) => rerun.on('exit', resolve)), 0);
     assert.deepEqual(await readCounts(store), firstCounts);
+    // The build says which hierarchy auto chose and why (issue 19).
+    assert.match(report, /^hierarchy: icd10, auto: 49\/49 diseases carry an ICD-10 code/m);
   });
 
   it('a build of different input sweeps the nodes the older build left behind, after completing', async () => {
