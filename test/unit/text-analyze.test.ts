@@ -59,6 +59,8 @@ const cases: [string, string, string[]][] = [
   ['"Negative:" heading a list', 'Negative: fever, chills', ['-fever', '-chills']],
   ['answer after a dash', 'cough - no', ['-cough']],
   ['answer after a colon', 'fever: none', ['-fever']],
+  ['one-word answers to questions', 'Fever? No. Cough? Yes.', ['-Fever', '+Cough']],
+  ['a no on its own answers nothing', 'No. Fever.', ['+Fever']],
   ['never been', 'I have never been vaccinated', ['-vaccinated']],
   ['typed without apostrophes', 'I dont have a fever, it doesnt hurt and I havent vomited', ['-fever', '-hurt', '-vomited']],
   ['a typo in denies', 'denys chest pain', ['-chest pain']],

@@ -19,14 +19,39 @@ export function analyzeClinicalText(text: string): TextAnalysis {
   const sentences = splitSentences(masked).map((sentence) => ({ sentence, values: findValues(masked, sentence.start, sentence.end) }));
   // One copy of the text with every value blanked (not one per sentence: long texts stay linear).
   const plain = blank(masked, sentences.flatMap((s) => s.values.map((v) => v.span)));
+  let asked: TextFinding[] = [];
   for (const { sentence, values } of sentences) {
+    const said = text.slice(sentence.start, sentence.end);
+    // "Fever? No." - a one-word answer settles the question before it.
+    if (asked.length > 0 && answerTo(asked, said)) {
+      asked = [];
+      continue;
+    }
     const tokens = tokenize(plain, sentence);
     const hits = findCues(tokens, patientNouns);
-    findings.push(...analyzeSentence({ text: plain, source: masked, sentence, tokens, hits, values }));
+    const found = analyzeSentence({ text: plain, source: masked, sentence, tokens, hits, values });
+    findings.push(...found);
+    asked = said.endsWith('?') ? found : [];
   }
   const demographics = { ...demo.demographics };
   relativeAsPatient(text, findings, demographics);
   return { findings, demographics };
+}
+
+const NO_ANSWER = /^(?:no|nope|nah|none|never|negative|neg|denies|n)$/i;
+const YES_ANSWER = /^(?:yes|yeah|yep|yup|positive|pos|y|affirmative|sometimes)$/i;
+
+/** Applies a yes/no answer sentence to the findings of the question before it; false when it is no answer. */
+function answerTo(asked: TextFinding[], said: string): boolean {
+  const word = said.replace(/[.!,;:\s]+/g, ' ').trim();
+  const no = NO_ANSWER.test(word);
+  if (!no && !YES_ANSWER.test(word)) return false;
+  for (const f of asked) {
+    if (f.assertion === 'hypothetical') continue;
+    f.assertion = no ? 'absent' : 'present';
+    f.cue = no ? word : null;
+  }
+  return true;
 }
 
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|im|ive|me|myself)\b/i;
