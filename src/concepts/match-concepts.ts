@@ -1,14 +1,15 @@
 import type { FeatureMatch, InputFinding } from '../query/contracts.js';
-import { conceptIndexFor } from './concept-index.js';
-import { tokenize } from './normalize.js';
-import { resolveFeatures } from './resolve-features.js';
-import type { ConceptLexicon } from './types.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
+import { conceptIndexFor, featureFor, type ConceptIndex } from './concept-index.js';
+import { formVectorsFor, nearestForm, type PhraseEmbedder } from './embed-forms.js';
+import { tokenize } from './normalize.js';
+import { resolveFeatures, type ConceptMatch } from './resolve-features.js';
+import type { ConceptLexicon } from './types.js';
 
 /**
  * The concept layer as a matching stage: free-text findings → KG features through surface
- * forms (lexicon + labels), before any embedding. Returns per finding its matches (empty when
- * no concept was recognised, so the caller can fall back to embeddings).
+ * forms (lexicon + labels), then, for findings whose words met no form, the nearest form by
+ * embedding (embed-forms.ts). Returns per finding its matches (none: nothing recognised).
  */
 export interface MatchConceptsInput {
   findings: InputFinding[];
@@ -16,22 +17,58 @@ export interface MatchConceptsInput {
   text: string | null;
 }
 
-export function matchConcepts(deps: { snapshot: KgSnapshot; lexicon: ConceptLexicon | null }, input: MatchConceptsInput): Map<number, FeatureMatch[]> {
+export interface MatchConceptsDeps {
+  snapshot: KgSnapshot;
+  lexicon: ConceptLexicon | null;
+  /** Static phrase embedder for the fallback (WordLlama, else hashed n-grams); null: no fallback. */
+  phraseEmbedder?: PhraseEmbedder | null;
+}
+
+/** Cosine a phrase needs to its nearest concept form (tuned on the vignette dev set, docs/free-text.md). */
+export const FORM_EMBEDDING_THRESHOLD = 0.65;
+
+/** Findings the concept layer may read: free text, not uncertain, not hypothetical. */
+const readable = (f: InputFinding) => !f.code && /[a-z]/i.test(f.text) && f.assertion !== 'hypothetical' && f.assertion !== 'possible';
+
+export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput): Map<number, FeatureMatch[]> {
   const index = conceptIndexFor(deps.snapshot, deps.lexicon);
-  const out = new Map<number, FeatureMatch[]>();
+  const found = new Map<number, ConceptMatch[]>();
   input.findings.forEach((finding, i) => {
-    if (finding.code || !/[a-z]/i.test(finding.text)) return;
+    if (!readable(finding)) return;
     const clause = input.text && finding.clause ? input.text.slice(finding.clause.start, finding.clause.end) : '';
-    const found = resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] });
-    if (found.length === 0) return;
+    const hits = resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] });
+    if (hits.length > 0) found.set(i, hits);
+  });
+  if (deps.phraseEmbedder) embeddingFallback(index, deps.phraseEmbedder, input.findings, found);
+  const out = new Map<number, FeatureMatch[]>();
+  for (const [i, hits] of found) {
     const best = new Map<number, FeatureMatch>();
-    for (const c of found) {
+    for (const c of hits) {
       const node = deps.snapshot.features[c.feature]!;
       const m: FeatureMatch = { findingIndex: i, featureId: node.id, featureText: node.text, similarity: Math.round(c.similarity * 1000) / 1000, polarity: c.polarity, alternatives: `${i}:${c.alternatives}`, via: c.via };
       const prev = best.get(c.feature);
       if (!prev || m.similarity > prev.similarity) best.set(c.feature, m);
     }
     out.set(i, [...best.values()]);
-  });
+  }
   return out;
+}
+
+/** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
+function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>): void {
+  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && readable(findings[i]!) && findings[i]!.experiencer !== 'other');
+  if (left.length === 0) return;
+  const forms = formVectorsFor(index, embedder);
+  const vectors = embedder.embedVectors(left.map((i) => findings[i]!.text));
+  left.forEach((fi, row) => {
+    const f = findings[fi]!;
+    const near = nearestForm(forms, vectors[row]!, FORM_EMBEDDING_THRESHOLD);
+    if (!near) return;
+    const t = near.entry.target;
+    // A relative's finding reaches family-history concepts only (as in the dictionary path).
+    if (f.experiencer === 'family' && near.entry.context !== 'family') return;
+    const feature = t.kind === 'evidence' ? featureFor(index, t.code, null) : t.kind === 'feature' ? t.feature : undefined;
+    if (feature === undefined) return;
+    found.set(fi, [{ feature, similarity: near.score, polarity: f.polarity, alternatives: 'embedding', via: `embedding ${embedder.id}: nearest form "${near.entry.form}"` }]);
+  });
 }

@@ -7,6 +7,7 @@ import type { Reasoner } from '../reasoners/reasoner.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type SubcategoryVote, type Triple } from './contracts.js';
 import { decomposeRequest } from './decompose-request.js';
 import type { LlmDecomposer } from './decompose-llm.js';
+import type { PhraseEmbedder } from '../concepts/embed-forms.js';
 import type { TextEmbedder } from './embed.js';
 import type { FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
@@ -52,6 +53,8 @@ export interface DiagnoseDeps {
   knowledgeFilter?: KnowledgeFilterDeps | null;
   /** LLM decomposition constrained to the KG's concepts (decompose-llm.ts); absent/null: the rule path. */
   decomposer?: LlmDecomposer | null;
+  /** The concept layer's embedding fallback (WordLlama when installed, else hashed n-grams); absent/null: none. */
+  phraseEmbedder?: PhraseEmbedder | null;
   /** Reviewed clinical surface forms for the concept layer (src/concepts); absent: forms from feature labels. */
   lexicon?: ConceptLexicon | null;
 }
@@ -133,7 +136,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
   }
   const gate = await assessGate(deps.gate ?? null, { input, findings }, timed);
   const { matches } = await timed('match', () =>
-    matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex, lexicon: deps.lexicon ?? null }, { findings, topM: o.topM, threshold: o.matchThreshold, text: input.text }),
+    matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex, lexicon: deps.lexicon ?? null, phraseEmbedder: deps.phraseEmbedder ?? null }, { findings, topM: o.topM, threshold: o.matchThreshold, text: input.text }),
   );
   const { insufficient } = assessEvidence(findings, matches);
   if (gate?.decision === 'direct') {

@@ -6,6 +6,7 @@ import { featureMatrixFor, rememberFeatureMatrix } from './feature-matrix.js';
 import { PhraseMatchCache, phraseCacheFor } from './phrase-match-cache.js';
 import { matchConcepts } from '../concepts/match-concepts.js';
 import type { ConceptLexicon } from '../concepts/types.js';
+import type { PhraseEmbedder } from '../concepts/embed-forms.js';
 
 /**
  * Clinical features matching (MedRAG eq. 9-11): each finding's top-m feature nodes by
@@ -31,6 +32,12 @@ export interface MatchFeaturesDeps {
   featureIndex: VectorIndexLike;
   /** Reviewed surface forms (the shipped DDXPlus lexicon); null: forms from feature labels only. */
   lexicon?: ConceptLexicon | null;
+  /**
+   * The concept layer's embedding fallback (nearest concept form, src/concepts/embed-forms.ts).
+   * With it, the feature-index search below only keeps verbatim feature texts: short phrases
+   * against whole question sentences matched "ear pain" to "pain character: haunting".
+   */
+  phraseEmbedder?: PhraseEmbedder | null;
 }
 
 /** An embedding this close to a feature's own text is that feature verbatim (a rendering of it). */
@@ -56,7 +63,8 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
     }
   });
 
-  const concepts = toEmbed.length > 0 ? matchConcepts({ snapshot, lexicon: deps.lexicon ?? null }, { findings: input.findings, text: input.text ?? null }) : new Map<number, FeatureMatch[]>();
+  const concepts = toEmbed.length > 0 ? matchConcepts({ snapshot, lexicon: deps.lexicon ?? null, phraseEmbedder: deps.phraseEmbedder ?? null }, { findings: input.findings, text: input.text ?? null }) : new Map<number, FeatureMatch[]>();
+  const floor = deps.phraseEmbedder ? Math.max(input.threshold, VERBATIM) : input.threshold;
   if (toEmbed.length > 0 && (input.topM <= 0 || deps.featureIndex.size === 0)) {
     for (const fi of toEmbed) matches.push(...(concepts.get(fi) ?? []));
   }
@@ -94,7 +102,7 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
         continue;
       }
       for (const hit of hits) {
-        if (!(hit.score > input.threshold)) continue;
+        if (!(hit.score > input.threshold) || hit.score < floor) continue;
         const idx = snapshot.featureIndex.get(hit.id);
         if (idx === undefined) continue; // index row for a feature the KG no longer has
         const node = snapshot.features[idx]!;

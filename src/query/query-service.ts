@@ -15,6 +15,9 @@ import { cachedDifferencesKg, uncachedDifferencesKg } from './differences-kg-cac
 import type { ConceptLexicon } from '../concepts/types.js';
 import { defaultDdxplusLexiconPath, loadLexicon } from '../concepts/lexicon.js';
 import type { LlmDecomposer } from './decompose-llm.js';
+import type { PhraseEmbedder } from '../concepts/embed-forms.js';
+import { HashedEmbedder } from '../adapters/embeddings/hashed-embedder.js';
+import { WordLlamaEmbedder } from '../adapters/embeddings/wordllama-embedder.js';
 import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
 
 /**
@@ -51,6 +54,8 @@ export interface QueryServiceDeps {
   lexicon?: ConceptLexicon | null;
   /** LLM decomposition (decompose-llm.ts) when an LLM is configured; absent/null = the rule path. */
   decomposer?: LlmDecomposer | null;
+  /** The concept layer's embedding fallback; absent/null = none (openQueryService loads WordLlama, else hashed n-grams). */
+  phraseEmbedder?: PhraseEmbedder | null;
 }
 
 /** Programmatic callers that pass no gate config get the pipeline without the gate. */
@@ -77,6 +82,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     knowledgeFilter: deps.knowledgeFilter ?? null,
     lexicon: deps.lexicon ?? null,
     decomposer: deps.decomposer ?? null,
+    phraseEmbedder: deps.phraseEmbedder ?? null,
   };
   return { snapshot: deps.snapshot, artifacts: deps.artifacts, reasoners, diagnose: (input, opts) => diagnose(d, input, opts ?? {}) };
 }
@@ -97,12 +103,15 @@ export async function openQueryService(deps: {
   /** The concept layer's lexicon: absent = the shipped DDXPlus lexicon (unused by KGs without its codes); null = none. */
   lexicon?: ConceptLexicon | null;
   decomposer?: LlmDecomposer | null;
+  /** Absent = WordLlama from the model dir `npm run setup` fills, hashed n-grams when it is missing; null = none. */
+  phraseEmbedder?: PhraseEmbedder | null;
 }): Promise<QueryService> {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const artifacts = { ...opened, gate };
   const snapshot = await loadSnapshot(deps.graph);
   const lexicon = deps.lexicon !== undefined ? deps.lexicon : await shippedLexicon();
+  const phraseEmbedder = deps.phraseEmbedder !== undefined ? deps.phraseEmbedder : await defaultPhraseEmbedder();
   // The indexes' feature and disease ids must be the graph's: refuse a mixed pair.
   if (snapshot.buildId !== artifacts.manifest.buildId) {
     throw new ArtifactError(
@@ -113,8 +122,14 @@ export async function openQueryService(deps: {
   return createQueryService({
     graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
     ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null, differencesCache: deps.differencesCache ?? true,
-    ...(deps.limits ? { limits: deps.limits } : {}), lexicon, decomposer: deps.decomposer ?? null,
+    ...(deps.limits ? { limits: deps.limits } : {}), lexicon, decomposer: deps.decomposer ?? null, phraseEmbedder,
   });
+}
+
+/** WordLlama (static token embeddings, no download at run time) when installed; hashed n-grams otherwise. */
+async function defaultPhraseEmbedder(): Promise<PhraseEmbedder> {
+  const loaded = await WordLlamaEmbedder.load();
+  return loaded.ok ? loaded.value : new HashedEmbedder();
 }
 
 /** The reviewed DDXPlus lexicon shipped in datasets/lexicon; a broken file stops start-up with the field at fault. */
