@@ -222,9 +222,12 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
 
     it('the LLM answer (a KG disease, a report) comes back through HTTP', async () => {
       const name = server.query.snapshot.diseases[3]!.name;
+      // First the decomposition (MedRAG eq. 8, constrained to the KG's concepts), then the reasoner.
+      fake.push({ json: { findings: [{ text: 'a cough', concept: null, assertion: 'present', experiencer: 'patient' }], age: 40, sex: 'F' } });
       fake.push({ json: { diagnoses: [{ disease: name, explanation: 'scripted', confidence: 0.7 }], followUpQuestions: ['Any fever?'], treatments: ['t'], medications: ['m'], narrative: 'scripted narrative' } });
       const r = await post(`${llmServer.url}/v1/diagnose`, { text: heldOut[3]!.text, options: { reasoner: 'auto' } });
       assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.json.trace.decomposition, { method: 'llm', fallback: null, age: 40, sex: 'F' });
       assert.equal(r.json.reasoner, 'llm');
       assert.equal(r.json.degraded, false);
       assert.equal(r.json.differential[0].disease, name);
