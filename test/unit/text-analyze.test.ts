@@ -43,6 +43,9 @@ const cases: [string, string, string[]][] = [
   ['denies list without a closing or', 'Denies fever, chills, N/V', ['-fever', '-chills', '-N/V']],
   ['no + bare list to the end', 'No cough, chest pain', ['-cough', '-chest pain']],
   ['no: scope stops at a clause with a value', 'No fever, cough x3 days', ['-fever', '+cough']],
+  ['no: scope stops at normal functions', 'No N/V, passing stool and flatus', ['-N/V', '+passing stool', '+flatus']],
+  ['no: scope stops at normal findings', 'No fever, no vomiting, BMs normal, tolerating PO.', ['-fever', '-vomiting', '+BMs normal', '+tolerating PO']],
+  ['history list stops at acute words', 'h/o CHF, acute severe dyspnea, orthopnea', ['+hist CHF', '+acute severe dyspnea', '+orthopnea']],
   ['free of', 'free of pain', ['-pain']],
   ['absent before', 'absent pulses', ['-pulses']],
   ['resolved after', 'fever resolved', ['-fever']],
@@ -95,6 +98,8 @@ const cases: [string, string, string[]][] = [
   ['no change', 'no change in stool', ['+no change in stool']],
   ['no improvement', 'no improvement with rest', ['+no improvement with rest']],
   ['gram negative', 'gram negative rods', ['+gram negative rods']],
+  ["shoes don't fit", 'my shoes dont fit', ['+shoes dont fit']],
+  ['derealization', "I felt like I wasn't in my body", ["+like I wasn't in my body"]],
   ['no longer: historical, present', 'I no longer smoke', ['+hist smoke']],
   ['no energy', 'I have no energy', ['+lack of energy']],
   // --- possible

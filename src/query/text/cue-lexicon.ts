@@ -117,7 +117,10 @@ const PSEUDO: [string, string | null][] = [
   ['does not help', null], ["isn't helping", null], ['isnt helping', null], ["hasn't helped", null], ["haven't helped", null],
   ["doesn't work", null], ["didn't work", null], ['not working', null], ['without it', null], ['without trying', null],
   ['without dieting', null], ['without meaning to', null], ['without reason', null], ['without any reason', null],
-  ['no apetite', 'loss of appetite'], ['no appitite', 'loss of appetite'], ['not feeding well', 'poor feeding'], ['not feeding', 'poor feeding'], ['no obvious reason', null], ['not sleeping', null], ["can't sleep", null], ['no sleep', null],
+  ['no apetite', 'loss of appetite'], ['no appitite', 'loss of appetite'], ['not feeding well', 'poor feeding'], ['not feeding', 'poor feeding'], ['no obvious reason', null], ['not sleeping', null],
+  ["don't fit", null], ['dont fit', null], ["doesn't fit", null], ['doesnt fit', null], ['do not fit', null],
+  ["wasn't in my body", null], ['wasnt in my body', null], ['not in my body', null], ["wasn't real", null], ['not real', null],
+  ["don't feel like myself", null], ['dont feel like myself', null], ['not myself', null], ["can't sleep", null], ['no sleep', null],
 ];
 
 const FAMILY_NOUNS = [

@@ -63,7 +63,7 @@ export const TEMPERATURE_WORDS = set(`
 
 /** A list item with these words reports a normal or positive state ("BMs normal", "tolerating PO"): it ends a negation list. */
 export const NOT_BARE = set(`normal normally fine ok okay tolerating tolerated tolerates positive present intact clear stable utd good well
-  unremarkable appropriate`);
+  unremarkable appropriate passing eating drinking voiding urinating ambulating making moving`);
 /** Acuity words: "h/o CHF, acute severe dyspnea" - the list of past problems has ended. */
 export const ACUTE = set(`acute sudden new severe worsening progressive increasing ongoing current currently today now recent abrupt
   tonight`);
