@@ -130,7 +130,7 @@ const FAMILY_NOUNS = [
 ];
 const OTHER_NOUNS = [
   'son', 'daughter', 'kid', 'kids', 'child', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'friend',
-  'friends', 'roommate', 'coworker', 'coworkers', 'co-worker', 'colleague', 'neighbor', 'neighbour', 'classmate', 'boss', 'spouse',
+  'friends', 'roommate', 'room mate', 'roomie', 'housemate', 'house mate', 'flatmate', 'coworker', 'coworkers', 'co-worker', 'colleague', 'neighbor', 'neighbour', 'classmate', 'boss', 'spouse',
 ];
 const RELATION_VERBS = [
   'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'passed away from', 'diagnosed with',
