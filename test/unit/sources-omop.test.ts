@@ -65,7 +65,8 @@ describe('OMOP source: rules (no database)', () => {
     const by = (code: string) => r.findings.filter((f) => f.code === code);
     assert.equal(by('SNOMED:38341003').length, 1, 'history and the same secondary diagnosis are one antecedent');
     assert.equal(by('SNOMED:38341003')[0]!.antecedent, true);
-    assert.deepEqual(by('LOINC:6690-3').map((f) => [f.valueCode, f.text]), [['H', 'WBC: high']]);
+    assert.deepEqual(by('LOINC:6690-3').map((f) => [f.valueCode, f.text, f.answerType]), [['H', 'WBC: high', 'one-of']]);
+    assert.equal(by('SNOMED:49727002')[0]?.answerType, 'yes-no');
     assert.deepEqual(by('LOINC:8310-5').map((f) => f.valueCode), ['T3']);
     assert.deepEqual(by('SNOMED:49727002').map((f) => [f.polarity, f.valueCode]), [['present', null]]);
     assert.deepEqual(by('SNOMED:386661006').map((f) => f.polarity), ['absent']);

@@ -80,14 +80,16 @@ const provenanceOf = (c: Concept, p: FactProvenance) => ({ vocabulary: c.vocabul
 function historyFinding(h: ConditionFact): Finding {
   return {
     text: `history of ${h.concept.name}`, polarity: 'present', code: conceptKey(h.concept), valueCode: null,
-    question: null, valueText: null, antecedent: true, provenance: provenanceOf(h.concept, h.provenance),
+    question: null, valueText: null, antecedent: true, answerType: 'yes-no', provenance: provenanceOf(h.concept, h.provenance),
   };
 }
 
 function eventFinding(e: EventFact, tertiles: ReadonlyMap<string, Tertiles>): Result<Finding, RowProblem> {
   const name = e.concept.name;
   const base = { code: conceptKey(e.concept), antecedent: false, provenance: provenanceOf(e.concept, e.provenance) };
-  const plain = (polarity: 'present' | 'absent'): Finding => ({ ...base, text: polarity === 'present' ? name : `${name}: absent`, polarity, valueCode: null, question: null, valueText: null });
+  // Answer types for consultations: a finding without a value is asked yes / no; a coded value
+  // or a bin is one of the code's values (low / normal / high, Positive / Negative...).
+  const plain = (polarity: 'present' | 'absent'): Finding => ({ ...base, text: polarity === 'present' ? name : `${name}: absent`, polarity, valueCode: null, question: null, valueText: null, answerType: 'yes-no' });
   const v = e.value;
   switch (v.kind) {
     case 'none':
@@ -97,14 +99,14 @@ function eventFinding(e: EventFact, tertiles: ReadonlyMap<string, Tertiles>): Re
     case 'concept':
       if (v.concept.vocabulary === 'SNOMED' && v.concept.code === SNOMED_YES) return ok(plain('present'));
       if (v.concept.vocabulary === 'SNOMED' && v.concept.code === SNOMED_NO) return ok(plain('absent'));
-      return ok({ ...base, text: `${name}: ${v.concept.name}`, polarity: 'present', valueCode: conceptKey(v.concept), question: name, valueText: v.concept.name });
+      return ok({ ...base, text: `${name}: ${v.concept.name}`, polarity: 'present', valueCode: conceptKey(v.concept), question: name, valueText: v.concept.name, answerType: 'one-of' });
     case 'unparseable':
       return err({ category: 'unparseable-value', reason: `${e.table} ${base.code}: the value is not a number or a concept` });
     case 'number': {
       const bin: NumericBin | null =
         binByRange(v.value, v.range) ?? (v.interpretation !== null ? binByInterpretation(v.interpretation) : null) ?? tertileBin(v.value, tertiles.get(base.code), v.unit);
       if (bin === null) return err({ category: 'numeric-without-bins', reason: `${e.table} ${base.code}: no reference range and no tertiles for the code` });
-      return ok({ ...base, text: `${name}: ${bin.label}`, polarity: 'present', valueCode: bin.code, question: name, valueText: bin.label });
+      return ok({ ...base, text: `${name}: ${bin.label}`, polarity: 'present', valueCode: bin.code, question: name, valueText: bin.label, answerType: 'one-of' });
     }
   }
 }
