@@ -69,7 +69,7 @@ async function kgSnapshot(store: GraphStore) {
   const q = (text: string) => store.runText(text, {}, 'READ');
   return {
     diseases: await q('MATCH (d:Disease) RETURN d.id AS id, d.name AS name, d.icd10 AS icd10, d.recordCount AS n ORDER BY id'),
-    features: await q('MATCH (f:EhrFeature) RETURN f.id AS id, f.code AS code, f.valueCode AS value, f.text AS text ORDER BY id'),
+    features: await q('MATCH (f:EhrFeature) RETURN f.id AS id, f.code AS code, f.valueCode AS value, f.text AS text, f.answerType AS answerType ORDER BY id'),
     manifestations: await q('MATCH (d:Disease)-[m:HAS_MANIFESTATION]->(f:Feature) RETURN d.id AS d, f.code AS code, f.valueCode AS value, m.count AS count ORDER BY d, code, value'),
     hierarchy: await q('MATCH (d:Disease)-[:IS_A]->(s:Subcategory)-[:IS_A]->(c:Category) RETURN d.id AS d, s.name AS s, c.name AS c ORDER BY d'),
   };
@@ -171,6 +171,7 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
     assert.ok(omopKg.diseases.every((d) => typeof d.icd10 === 'string'), 'every disease carries its ICD-10-CM code');
     assert.ok(omopKg.hierarchy.some((h) => /J09-J18|influenza and pneumonia/i.test(String(h.s))), 'pneumonia and influenza grouped by ICD-10 block');
     assert.equal(Number(counts.ehrFeatures), omopKg.features.length);
+    assert.ok(omopKg.features.every((f) => f.answerType === (f.value === null ? 'yes-no' : 'one-of')), 'answer types kept on the feature nodes');
     // Labs binned: at most three features per numeric code in the graph.
     const perCode = new Map<string, number>();
     for (const f of omopKg.features) perCode.set(String(f.code), (perCode.get(String(f.code)) ?? 0) + 1);
