@@ -74,12 +74,12 @@ const HISTORICAL_BWD = [
   'in childhood', 'long ago', 'a long time ago', 'in the past year',
 ];
 const CURRENT = [
-  'now', 'currently', 'presently', 'today', 'presents with', 'presenting with', 'comes in with', 'came in with', 'at present',
+  'now', 'currently', 'presently', 'today', 'at present',
   'this time', 'tonight', 'this morning', 'since then', 'this week', 'this am', 'all of a sudden', 'out of nowhere',
 ];
 const POSITIVE = [
   'reports', 'reported', 'reporting', 'endorses', 'endorsed', 'endorsing', 'complains of', 'complaining of', 'complained of', 'c/o',
-  '+pos', 'positive for', 'admits to', 'notes', 'noted', 'has', 'have', 'i have', "i've", 'ive', 'i had', 'i get', 'i feel', 'with',
+  '+pos', 'positive for', 'admits to', 'notes', 'noted', 'presents with', 'presenting with', 'comes in with', 'came in with', 'presented with', 'has', 'have', 'i have', "i've", 'ive', 'i had', 'i get', 'i feel', 'with',
   'significant for', 'remarkable for', 'there is', 'there are', "there's",
 ];
 const TERMINATE = [
@@ -110,7 +110,10 @@ const PSEUDO: [string, string | null][] = [
   ['could not', null], ['not able', null], ['no better', null], ['not better', null], ['no improvement', null], ['not improving', null],
   ['not improved', null], ['no relief', null], ['not relieved', null], ['not only', ''], ['not just', ''], ['no change', null],
   ['no significant change', null], ['no definite change', null], ['no increase', null], ['not certain', null], ['gram negative', null],
-  ['no matter', null], ["won't stop", null], ['wont stop', null], ["doesn't stop", null], ["won't go away", null], ["doesn't go away", null],
+  ['no matter', null], ['no pmh', ''], ['no significant pmh', ''], ['no past medical history', ''], ['no significant past medical history', ''],
+  ['no medical history', ''], ['no significant medical history', ''], ['no known medical problems', ''], ['no medical problems', ''],
+  ['no pmhx', ''], ['no psh', ''], ['no meds', ''], ['no medications', ''], ['no regular medications', ''], ['takes no medications', ''],
+  ['no known drug allergies', ''], ['nkda', ''], ["won't stop", null], ['wont stop', null], ["doesn't stop", null], ["won't go away", null], ["doesn't go away", null],
   ['not going away', null], ['not go away', null], ['not stop', null], ['not stopping', null], ['does not stop', null], ['not getting better', null], ["isn't getting better", null], ["hasn't gone away", null], ["hasn't stopped", null],
   ["hasn't improved", null], ['never stops', null], ['no reason', null], ['no apparent reason', null], ['without warning', null],
   ["doesn't help", null], ["didn't help", null], ['not helping', null], ['nothing helps', null], ['did not help', null],

@@ -36,6 +36,7 @@ type ScopeKey = keyof State;
 
 const empty = (): State => ({ neg: null, poss: null, hypo: null, hist: null, exp: null });
 const KEY: Partial<Record<CueKind, ScopeKey>> = { negated: 'neg', possible: 'poss', hypothetical: 'hypo', historical: 'hist', family: 'exp', other: 'exp' };
+const REPORTING = /^(?:reports|reported|reporting|endorses|endorsed|endorsing|complains of|complaining of|complained of|c\/o|admits to|notes|noted|presents with|presenting with|presented with|comes in with|came in with)$/i;
 /** Resetting cues ("reports", "now", "but") act before the atom's own cues: "does not have a rash" stays negated. */
 const RESETS = new Set<CueKind>(['positive', 'current', 'header', 'terminate']);
 
@@ -114,7 +115,10 @@ function applyCue(input: ScopeInput, a: Atom, h: CueHit, ctx: AtomContext, to: {
     return;
   }
   if (d.kind === 'current') to.state.hist = null;
-  else if (d.kind === 'positive' || d.kind === 'terminate') Object.assign(to.state, { neg: null, poss: null });
+  // A reporting verb ("reports", "presents with") speaks of the patient now: every earlier scope but a hypothetical ends;
+  // "has", "with" only end a negation ("my mother has diabetes and has had a stroke" is still the mother).
+  else if (d.kind === 'positive') Object.assign(to.state, REPORTING.test(text) ? { neg: null, poss: null, hist: null, exp: null } : { neg: null, poss: null });
+  else if (d.kind === 'terminate') Object.assign(to.state, { neg: null, poss: null });
   else if (d.kind === 'header') Object.assign(to.state, empty());
 }
 

@@ -9,11 +9,11 @@ export const LEADING_FILLER = set(`
   experiencing report reports reported reporting complain complains complained complaining of c/o endorses endorsing endorsed
   admits admitted to presents presenting presented developed develop develops started starting start starts began begin begins
   currently +pos suffer suffers suffering from there there's theres bit lot lots seem seems seemed maternal paternal
-  which that who if about around then this these those now constantly kind sort quite pretty very extremely again recently lately today onset noted notes
+  which that who if about around then this these those now takes take taking constantly kind sort quite pretty very extremely again recently lately today onset noted notes
   + - : , / & ( ) ?`);
 export const TRAILING_FILLER = set(`
   anywhere all either too well lately recently now today though whatsoever much really and or with w/ of the a an to
-  does do did is are was were has have had am it been being + - : , / & ( ? either at as started began starting beginning about around then pt presents presenting after for within lasting`);
+  does do did is are was were has have had am it been being + - : , / & ( ? either at as started began starting beginning about around then pt presents presenting after for within lasting who`);
 
 export const SUBJECTS = set(`i i'm im i've ive i'd id he she they we he's she's it it's my his her their patient pt pt's patient's`);
 
@@ -72,4 +72,4 @@ export const EMPTY_WORDS = set(`up down out off on in it that this there here so
   stuff season year yr week month morning night evening afternoon today yesterday tonight am pm time times last past next
   monday tuesday wednesday thursday friday saturday sunday weekend day days lasted lasts lasting peak peaks peaking
   each episode nope nah yeah yep before ros hpi pmh exam advised instructed told should will would please call us return
-  patient pt`);
+  patient pt takes take taking`);
