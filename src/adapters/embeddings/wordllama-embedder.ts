@@ -35,15 +35,18 @@ export class WordLlamaEmbedder extends Embeddings {
   private readonly stride: number;
   private readonly vocab: number;
   private readonly tokenizer: WordLlamaTokenizer;
+  /** Where the model came from (named in errors). */
+  private readonly dir: string;
 
   /** Use `WordLlamaEmbedder.load`; the constructor only keeps what it is given (no I/O). */
-  constructor(parts: { matrix: Float32Array; vocab: number; stride: number; dim: number; tokenizer: WordLlamaTokenizer }) {
+  constructor(parts: { matrix: Float32Array; vocab: number; stride: number; dim: number; tokenizer: WordLlamaTokenizer; dir: string }) {
     super({});
     this.matrix = parts.matrix;
     this.vocab = parts.vocab;
     this.stride = parts.stride;
     this.dim = parts.dim;
     this.tokenizer = parts.tokenizer;
+    this.dir = parts.dir;
   }
 
   /** Reads the model files; a missing or broken model is an ArtifactError (callers may fall back to hashed n-grams). */
@@ -61,16 +64,16 @@ export class WordLlamaEmbedder extends Embeddings {
   private static from(model: Result<WordLlamaModel, ArtifactError>, dir: string, dim: number | undefined): Result<WordLlamaEmbedder, ArtifactError> {
     if (!model.ok) return model;
     const { matrix, vocab, dim: stride, tokenizer } = model.value;
-    return new WordLlamaEmbedder({ matrix, vocab, stride, dim: stride, tokenizer }).withDim(dim ?? stride, dir);
+    return new WordLlamaEmbedder({ matrix, vocab, stride, dim: stride, tokenizer, dir }).withDim(dim ?? stride);
   }
 
   /** The same model truncated to `dim` (Matryoshka), sharing the loaded matrix and tokenizer. */
-  withDim(dim: number, dir = DEFAULT_WORDLLAMA_DIR): Result<WordLlamaEmbedder, ArtifactError> {
+  withDim(dim: number): Result<WordLlamaEmbedder, ArtifactError> {
     if (!(WORDLLAMA_DIMS as readonly number[]).includes(dim) || dim > this.stride) {
-      return err(new ArtifactError(dir, `WordLlama dim ${dim} is not available (model has ${this.stride}; choose one of ${WORDLLAMA_DIMS.join(', ')})`));
+      return err(new ArtifactError(this.dir, `WordLlama dim ${dim} is not available (model has ${this.stride}; choose one of ${WORDLLAMA_DIMS.join(', ')})`));
     }
     if (dim === this.dim) return ok(this);
-    return ok(new WordLlamaEmbedder({ matrix: this.matrix, vocab: this.vocab, stride: this.stride, dim, tokenizer: this.tokenizer }));
+    return ok(new WordLlamaEmbedder({ matrix: this.matrix, vocab: this.vocab, stride: this.stride, dim, tokenizer: this.tokenizer, dir: this.dir }));
   }
 
   /** Identifier recorded with a build, so query time can refuse a mismatched embedder. */
