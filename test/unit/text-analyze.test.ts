@@ -76,6 +76,8 @@ const cases: [string, string, string[]][] = [
   ['although', 'No rash although itchy skin', ['-rash', '+itchy skin']],
   ['except', 'Negative for everything except cough', ['-everything', '+cough']],
   ['positive verb ends a list', 'Denies fever, reports cough', ['-fever', '+cough']],
+  ['neg for / pos for', 'Neg for chest pain; pos for dyspnea and orthopnea', ['-chest pain', '+dyspnea', '+orthopnea']],
+  ['until ends the scope', 'No rash until today, now itchy hives', ['-rash', '+itchy hives']],
   ['"no PMH" is no finding and ends at "presents with"', 'Patient is a 45 yo M with no PMH who presents with CP x2h', ['+CP']],
   ['"has" continues the relative', 'My mother has diabetes and has had a stroke', ['+fam diabetes', '+fam stroke']],
   ['a reporting verb ends the relative', 'Mother had MI, reports chest pain', ['+fam MI', '+chest pain']],

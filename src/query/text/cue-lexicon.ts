@@ -79,12 +79,12 @@ const CURRENT = [
 ];
 const POSITIVE = [
   'reports', 'reported', 'reporting', 'endorses', 'endorsed', 'endorsing', 'complains of', 'complaining of', 'complained of', 'c/o',
-  '+pos', 'positive for', 'admits to', 'notes', 'noted', 'presents with', 'presenting with', 'comes in with', 'came in with', 'presented with', 'has', 'have', 'i have', "i've", 'ive', 'i had', 'i get', 'i feel', 'with',
+  '+pos', 'positive for', 'pos for', 'pos :', 'positive :', 'admits to', 'notes', 'noted', 'presents with', 'presenting with', 'comes in with', 'came in with', 'presented with', 'has', 'have', 'i have', "i've", 'ive', 'i had', 'i get', 'i feel', 'with',
   'significant for', 'remarkable for', 'there is', 'there are', "there's",
 ];
 const TERMINATE = [
   'but', 'however', 'although', 'though', 'except', 'except for', 'yet', 'whereas', 'aside from', 'apart from', 'other than', 'besides',
-  'which', 'nevertheless', 'otherwise',
+  'which', 'nevertheless', 'otherwise', 'until', 'till', 'up until', 'up to',
 ];
 const EXPOSURE = [
   'sick contact', 'sick contacts', 'contact with', 'in contact with', 'been in contact', 'close contact', 'exposed to', 'exposure to',

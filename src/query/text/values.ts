@@ -36,7 +36,7 @@ const SINCE_VALUE: Readonly<Record<string, [number, DurationUnit]>> = {
 
 const INTENSITY = /\b(?<num>\d{1,2}(?:\.\d)?)\s*(?:\/|out\s+of)\s*10\b/gi;
 const TEMPERATURE =
-  /(?:\b(?<ctx>temp(?:erature)?|tmax|t|febrile|fever(?:ish)?|pyrexi(?:a|al))\b\s*[:=]?\s*(?:(?:of|to|was|is|at|up\s+to|as\s+high\s+as|around|about|reaching|spiking\s+to|~)\s*)*)?(?<num>\d{2,3}(?:[.,]\d{1,2})?)\s*(?<deg>°|º|deg(?:rees?)?\.?)?\s*(?<unit>[CF](?![A-Za-z]))?/gi;
+  /(?:\b(?<ctx>temp(?:erature)?|tmax|t|febrile|fevers?|feverish|pyrexi(?:a|al)|spiked|spiking)\b\s*[:=]?\s*(?:(?:of|to|was|is|at|up\s+to|as\s+high\s+as|around|about|reaching|spiking\s+to|~)\s*)*)?(?<num>\d{2,3}(?:[.,]\d{1,2})?)\s*(?<deg>°|º|deg(?:rees?)?\.?)?\s*(?<unit>[CF](?![A-Za-z]))?/gi;
 
 const DAYS: Readonly<Record<DurationUnit, number>> = { hour: 1 / 24, day: 1, week: 7, month: 30, year: 365 };
 
