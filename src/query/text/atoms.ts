@@ -81,6 +81,8 @@ function isModifier(tokens: readonly Token[], at: (CueHit | undefined)[], from: 
   return words.length <= 3 && words.every((t) => MODIFIER_ADJECTIVES.has(t.norm));
 }
 
+const INABILITY = /^(?:can't|cant|cannot|unable|able|couldn't|couldnt)$/;
+
 /** Cue words that stay in the finding's text: "can't catch my breath", "sick contacts". */
 const KEPT_CUES = new Set(['pseudo', 'exposure']);
 
@@ -115,6 +117,8 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
     const rightEnd = nextJoiner(tokens, negCue ? hit!.j : k + Math.max(width, 1), seg.to);
     const right = tokens.slice(negCue ? hit!.j : k + width, rightEnd).filter(isWord);
     if (left.length === 0 || right.length === 0) continue;
+    // "can't walk without pain": the pain is there; "without" after an inability is no negation.
+    if (negCue && (t.norm === 'without' || t.norm === 'w/o') && left.some((x) => INABILITY.test(x.norm))) continue;
     const subjectNext = SUBJECTS.has(right[0]!.norm);
     // "contact with someone who had a cough and fever" is one exposure; "sick contacts or new medications" is a list.
     if (exposure && !subjectNext && !left.every((t) => at[tokens.indexOf(t)]?.defs.some((d) => d.kind === 'exposure'))) continue;
