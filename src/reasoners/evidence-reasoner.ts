@@ -14,6 +14,8 @@ import { contextPriors, type PriorWeights } from './evidence-priors.js';
  * wrong vote cannot doom the answer.
  */
 export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
+  /** The kNN prior scales with completeness^knnPower (as λ does; 0: a constant weight). */
+  knnPower?: number;
   /** A finding's fuzzy matches within this similarity of its best one share its weight. */
   matchMargin: number;
   /** Diseases returned in the differential. */
@@ -24,6 +26,8 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   alpha: 0.03,
   unreportedWeight: 1,
   unreportedPower: 2,
+  minRecords: 5,
+  knnPower: 0.5,
   voteWeight: 0.5,
   knnWeight: 1,
   keyDifferenceWeight: 0.25,
@@ -49,9 +53,12 @@ export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions
   const D = s.diseases.length;
   if (D === 0) return [];
   const reported = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
-  const tables = nbTables(s, opts.alpha);
-  const lambda = effectiveUnreportedWeight(tables, reported.reduce((a, r) => a + r.weight, 0), opts.unreportedWeight, opts.unreportedPower ?? 1);
-  const priors = contextPriors(ctx, opts);
+  const tables = nbTables(s, opts.alpha, opts.minRecords ?? 0);
+  const reportedWeight = reported.reduce((a, r) => a + r.weight, 0);
+  const lambda = effectiveUnreportedWeight(tables, reportedWeight, opts.unreportedWeight, opts.unreportedPower ?? 1);
+  // Neighbours found from one or two findings' words are noise: their prior grows with completeness.
+  const knnWeight = effectiveUnreportedWeight(tables, reportedWeight, opts.knnWeight, opts.knnPower ?? 0);
+  const priors = contextPriors(ctx, { ...opts, knnWeight });
   const scored = Array.from({ length: D }, (_, d) => {
     const nb = nbScore(s, tables, d, reported, { alpha: opts.alpha, unreportedWeight: lambda });
     return { d, score: nb.score + priors.total[d]!, contributions: nb.contributions };

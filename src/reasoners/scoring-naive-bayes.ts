@@ -5,6 +5,7 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
  * reasoner's core score (not a MedRAG formula; MedRAG leaves reasoning to the LLM).
  *
  *   p(f|d)   = (count(f,d) + α) / (n_d + 2α)          smoothed prevalence of f in d
+ *   p0(d)    = α / (max(n_d, n_min) + 2α)             a feature d's records never showed
  *   score(d) = log prior(d)
  *            + Σ_{f reported present} w_f · log p(f|d)
  *            + Σ_{f reported absent}  w_f · log(1 - p(f|d))
@@ -15,13 +16,18 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
  * absent, so λ is scaled by how complete it is (`effectiveUnreportedWeight`). The
  * unreported sum is computed as λ·(base(d) − Σ_reported log(1−p)), with base(d) the
  * all-absent sum precomputed once per snapshot, so a query costs O(reported × diseases).
-
+ *
+ * n_min: with one training record a disease's unseen features are 30x likelier than with 60
+ * (α/(n+2α)), so a one-record disease won whenever free-text findings fit nothing well
+ * (Bronchiolitis, n = 1, for travel histories); counting it as n_min records removes that.
  */
 export interface NbParams {
   alpha: number;
   unreportedWeight: number;
   /** Exponent of the completeness scaling of λ (effectiveUnreportedWeight). */
   unreportedPower?: number;
+  /** Training records a disease counts as at least, for unseen features (n_min above). */
+  minRecords?: number;
 }
 
 export interface NbTables {
@@ -39,12 +45,13 @@ export interface NbTables {
 }
 
 const EPS = 1e-4;
-const cache = new WeakMap<KgSnapshot, Map<number, NbTables>>();
+const cache = new WeakMap<KgSnapshot, Map<string, NbTables>>();
 
-export function nbTables(s: KgSnapshot, alpha: number): NbTables {
-  const perSnap = cache.get(s) ?? new Map<number, NbTables>();
+export function nbTables(s: KgSnapshot, alpha: number, minRecords = 0): NbTables {
+  const perSnap = cache.get(s) ?? new Map<string, NbTables>();
   cache.set(s, perSnap);
-  const hit = perSnap.get(alpha);
+  const key = `${alpha}|${minRecords}`;
+  const hit = perSnap.get(key);
   if (hit) return hit;
   const D = s.diseases.length;
   const F = s.features.length;
@@ -56,7 +63,7 @@ export function nbTables(s: KgSnapshot, alpha: number): NbTables {
   for (let d = 0; d < D; d++) {
     const n = s.diseases[d]!.recordCount;
     const m = s.manifestations[d]!;
-    const p0 = n > 0 ? alpha / (n + 2 * alpha) : EPS;
+    const p0 = n > 0 ? alpha / (Math.max(n, minRecords) + 2 * alpha) : EPS;
     const lp = new Float64Array(m.features.length);
     const l1 = new Float64Array(m.features.length);
     let sum = (F - m.features.length) * Math.log(1 - p0);
@@ -76,7 +83,7 @@ export function nbTables(s: KgSnapshot, alpha: number): NbTables {
     t.logPrior[d] = Math.log((n + 1) / (s.totalRecords + D));
   }
   t.meanFeaturesPerRecord = s.totalRecords > 0 ? edgeCounts / s.totalRecords : 0;
-  perSnap.set(alpha, t);
+  perSnap.set(key, t);
   return t;
 }
 
