@@ -83,7 +83,8 @@ describe('query: the gate on the diagnose path (FIND §3.2.1)', () => {
     assert.ok(Math.abs(res.trace.gate!.score - 0.1 / 5) < 1e-9, 'one C sentence, floored to five');
     assert.match(res.trace.gate!.warning!, /insufficient/);
     assert.ok(!res.trace.gate!.warning!.includes('fever'), 'no patient text in the warning');
-    assert.deepEqual(reads, ['query/differences-kg']);
+    // "fever" ties its subcategories: each near-tied one's differences KG is read (diagnose.ts nearTies).
+    assert.ok(reads.length >= 1 && reads.every((r) => r === 'query/differences-kg'), reads.join(','));
     assert.ok(res.trace.retrieved.length > 0);
     assert.equal(res.followUps.length, WARN_MIN_FOLLOWUPS, 'asked for 1: a warned answer carries the few questions that help most');
     const off = await diagnose(d, textInput('fever', { followUps: 1, gate: 'off' }));
