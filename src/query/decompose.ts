@@ -63,7 +63,7 @@ function splitQuestionAnswer(segment: string): InputFinding[] | null {
 
 /** "label:" lines that are prose (section headers, vitals, age/sex), not a record rendering. */
 const PROSE_LABEL =
-  /^(?:age|sex|gender|cc|chief complaint|hpi|history of present illness|pmh|pmhx|past medical history|psh|past surgical history|fhx|fh|family history|fam hx|sh|social history|ros|review of systems|meds|medications|allergies|vitals|vs|exam|pe|physical exam|assessment|impression|plan|a\/p|hx|history|temp|temperature|t|tmax|pain|notes?|symptoms|complaints?|presenting complaint|pc|hpc|subjective|objective|patient|pt)$/i;
+  /^(?:age|sex|gender|cc|chief complaint|hpi|history of present illness|pmh|pmhx|past medical history|psh|past surgical history|fhx|fh|family history|fam hx|sh|social history|ros|review of systems|meds|medications|allergies|vitals|vs|exam|pe|physical exam|assessment|impression|plan|a\/p|hx|history|temp|temperature|t|tmax|pain|notes?|symptoms|complaints?|presenting complaint|pc|hpc|subjective|objective|patient|pt|lungs|heart|cv|cvs|resp|abd|abdomen|neuro|skin|ext|extremities|heent|gen|general|msk|labs|imaging|cxr|ecg|ekg|ddx|differential|differential diagnosis|negative|neg|positive|pos|denies|denied|mother|father|mom|mum|dad|brother|sister|sibling|siblings|grandmother|grandfather|grandma|grandpa|aunt|uncle|son|daughter|parents|family)$/i;
 const QUESTION_START = /^(?:do|does|did|have|has|are|is|was|were|how|where|what|which|when|in|characterize|can|could|would|will|should|any)\b/i;
 const FIRST_PERSON = /\b(?:i|i'm|i've|im|my|me)\b/i;
 

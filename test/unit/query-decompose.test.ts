@@ -101,6 +101,11 @@ describe('query: decompose (eq. 8)', () => {
     );
   });
 
+  it('relatives, exam systems and "Negative:" before a colon are prose', () => {
+    const out = decompose({ text: 'Brother: asthma\nNegative: fever, chills\nLungs: crackles', findings: [] }).findings;
+    assert.deepEqual(out.map((f) => [f.text, f.polarity, f.experiencer]), [['asthma', 'present', 'family'], ['fever', 'absent', 'patient'], ['chills', 'absent', 'patient'], ['crackles', 'present', 'patient']]);
+  });
+
   it('a question in lay prose is not a rendering', () => {
     assert.deepEqual(texts('Is it serious? I have had a cough for 3 days'), ['+serious', '+cough']);
   });

@@ -54,18 +54,19 @@ function answerTo(asked: TextFinding[], said: string): boolean {
   return true;
 }
 
-const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|im|ive|me|myself)\b/i;
+const FIRST_PERSON =
+  /\b(?:i|i'm|i've|i'd|im|ive|me|myself)\b|\bmy\s+(?!(?:little\s+|baby\s+|\d)|(?:son|daughter|baby|child|kid|boy|girl|toddler|infant|husband|wife|mom|mum|mother|dad|father|brother|sister|friend|grandma|grandpa)\b)[a-z]+/i;
 const CHILD_CUE = /^(?<noun>son|daughter|kid|child|baby|boy|girl|toddler|infant)\b/i;
 
 /**
- * A parent writing only about their child ("my son has a barking cough and sounds hoarse")
- * describes the patient; one mention next to the writer's own symptoms ("my son has a
- * cold") stays an 'other' experiencer (a contact).
+ * A parent writing only about their child ("my son has a barking cough and sounds hoarse",
+ * no "I", no "my throat") describes the patient; a mention next to the writer's own
+ * symptoms, or alone ("my son has a cold"), stays an 'other' experiencer (a contact).
  */
 function relativeAsPatient(text: string, findings: TextFinding[], demographics: TextAnalysis['demographics']): void {
-  if (FIRST_PERSON.test(text)) return;
+  if (FIRST_PERSON.test(text) || findings.length < 2) return;
   const about = findings.filter((f) => f.experiencer === 'other' && f.cue !== null && CHILD_CUE.test(f.cue));
-  if (about.length < 2) return;
+  if (about.length === 0) return;
   const noun = CHILD_CUE.exec(about[0]!.cue!)!.groups!.noun;
   for (const f of about) {
     f.experiencer = 'patient';

@@ -1,6 +1,6 @@
 import type { CueHit } from './cues.js';
 import type { Token } from './segment.js';
-import { ADJECTIVES, BODY, FIXED_PAIRS, LEADING_FILLER, MODIFIER_ADJECTIVES, MODIFIER_SKIP, MODIFIER_START, SUBJECTS, WITH_KEEP } from './words.js';
+import { ADJECTIVES, BODY, FIXED_PAIRS, LEADING_FILLER, MODIFIER_ADJECTIVES, MODIFIER_SKIP, MODIFIER_START, WITH_KEEP, opensWithSubject } from './words.js';
 
 /** Words inside a describing phrase: "worse when I take a deep breath or lie down" stays one modifier. */
 const IN_MODIFIER = new Set(['when', 'whenever', 'while', 'after', 'before', 'during', 'worse', 'better', 'relieved', 'aggravated', 'if']);
@@ -119,7 +119,7 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
     if (left.length === 0 || right.length === 0) continue;
     // "can't walk without pain": the pain is there; "without" after an inability is no negation.
     if (negCue && (t.norm === 'without' || t.norm === 'w/o') && left.some((x) => INABILITY.test(x.norm))) continue;
-    const subjectNext = SUBJECTS.has(right[0]!.norm);
+    const subjectNext = opensWithSubject(right);
     // "contact with someone who had a cough and fever" is one exposure; "sick contacts or new medications" is a list.
     if (exposure && !subjectNext && !left.every((t) => at[tokens.indexOf(t)]?.defs.some((d) => d.kind === 'exposure'))) continue;
     if (width > 0 && !negCue && !subjectNext && keepTogether(tokens, k, width, left, right, seg, tokens.slice(from, k).filter((_, d) => at[from + d] === undefined))) continue;

@@ -25,7 +25,7 @@ export interface CueDef {
 const NEG_STRONG = [
   'denies', 'denied', 'deny', 'denying', 'denys', 'denise', 'denie', 'negative for', 'neg for', 'no h/o', 'no hx of', 'no hx', 'no history of', 'no past history of',
   'no signs of', 'no sign of', 'no evidence of', 'no complaints of', 'no complaint of', 'no c/o', 'free of', 'absence of', 'neither',
-  'no symptoms of', 'no family history of', 'no fhx of', 'no known', 'negative :', 'neg :', 'absent :', 'none of :', 'denies :',
+  'no symptoms of', 'no family history of', 'no fhx of', 'no known', 'negative :', 'neg :', 'absent :', 'none of :', 'denies :', 'no personal history of', 'no personal hx of',
   'denied :', 'negative -', 'neg -',
 ];
 const NEG_WEAK = ['no', 'without', 'w/o', 'never', 'never had', 'no recent', 'no new', 'no more', 'no further', 'not any', 'none of'];
@@ -62,6 +62,7 @@ const HYPOTHETICAL = [
 const HISTORICAL_STRONG = [
   'h/o', 'hx', 'hx of', 'history of', 'hist of', 'pmh', 'pmhx', 'pmh of', 'past medical history', 'past medical history of',
   'medical history of', 'past history of', 'prior history of', 's/p', 'status post', 'previous history of', 'known history of',
+  'personal history of', 'personal hx of',
 ];
 const HISTORICAL_FWD = [
   'previous', 'previously', 'prior', 'used to', 'former', 'formerly', 'ex', 'in the past', 'as a child', 'as a kid', 'as a teenager',
@@ -84,7 +85,7 @@ const POSITIVE = [
 ];
 const TERMINATE = [
   'but', 'however', 'although', 'though', 'except', 'except for', 'yet', 'whereas', 'aside from', 'apart from', 'other than', 'besides',
-  'which', 'nevertheless', 'otherwise', 'until', 'till', 'up until', 'up to',
+  'which', 'nevertheless', 'otherwise', 'until', 'till', 'up until',
 ];
 const EXPOSURE = [
   'sick contact', 'sick contacts', 'contact with', 'in contact with', 'been in contact', 'close contact', 'exposed to', 'exposure to',
@@ -143,7 +144,7 @@ const OTHER_NOUNS = [
 ];
 const RELATION_VERBS = [
   'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'passed away from', 'diagnosed with',
-  'was diagnosed with', 'w/', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
+  'was diagnosed with', 'w/', ':', '-', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
 ];
 const FAMILY_HEADS = [
   'family history of', 'family history', 'family hx', 'family hx of', 'fam hx', 'fam hx of', 'fhx', 'fhx of', 'fh', 'fh of',

@@ -3,7 +3,7 @@ import type { CueKind } from './cue-lexicon.js';
 import type { CueHit } from './cues.js';
 import { isWord, listContinues, pick, placement, type Scope, type ScopeInput } from './scope-rules.js';
 import type { Assertion, Experiencer, Temporality } from './types.js';
-import { LEADING_FILLER, SUBJECTS, TRAILING_FILLER } from './words.js';
+import { LEADING_FILLER, TRAILING_FILLER, opensWithSubject } from './words.js';
 
 export type { ScopeInput } from './scope-rules.js';
 
@@ -53,8 +53,7 @@ export function assignContexts(input: ScopeInput): AtomContext[] {
       enterSegment(input, state, seg, afterModifier);
       afterModifier = segment.modifier;
     }
-    const firstWord = input.tokens.slice(a.from, a.to).find(isWord);
-    if (a.joiner !== null && firstWord && SUBJECTS.has(firstWord.norm)) Object.assign(state, { neg: null, poss: null, hist: null, exp: null });
+    if (a.joiner !== null && opensWithSubject(input.tokens.slice(a.from, a.to).filter(isWord))) Object.assign(state, { neg: null, poss: null, hist: null, exp: null });
     const ctx: AtomContext = { assertion: 'present', experiencer: 'patient', temporality: 'current', cue: null, cueTokens: new Set(), rewrite: null };
     // Backward cues stay with their own segment; a modifier clause's own cues stay with it.
     const own = empty();

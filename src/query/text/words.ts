@@ -73,3 +73,12 @@ export const EMPTY_WORDS = set(`up down out off on in it that this there here so
   monday tuesday wednesday thursday friday saturday sunday weekend day days lasted lasts lasting peak peaks peaking
   each episode nope nah yeah yep before ros hpi pmh exam advised instructed told should will would please call us return
   patient pt takes take taking`);
+
+/** Words before a clause's subject: "and now I have a fever" starts a new clause. */
+const BEFORE_SUBJECT = set(`now then also so today currently since recently just still yet lately tonight`);
+
+/** Does this run of words open a clause with its own subject ("I ...", "my throat ...", "she ...")? */
+export function opensWithSubject(words: readonly { norm: string }[]): boolean {
+  const first = words.find((w) => !BEFORE_SUBJECT.has(w.norm));
+  return first !== undefined && SUBJECTS.has(first.norm);
+}
