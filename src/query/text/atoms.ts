@@ -1,5 +1,5 @@
 import type { CueHit } from './cues.js';
-import type { Token } from './segment.js';
+import { isWord, type Token } from './segment.js';
 import { ADJECTIVES, BODY, FIXED_PAIRS, LEADING_FILLER, MODIFIER_ADJECTIVES, MODIFIER_SKIP, MODIFIER_START, WITH_KEEP, opensWithSubject } from './words.js';
 
 /** Words inside a describing phrase: "worse when I take a deep breath or lie down" stays one modifier. */
@@ -41,7 +41,6 @@ export function cueIndex(hits: readonly CueHit[], n: number): (CueHit | undefine
   return at;
 }
 
-const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
 const kindAt = (at: (CueHit | undefined)[], k: number) => at[k]?.defs[0]?.kind;
 
 export function segmentsOf(tokens: readonly Token[], at: (CueHit | undefined)[]): Segment[] {

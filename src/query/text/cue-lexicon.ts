@@ -196,5 +196,3 @@ export const CUE_DEFS: readonly CueDef[] = [
   ...relationDefs(FAMILY_NOUNS, 'family'),
   ...relationDefs(OTHER_NOUNS, 'other'),
 ];
-
-export const OTHER_NOUN_SET: ReadonlySet<string> = new Set(OTHER_NOUNS);

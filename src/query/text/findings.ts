@@ -1,7 +1,7 @@
 import type { Atom, Segment } from './atoms.js';
 import type { CueHit } from './cues.js';
 import type { AtomContext } from './scope.js';
-import type { Token } from './segment.js';
+import { isWord, type Token } from './segment.js';
 import { SINGLE_WORD } from './single-word.js';
 import type { ExtractedValues, Span, TextFinding } from './types.js';
 import { sideOfToken, type ValueHit } from './values.js';
@@ -30,7 +30,6 @@ const FEVER_AT_C = 38.0;
 const NO_FEVER_BELOW_C = 37.5;
 const BOUNDARY = new Set([',', ':', '-']);
 const JOINER_WORDS = new Set(['and', 'or', 'nor', '&', 'with', 'w/', 'plus', 'also']);
-const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
 
 /** Each atom's group head (first atom of its head segment) and the group's clause span (head + modifiers). */
 function groups(p: FindingParts): { head: number[]; clause: Span[] } {

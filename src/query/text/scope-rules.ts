@@ -1,7 +1,7 @@
 import type { Atom, Segment } from './atoms.js';
 import type { CueDef, CueKind, ListReach } from './cue-lexicon.js';
 import type { CueHit } from './cues.js';
-import type { Token } from './segment.js';
+import { isWord, type Token } from './segment.js';
 import { ACUTE, LEADING_FILLER, NOT_BARE, SUBJECTS, TRAILING_FILLER } from './words.js';
 
 /**
@@ -29,7 +29,6 @@ const VERBS = new Set('is are was were am has have had feel feels felt get gets 
 const LIST_CLOSERS = new Set(['and', 'or', 'nor']);
 const REACH: Record<ListReach, number> = { strong: 2, weak: 1, none: 0 };
 
-export const isWord = (t: Token) => /[a-z0-9]/i.test(t.raw);
 
 /** A list item: a short noun phrase with no cue, subject, verb, value or "normal"-type word. */
 function bare(input: ScopeInput, s: number): boolean {

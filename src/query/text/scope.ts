@@ -1,7 +1,8 @@
 import type { Atom } from './atoms.js';
 import type { CueKind } from './cue-lexicon.js';
 import type { CueHit } from './cues.js';
-import { isWord, listContinues, pick, placement, type Scope, type ScopeInput } from './scope-rules.js';
+import { listContinues, pick, placement, type Scope, type ScopeInput } from './scope-rules.js';
+import { isWord } from './segment.js';
 import type { Assertion, Experiencer, Temporality } from './types.js';
 import { LEADING_FILLER, TRAILING_FILLER, opensWithSubject } from './words.js';
 
