@@ -128,6 +128,10 @@ const cases: [string, string, string[]][] = [
   ['concern for', 'concern for sepsis', ['?sepsis']],
   ['I think I have', 'I think I have the flu', ['?flu']],
   ['trailing question mark', 'Could this be pneumonia?', ['?pneumonia']],
+  ['scared it is', "I'm scared it's my heart", ['?heart']],
+  ['a question about own findings asserts them', 'What could cause chest pain and shortness of breath?', ['+chest pain', '+shortness of breath']],
+  ['should I be worried about', 'Should I be worried about the lump in my neck?', ['+lump in my neck']],
+  ['why do I get', 'Why do I get headaches every morning?', ['+headaches every morning']],
   // --- hypothetical
   ['return if', 'Return if fever or chest pain', ['~fever', '~chest pain']],
   ['if at the start', 'If she develops a rash, call us', ['~rash']],

@@ -6,7 +6,7 @@
  */
 export type CueKind =
   | 'negated' | 'possible' | 'hypothetical' | 'historical' | 'family' | 'other'
-  | 'pseudo' | 'terminate' | 'positive' | 'current' | 'exposure' | 'header';
+  | 'pseudo' | 'terminate' | 'positive' | 'current' | 'exposure' | 'header' | 'frame';
 
 /** strong: scope runs over a following comma list of bare noun phrases ("denies fever, chills, N/V");
  *  weak: the same, but only when the rest of the sentence is such a list ("no fever, chills");
@@ -45,7 +45,9 @@ const POSSIBLE_FWD = [
   'question of', 'maybe', 'might be', 'might have', 'may be', 'may have', 'could be', 'could have', 'could it be', 'could this be',
   'is it', 'is this', 'do i have', 'could i have', 'perhaps', 'suspect', 'suspected', 'suspicion of', 'suspicious for', 'concern for',
   'concerned about', 'concerning for', 'worried about', 'worried i have', "worried it's", 'worried that', 'worrisome for',
-  'i think i have', 'think i have', "i think it's", 'i think', 'i think i had', 'think i had', 'i guess', 'i might have', 'not sure if', 'unsure if', 'not sure whether', 'versus', 'vs', 'cannot rule out',
+  'i think i have', 'think i have', "i think it's", 'i think', 'i think i had', 'think i had', 'i guess', 'i might have',
+  "scared it's", 'scared i have', 'scared that', "afraid it's", 'afraid i have', 'afraid that', 'i wonder if', 'wonder if', 'wondering if',
+  'worried it might be', 'might it be', 'not sure if', 'unsure if', 'not sure whether', 'versus', 'vs', 'cannot rule out',
   "can't rule out", 'cant rule out', 'not ruled out', 'cannot exclude', "can't exclude", 'differential includes', 'consider',
   'evaluate for', 'eval for', 'query', 'presumed', 'equivocal for', 'ddx :', 'ddx', 'ddx includes', 'differential :',
   'differential diagnosis :', 'differential diagnosis includes',
@@ -92,6 +94,14 @@ const EXPOSURE = [
   'been around', 'around someone', 'around people', 'someone', 'somebody', 'everyone at', 'everybody at', 'people at', 'others at',
   'contact of', 'contact w/', 'in contact w/', 'travel', 'traveled', 'travelled', 'trip to', 'came back from', 'returned from',
 ];
+/** A question about findings the writer has ("what could cause chest pain?"): the words go, the "?" makes nothing possible. */
+const FRAME = [
+  'what could cause', 'what can cause', 'what causes', 'what is causing', "what's causing", 'whats causing', 'why do i have', 'why do i get',
+  'why do i feel', 'why am i', 'why is my', 'why does my', 'should i be worried about', 'should i worry about', 'should i be concerned about',
+  'is it normal to have', 'is it normal to', 'is it normal that', 'what can i do about', 'what should i do about', 'how do i get rid of',
+  'how can i stop', 'how can i get rid of', 'what do i do about', 'what helps with', 'what is wrong with', "what's wrong with", 'whats wrong with',
+];
+
 const HEADER = [
   'cc', 'chief complaint', 'hpi', 'history of present illness', 'ros', 'review of systems', 'exam', 'physical exam', 'vitals',
   'assessment', 'plan', 'a/p', 'impression', 'presenting complaint', 'pc', 'hpc', 'social history', 'sh', 'meds', 'medications',
@@ -191,6 +201,7 @@ export const CUE_DEFS: readonly CueDef[] = [
   ...defs(TERMINATE, 'terminate', 'forward', 'none'),
   ...defs(EXPOSURE, 'exposure', 'forward', 'none'),
   ...defs(HEADER, 'header', 'forward', 'none'),
+  ...defs(FRAME, 'frame', 'forward', 'none'),
   ...defs(FAMILY_HEADS, 'family', 'forward', 'strong'),
   ...defs(FAMILY_BWD, 'family', 'backward', 'none'),
   ...relationDefs(FAMILY_NOUNS, 'family'),

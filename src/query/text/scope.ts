@@ -103,6 +103,12 @@ function applyCue(input: ScopeInput, a: Atom, h: CueHit, ctx: AtomContext, to: {
     }
     return;
   }
+  if (first.kind === 'frame') {
+    mark();
+    return;
+  }
+  // "What could cause chest pain and SOB?": a question about the writer's own findings asserts them.
+  if (first.tokens[0] === '?' && framed(input)) return;
   const where = placement(input, a, h);
   const d = where === 'inner' ? undefined : pick(h, where) ?? (where === 'backward' ? undefined : pick(h, 'backward'));
   if (!d) return;
@@ -120,6 +126,12 @@ function applyCue(input: ScopeInput, a: Atom, h: CueHit, ctx: AtomContext, to: {
   else if (d.kind === 'positive') Object.assign(to.state, REPORTING.test(text) ? { neg: null, poss: null, hist: null, exp: null } : { neg: null, poss: null });
   else if (d.kind === 'terminate') Object.assign(to.state, { neg: null, poss: null });
   else if (d.kind === 'header') Object.assign(to.state, empty());
+}
+
+const WH = new Set(['what', 'why', 'how', 'which', 'who', 'where', 'when', "what's", 'whats']);
+
+function framed(input: ScopeInput): boolean {
+  return WH.has(input.tokens[0]?.norm ?? '') || input.at.some((h) => h?.defs[0]!.kind === 'frame');
 }
 
 function resolve(ctx: AtomContext, get: (key: ScopeKey) => Scope | null): void {
