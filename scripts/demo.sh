@@ -42,7 +42,7 @@ say "2/4 build the KG from the training part (hierarchy auto: ICD-10 chapters an
 dx build --source "ddxplus:$WORK/split/train"
 
 say "3/4 ask: a short free-text description"
-dx ask "Sharp chest pain that gets worse when I breathe in and better when I lean forward. Fever. No cough."
+dx ask "Sharp chest pain, worse when breathing in, better leaning forward. No cough."
 
 say "4/4 evaluate on $LIMIT held-out patients (full + interactive protocols)"
 dx eval --test "ddxplus:$WORK/split/test" --protocol full,interactive --questions 0,1,3,5,10 \
