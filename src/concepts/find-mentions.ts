@@ -1,5 +1,6 @@
 import { featureFor, type ConceptIndex, type FormEntry } from './concept-index.js';
 import { contentTokens, editDistance, typoBudget, type Token } from './normalize.js';
+import { phoneticIndex, soundsLike, type PhoneticIndex } from './sounds-like.js';
 
 /**
  * Dictionary lookup of concept mentions in one finding (a QuickUMLS-style longest-match
@@ -20,6 +21,7 @@ export interface Mention {
 const ORDERED = 1;
 const UNORDERED = 0.9;
 const TYPO = 0.9;
+const SOUNDS_LIKE = 0.85;
 const WINDOW_SLACK = 3;
 
 interface Candidate {
@@ -35,14 +37,14 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
   // The budget follows the stem's length, and the first letter must agree: typos rarely
   // hit it, and without that rule "crushing" was one stem edit from "cough".
   const budget = typoBudget(token.stem);
-  if (budget === 0 || /\d/.test(token.norm)) return [];
+  if (/\d/.test(token.norm) || token.stem.length < 4) return [];
   const memo = fuzzyCache.get(index) ?? new Map<string, Candidate[]>();
   fuzzyCache.set(index, memo);
   const hit = memo.get(token.norm);
   if (hit) return hit;
   let best = budget + 1;
   let found: Candidate[] = [];
-  for (const s of index.byStem.keys()) {
+  for (const s of budget === 0 ? [] : index.byStem.keys()) {
     if (s.length < 4 || s[0] !== token.stem[0]) continue;
     const d = editDistance(token.stem, s, budget);
     if (d > budget || d > best) continue;
@@ -50,9 +52,21 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
     best = d;
     found.push({ stem: s, penalty: TYPO });
   }
+  // Spelled as it sounds ("coff", "diarea"): a phonetic match, a little less sure than one edit.
+  if (found.length === 0) found = soundsLike(phoneticFor(index), token.stem).map((stem) => ({ stem, penalty: SOUNDS_LIKE }));
   if (memo.size > 50_000) memo.clear();
   memo.set(token.norm, found);
   return found;
+}
+
+const phonetic = new WeakMap<ConceptIndex, PhoneticIndex>();
+function phoneticFor(index: ConceptIndex): PhoneticIndex {
+  let p = phonetic.get(index);
+  if (!p) {
+    p = phoneticIndex(index.byStem.keys());
+    phonetic.set(index, p);
+  }
+  return p;
 }
 
 function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; raw: string }[]): { at: number[]; score: number; typo: boolean } | null {

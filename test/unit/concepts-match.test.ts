@@ -100,3 +100,20 @@ describe('concept layer: helpers', () => {
     assert.deepEqual(deriveForms({ text: 'Do you have a cough? yes', question: 'Do you have a cough?', valueText: 'yes' }), ['cough']);
   });
 });
+
+describe('concept layer: spelled as it sounds', () => {
+  it('matches lay misspellings by Double Metaphone within an edit budget', async () => {
+    const { phoneticIndex, soundsLike } = await import('../../src/concepts/sounds-like.js');
+    const idx = phoneticIndex(['cough', 'hoarse', 'diarrhea', 'fever', 'rash', 'sweat']);
+    assert.deepEqual(soundsLike(idx, 'horse'), ['hoarse']);
+    assert.deepEqual(soundsLike(idx, 'diarea'), ['diarrhea']);
+    assert.deepEqual(soundsLike(idx, 'swet'), ['sweat']);
+    assert.deepEqual(soundsLike(idx, 'rush'), [], 'a real word one vowel away is another word');
+    assert.deepEqual(soundsLike(idx, 'cuff'), [], 'too far in spelling');
+    assert.deepEqual(soundsLike(idx, 'xylophone'), []);
+  });
+
+  it('reads a misspelling the edit rule cannot reach through the lexicon', () => {
+    assert.deepEqual(resolve('diaphoretik'), ['+sweating']);
+  });
+});
