@@ -1,3 +1,4 @@
+import { seededRandom } from '../src/util/rng.js';
 import { DIAGNOSES, LABS, SMOKING, type ChronicKey, type DiagnosisKey, type LabKey, type SymptomKey } from './gen-omop-fhir-synthetic.codes.js';
 
 /**
@@ -29,17 +30,6 @@ export interface Visit {
   smoking: keyof typeof SMOKING | null;
 }
 
-/** mulberry32: a small, well-known seeded PRNG; the same seed always gives the same set. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Profile {
   symptoms: Partial<Record<SymptomKey, number>>;
@@ -78,7 +68,7 @@ export interface Population {
 }
 
 export function generatePopulation(o: PopulationOptions): Population {
-  const r = rng(o.seed);
+  const r = seededRandom(o.seed); // the project's mulberry32: the same seed always gives the same set
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const normal = (mean: number, sd: number): number => mean + sd * Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
   const round = (v: number, d: number): number => Number(v.toFixed(d));
