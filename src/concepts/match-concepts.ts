@@ -15,6 +15,8 @@ export interface MatchConceptsInput {
   findings: InputFinding[];
   /** The request text the findings' clause spans point into (null: findings came structured). */
   text: string | null;
+  /** Read only these findings (the others matched otherwise); absent: all. */
+  only?: ReadonlySet<number>;
 }
 
 export interface MatchConceptsDeps {
@@ -34,12 +36,12 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
   const index = conceptIndexFor(deps.snapshot, deps.lexicon);
   const found = new Map<number, ConceptMatch[]>();
   input.findings.forEach((finding, i) => {
-    if (!readable(finding)) return;
+    if (!readable(finding) || (input.only && !input.only.has(i))) return;
     const clause = input.text && finding.clause ? input.text.slice(finding.clause.start, finding.clause.end) : '';
     const hits = resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] });
     if (hits.length > 0) found.set(i, hits);
   });
-  if (deps.phraseEmbedder) embeddingFallback(index, deps.phraseEmbedder, input.findings, found);
+  if (deps.phraseEmbedder) embeddingFallback(index, deps.phraseEmbedder, input.findings, found, input.only ?? null);
   const out = new Map<number, FeatureMatch[]>();
   for (const [i, hits] of found) {
     const best = new Map<number, FeatureMatch>();
@@ -55,8 +57,8 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
 }
 
 /** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
-function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>): void {
-  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && readable(findings[i]!) && findings[i]!.experiencer !== 'other');
+function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null): void {
+  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other');
   if (left.length === 0) return;
   const forms = formVectorsFor(index, embedder);
   const vectors = embedder.embedVectors(left.map((i) => findings[i]!.text));

@@ -63,55 +63,60 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
     }
   });
 
-  const concepts = toEmbed.length > 0 ? matchConcepts({ snapshot, lexicon: deps.lexicon ?? null, phraseEmbedder: deps.phraseEmbedder ?? null }, { findings: input.findings, text: input.text ?? null }) : new Map<number, FeatureMatch[]>();
+  const hitsOf = await featureIndexHits(deps, input, toEmbed);
+  // A finding that is a feature's own text (a rendering) needs no concept reading: the costly
+  // part of matching free text is skipped for records sent as text.
+  const verbatim = new Set(toEmbed.filter((fi) => (hitsOf.get(fi)?.[0]?.score ?? 0) >= VERBATIM));
+  const only = new Set(toEmbed.filter((fi) => !verbatim.has(fi)));
+  const concepts = only.size > 0 ? matchConcepts({ snapshot, lexicon: deps.lexicon ?? null, phraseEmbedder: deps.phraseEmbedder ?? null }, { findings: input.findings, text: input.text ?? null, only }) : new Map<number, FeatureMatch[]>();
   const floor = deps.phraseEmbedder ? Math.max(input.threshold, VERBATIM) : input.threshold;
-  if (toEmbed.length > 0 && (input.topM <= 0 || deps.featureIndex.size === 0)) {
-    for (const fi of toEmbed) matches.push(...(concepts.get(fi) ?? []));
-  }
-  if (toEmbed.length > 0 && input.topM > 0 && deps.featureIndex.size > 0) {
-    const k = Math.min(input.topM, deps.featureIndex.size);
-    const cache = phraseCacheFor(deps.featureIndex);
-    const keyOf = (fi: number) => PhraseMatchCache.key(deps.embedder.id, k, input.findings[fi]!.text);
-    const hitsOf = new Map<number, VectorHit[]>();
-    const misses: number[] = [];
-    for (const fi of toEmbed) {
-      const cached = cache.get(keyOf(fi));
-      if (cached) hitsOf.set(fi, cached);
-      else misses.push(fi);
+  for (const fi of toEmbed) {
+    const viaConcepts = concepts.get(fi);
+    if (viaConcepts && !verbatim.has(fi)) {
+      matches.push(...viaConcepts);
+      continue;
     }
-    if (misses.length > 0) {
-      // Same exact top-m as the FAISS flat index, on the sparse hashed vectors (feature-matrix.ts);
-      // its feature vectors are embedded once, in the first query's embedder call.
-      const plan = featureMatrixFor(snapshot, deps.embedder);
-      const extra = plan && 'texts' in plan ? plan.texts : [];
-      const all = await embedBatch(deps.embedder, [...misses.map((i) => input.findings[i]!.text), ...extra]);
-      const vectors = all.slice(0, misses.length);
-      const index = !plan ? deps.featureIndex : 'matrix' in plan ? plan.matrix : rememberFeatureMatrix(snapshot, all.slice(misses.length), deps.featureIndex);
-      const found = index.searchMany(vectors, k);
-      misses.forEach((fi, row) => {
-        const hits = found[row] ?? [];
-        hitsOf.set(fi, hits);
-        cache.set(keyOf(fi), hits);
-      });
-    }
-    for (const fi of toEmbed) {
-      const hits = hitsOf.get(fi) ?? [];
-      const viaConcepts = concepts.get(fi);
-      if (viaConcepts && !(hits[0] && hits[0].score >= VERBATIM)) {
-        matches.push(...viaConcepts);
-        continue;
-      }
-      for (const hit of hits) {
-        if (!(hit.score > input.threshold) || hit.score < floor) continue;
-        const idx = snapshot.featureIndex.get(hit.id);
-        if (idx === undefined) continue; // index row for a feature the KG no longer has
-        const node = snapshot.features[idx]!;
-        matches.push({ findingIndex: fi, featureId: node.id, featureText: node.text, similarity: hit.score, polarity: input.findings[fi]!.polarity, via: 'embedding' });
-      }
+    for (const hit of hitsOf.get(fi) ?? []) {
+      if (!(hit.score > input.threshold) || hit.score < floor) continue;
+      const idx = snapshot.featureIndex.get(hit.id);
+      if (idx === undefined) continue; // index row for a feature the KG no longer has
+      const node = snapshot.features[idx]!;
+      matches.push({ findingIndex: fi, featureId: node.id, featureText: node.text, similarity: hit.score, polarity: input.findings[fi]!.polarity, via: 'embedding' });
     }
   }
 
   matches.sort((a, b) => a.findingIndex - b.findingIndex || b.similarity - a.similarity);
   const matched = new Set(matches.map((m) => m.findingIndex));
   return { matches, unmatched: input.findings.map((_, i) => i).filter((i) => !matched.has(i)) };
+}
+
+/** Each finding's top-m feature-index hits (memoised per phrase); none when matching by index is off. */
+async function featureIndexHits(deps: MatchFeaturesDeps, input: MatchFeaturesInput, toEmbed: number[]): Promise<Map<number, VectorHit[]>> {
+  const hitsOf = new Map<number, VectorHit[]>();
+  if (toEmbed.length === 0 || input.topM <= 0 || deps.featureIndex.size === 0) return hitsOf;
+  const k = Math.min(input.topM, deps.featureIndex.size);
+  const cache = phraseCacheFor(deps.featureIndex);
+  const keyOf = (fi: number) => PhraseMatchCache.key(deps.embedder.id, k, input.findings[fi]!.text);
+  const misses: number[] = [];
+  for (const fi of toEmbed) {
+    const cached = cache.get(keyOf(fi));
+    if (cached) hitsOf.set(fi, cached);
+    else misses.push(fi);
+  }
+  if (misses.length > 0) {
+    // Same exact top-m as the FAISS flat index, on the sparse hashed vectors (feature-matrix.ts);
+    // its feature vectors are embedded once, in the first query's embedder call.
+    const plan = featureMatrixFor(deps.snapshot, deps.embedder);
+    const extra = plan && 'texts' in plan ? plan.texts : [];
+    const all = await embedBatch(deps.embedder, [...misses.map((i) => input.findings[i]!.text), ...extra]);
+    const vectors = all.slice(0, misses.length);
+    const index = !plan ? deps.featureIndex : 'matrix' in plan ? plan.matrix : rememberFeatureMatrix(deps.snapshot, all.slice(misses.length), deps.featureIndex);
+    const found = index.searchMany(vectors, k);
+    misses.forEach((fi, row) => {
+      const hits = found[row] ?? [];
+      hitsOf.set(fi, hits);
+      cache.set(keyOf(fi), hits);
+    });
+  }
+  return hitsOf;
 }
