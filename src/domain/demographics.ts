@@ -25,3 +25,9 @@ export function tally(t: DemographicTally, d: { age: number | null; sex: 'M' | '
 export function addTallies(a: DemographicTally, b: DemographicTally): DemographicTally {
   return { ageBands: a.ageBands.map((v, i) => v + (b.ageBands[i] ?? 0)), sexCounts: a.sexCounts.map((v, i) => v + (b.sexCounts[i] ?? 0)) };
 }
+
+/** Lidstone-smoothed log P(category k) from counts: log((row[k] + α) / (n + α·K)). */
+export function logCategorical(row: readonly number[], k: number, alpha = 1): number {
+  const n = row.reduce((a, v) => a + v, 0);
+  return Math.log((row[k]! + alpha) / (n + alpha * row.length));
+}

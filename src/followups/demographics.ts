@@ -1,3 +1,4 @@
+import { ageBand, emptyTally, logCategorical, tally } from '../domain/demographics.js';
 /**
  * Optional age/sex likelihoods per disease. DDXPlus's interactive protocol starts from
  * age, sex and the chief complaint, and several pathologies are age- or sex-bound
@@ -9,12 +10,9 @@ export interface Demographics {
   sex: 'M' | 'F' | null;
 }
 
-/** Age bands (upper bounds, exclusive): infant, toddler, child, young adult ... elderly. */
-const AGE_BANDS = [1, 5, 15, 30, 45, 60, 75, Infinity];
-
-export function ageBand(age: number): number {
-  return AGE_BANDS.findIndex((upper) => age < upper);
-}
+// The age bands are the KG's (src/domain/demographics.ts): one definition for the build's
+// per-disease counts, the evidence reasoner and this model.
+export { ageBand } from '../domain/demographics.js';
 
 export interface DemographicModel {
   /** log P(age band, sex | d) per disease index (independent, smoothed); zeros when unknown. */
@@ -31,22 +29,18 @@ export interface DemographicCounts {
 export function emptyDemographicCounts(diseaseCount: number): DemographicCounts {
   return {
     diseaseCount,
-    ageCounts: Array.from({ length: diseaseCount }, () => AGE_BANDS.map(() => 0)),
-    sexCounts: Array.from({ length: diseaseCount }, () => [0, 0]),
+    ageCounts: Array.from({ length: diseaseCount }, () => emptyTally().ageBands),
+    sexCounts: Array.from({ length: diseaseCount }, () => emptyTally().sexCounts),
   };
 }
 
 export function countDemographics(c: DemographicCounts, diseaseIndex: number, d: Demographics): void {
-  if (d.age !== null && d.age >= 0) c.ageCounts[diseaseIndex]![ageBand(d.age)]! += 1;
-  if (d.sex !== null) c.sexCounts[diseaseIndex]![d.sex === 'M' ? 0 : 1]! += 1;
+  tally({ ageBands: c.ageCounts[diseaseIndex]!, sexCounts: c.sexCounts[diseaseIndex]! }, d);
 }
 
 /** Lidstone-smoothed categorical likelihoods from counts (alpha per cell). */
 export function demographicModel(c: DemographicCounts, alpha = 1): DemographicModel {
-  const logCat = (row: number[], k: number): number => {
-    const n = row.reduce((s, v) => s + v, 0);
-    return Math.log((row[k]! + alpha) / (n + alpha * row.length));
-  };
+  const logCat = (row: number[], k: number): number => logCategorical(row, k, alpha);
   return {
     logLikelihood(d) {
       const out = new Float64Array(c.diseaseCount);

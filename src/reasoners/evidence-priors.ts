@@ -1,4 +1,4 @@
-import { AGE_BANDS, ageBand } from '../domain/demographics.js';
+import { AGE_BANDS, ageBand, logCategorical } from '../domain/demographics.js';
 import type { ReasonerContext } from './reasoner.js';
 
 /**
@@ -75,7 +75,7 @@ export function contextPriors(ctx: ReasonerContext, w: PriorWeights): Priors {
 
 /** log((count + 1) / (n + k)) of the patient's age band and sex per disease; diseases without counts get 0 (no opinion). */
 function addDemographics(total: Float64Array, diseases: ReasonerContext['snapshot']['diseases'], p: { age: number | null; sex: 'M' | 'F' | null }, weight: number): void {
-  const cat = (row: readonly number[], k: number) => Math.log((row[k]! + 1) / (row.reduce((a, v) => a + v, 0) + row.length));
+  const cat = (row: readonly number[], k: number) => logCategorical(row, k);
   diseases.forEach((d, i) => {
     if (p.age !== null && p.age >= 0 && d.ageBands && d.ageBands.length === AGE_BANDS.length) total[i]! += weight * cat(d.ageBands, ageBand(p.age));
     if (p.sex !== null && d.sexCounts && d.sexCounts.length === 2) total[i]! += weight * cat(d.sexCounts, p.sex === 'M' ? 0 : 1);
