@@ -29,6 +29,15 @@ export interface MatchConceptsDeps {
 /** Cosine a phrase needs to its nearest concept form (tuned on the vignette dev set, docs/free-text.md). */
 export const FORM_EMBEDDING_THRESHOLD = 0.65;
 
+/**
+ * Builds the concept index and the embedded concept forms now (start-up) rather than in the
+ * first request that needs them: thousands of forms to stem, and to embed when a phrase embedder is set.
+ */
+export function prepareConcepts(deps: MatchConceptsDeps): void {
+  const index = conceptIndexFor(deps.snapshot, deps.lexicon);
+  if (deps.phraseEmbedder) formVectorsFor(index, deps.phraseEmbedder);
+}
+
 /** Findings the concept layer may read: free text, not uncertain, not hypothetical. */
 const readable = (f: InputFinding) => !f.code && /[a-z]/i.test(f.text) && f.assertion !== 'hypothetical' && f.assertion !== 'possible';
 

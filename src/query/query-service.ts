@@ -16,6 +16,7 @@ import type { ConceptLexicon } from '../concepts/types.js';
 import { defaultDdxplusLexiconPath, loadLexicon } from '../concepts/lexicon.js';
 import type { LlmDecomposer } from './decompose-llm.js';
 import type { PhraseEmbedder } from '../concepts/embed-forms.js';
+import { prepareConcepts } from '../concepts/match-concepts.js';
 import { HashedEmbedder } from '../adapters/embeddings/hashed-embedder.js';
 import { WordLlamaEmbedder } from '../adapters/embeddings/wordllama-embedder.js';
 import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
@@ -119,6 +120,7 @@ export async function openQueryService(deps: {
       `Neo4j holds KG build ${snapshot.buildId ?? '(none)'} but DXGRAPH_DATA_DIR's current build is ${artifacts.manifest.buildId}: rebuild, or point NEO4J_URI / DXGRAPH_DATA_DIR at the same build`,
     );
   }
+  prepareConcepts({ snapshot, lexicon, phraseEmbedder });
   return createQueryService({
     graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
     ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null, differencesCache: deps.differencesCache ?? true,
