@@ -16,10 +16,7 @@ export class FactTally {
   constructor(private readonly strict: boolean) {}
 
   skip(location: string, problem: RowProblem): void {
-    if (this.strict) throw new SourceRowError(location, problem.reason);
-    this.count++;
-    this.byReason[problem.category] = (this.byReason[problem.category] ?? 0) + 1;
-    if (this.examples.length < MAX_EXAMPLES) this.examples.push({ location, reason: problem.reason });
+    this.skipMany(1, location, problem);
   }
 
   /** Adds n facts of one reason at once (e.g. a count query's answer). */
