@@ -5,7 +5,7 @@ import type { Tertiles } from './bins.js';
  * of PostgreSQL's percentile_cont: the OMOP source asks the database for its cut points and
  * the FHIR source computes them here, and the same values must give the same bins.
  */
-export function percentileCont(sorted: readonly number[], p: number): number {
+export function percentileCont(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) throw new RangeError('percentile of no values');
   const pos = p * (sorted.length - 1);
   const lo = Math.floor(pos);
@@ -34,9 +34,9 @@ export class TertileCollector {
   tertiles(): Map<string, Tertiles> {
     const out = new Map<string, Tertiles>();
     for (const [code, list] of this.values) {
+      // Float64Array sorts numerically (Array#sort would compare as strings).
       const sorted = Float64Array.from(list).sort();
-      const arr = Array.from(sorted);
-      out.set(code, { c1: percentileCont(arr, 1 / 3), c2: percentileCont(arr, 2 / 3) });
+      out.set(code, { c1: percentileCont(sorted, 1 / 3), c2: percentileCont(sorted, 2 / 3) });
     }
     return out;
   }
