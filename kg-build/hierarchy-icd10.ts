@@ -35,6 +35,8 @@ interface Group {
   name: string;
   categoryId: string;
   diseases: string[];
+  /** A 3-character category standing in for its block: named with its diseases too. */
+  listDiseases: boolean;
 }
 
 export function icd10Hierarchy(input: HierarchyInput): Hierarchy {
@@ -49,6 +51,7 @@ export function icd10Hierarchy(input: HierarchyInput): Hierarchy {
     const block = cat3 && chapter ? blockOf(cat3) : null;
     let subId = 'sub:icd10-unclassified';
     let name = 'ICD-10 unclassified';
+    let listDiseases = false;
     if (block) {
       subId = `sub:icd10-${block.from.toLowerCase()}-${block.to.toLowerCase()}`;
       name = `${block.title} (${block.from}-${block.to})`;
@@ -56,15 +59,16 @@ export function icd10Hierarchy(input: HierarchyInput): Hierarchy {
       // Not in the shipped block table: the 3-character category stands in for the block.
       subId = `sub:icd10-${cat3.toLowerCase()}`;
       name = `ICD-10 ${cat3}`;
+      listDiseases = true;
     }
-    const sub = subs.get(subId) ?? { name, categoryId: catId, diseases: [] };
+    const sub = subs.get(subId) ?? { name, categoryId: catId, diseases: [], listDiseases };
     sub.diseases.push(d.name);
     subs.set(subId, sub);
     subcategoryOf.set(d.id, subId);
   }
   const subcategories: SubcategoryNode[] = [...subs.entries()]
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .map(([id, s]) => ({ id, name: s.name.startsWith('ICD-10 ') && id !== 'sub:icd10-unclassified' ? `${s.name}: ${s.diseases.join(', ')}` : s.name, categoryId: s.categoryId }));
+    .map(([id, s]) => ({ id, name: s.listDiseases ? `${s.name}: ${s.diseases.join(', ')}` : s.name, categoryId: s.categoryId }));
   const categories = [...cats.values()].sort((a, b) => a.id.localeCompare(b.id));
   return { mode: 'icd10', categories, subcategories, subcategoryOf };
 }
