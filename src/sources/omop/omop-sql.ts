@@ -8,6 +8,8 @@
  * observations (4). Every row has the same columns; a part leaves the others NULL.
  */
 const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+/** A CDM table of the schema, both identifiers quoted. */
+const tableOf = (schema: string) => (table: string): string => `${q(schema)}.${q(table)}`;
 
 /** OMOP condition_status_concept_id "Primary diagnosis". */
 export const PRIMARY_STATUS = 32902;
@@ -15,7 +17,7 @@ export const PRIMARY_STATUS = 32902;
 export const PRIMARY_TYPES = [38000183, 38000199, 38000215, 38000230, 44786627];
 
 export function visitFactsSql(schema: string): string {
-  const t = (table: string): string => `${q(schema)}.${q(table)}`;
+  const t = tableOf(schema);
   const icd10 = (alias: string) => `COALESCE(
       (SELECT s.concept_code FROM ${t('concept')} s WHERE s.concept_id = ${alias}.condition_source_concept_id AND s.vocabulary_id = 'ICD10CM'),
       (SELECT min(i.concept_code) FROM ${t('concept_relationship')} r JOIN ${t('concept')} i ON i.concept_id = r.concept_id_1
@@ -67,7 +69,7 @@ export function visitFactsSql(schema: string): string {
  * first pass): PostgreSQL computes them, so no value list is held by dxgraph. $1, $2 = 1/3, 2/3.
  */
 export function tertilesSql(schema: string): string {
-  const t = (table: string): string => `${q(schema)}.${q(table)}`;
+  const t = tableOf(schema);
   return `
     SELECT c.vocabulary_id, c.concept_code,
       percentile_cont($1::float8) WITHIN GROUP (ORDER BY x.v) AS c1, percentile_cont($2::float8) WITHIN GROUP (ORDER BY x.v) AS c2
@@ -83,7 +85,7 @@ export function tertilesSql(schema: string): string {
 
 /** Facts that name no visit: they cannot join a record, so they are counted and reported. */
 export function factsWithoutVisitSql(schema: string): string {
-  const t = (table: string): string => `${q(schema)}.${q(table)}`;
+  const t = tableOf(schema);
   return `SELECT
       (SELECT count(*) FROM ${t('measurement')} WHERE visit_occurrence_id IS NULL)::int AS measurement,
       (SELECT count(*) FROM ${t('observation')} WHERE visit_occurrence_id IS NULL)::int AS observation`;
