@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { LlmBudget } from '../adapters/llm/budget.js';
 import { loadPrompt, type PromptFile } from '../adapters/llm/prompts.js';
 import { completeJson, type LlmFailure } from '../adapters/llm/structured.js';
-import { conceptIndexFor, type ConceptIndex } from '../concepts/concept-index.js';
+import { conceptIndexFor, featureFor, type ConceptIndex } from '../concepts/concept-index.js';
 import type { ConceptLexicon } from '../concepts/types.js';
 import { err, ok, type Result } from '../result.js';
 import type { InputFinding } from './contracts.js';
@@ -42,7 +42,7 @@ interface Vocabulary {
 export function conceptVocabulary(index: ConceptIndex): Vocabulary | null {
   const codes: Vocabulary['codes'] = new Map();
   for (const [code, ev] of index.evidence) {
-    if (index.snapshot.featureByCode.has(`${code}|`)) codes.set(ev.canonical, { code, valueCode: null, family: ev.context === 'family' });
+    if (featureFor(index, code, null) !== undefined) codes.set(ev.canonical, { code, valueCode: null, family: ev.context === 'family' });
   }
   for (const f of index.snapshot.features) {
     if (f.code && !index.evidence.has(f.code) && !f.text.includes('?') && f.text.length <= 80 && !codes.has(f.text)) codes.set(f.text, { code: f.code, valueCode: f.valueCode, family: false });
