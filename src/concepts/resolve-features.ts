@@ -46,6 +46,14 @@ function sideNear(tokens: Token[], at: number[], fallback: 'R' | 'L' | 'both' | 
   return fallback;
 }
 
+/**
+ * A sided site value the text's side rules out. A side word next to the site wins; else the
+ * finding's side (from the text analysis) narrows every site of the finding; unsided values stay.
+ */
+function otherSide(side: 'R' | 'L' | 'both' | undefined, valueSide: 'R' | 'L' | null): boolean {
+  return side !== undefined && side !== 'both' && valueSide !== null && valueSide !== side;
+}
+
 /** The site question a body site belongs to: the nearest head word before it, else after it. */
 function siteEvidence(index: ConceptIndex, site: Mention, triggers: Mention[]): string | null {
   const pos = Math.min(...site.at);
@@ -87,8 +95,6 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
     out.push({ feature, similarity, polarity, alternatives, via: m.via });
   };
   const polarity: Polarity = f.polarity;
-  // A side word next to a site wins; else the finding's side (from the text analysis) narrows
-  // every site of the finding: sided values of the other side drop, unsided ones stay.
   for (const m of mentions) {
     const t = m.entry.target;
     if (t.kind === 'evidence') push(featureFor(index, t.code, null), m, polarity, `${t.code}`);
@@ -99,11 +105,7 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
       const ev = index.evidence.get(t.code);
       const siteValue = index.siteEvidences.includes(t.code);
       if (ev?.hasTriggers && !siteValue && !triggerCodes.has(t.code)) continue;
-      if (siteValue) {
-        const side = sideNear(tokens, m.at, f.values?.side);
-        const valueSide = index.siteSide.get(t.valueCode) ?? null;
-        if (side && side !== 'both' && valueSide !== null && valueSide !== side) continue;
-      }
+      if (siteValue && otherSide(sideNear(tokens, m.at, f.values?.side), index.siteSide.get(t.valueCode) ?? null)) continue;
       push(featureFor(index, t.code, t.valueCode), m, polarity, `${t.code}:${m.entry.form}`);
     }
   }
@@ -117,7 +119,7 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
     const side = sideNear(tokens, group[0]!.at, f.values?.side);
     for (const s of group) {
       const t = s.entry.target as { kind: 'site'; valueCode: string; side: 'R' | 'L' | null };
-      if (side && side !== 'both' && t.side !== null && t.side !== side) continue;
+      if (otherSide(side, t.side)) continue;
       push(featureFor(index, code, t.valueCode), s, polarity, `${code}@${at}`, side || t.side === null ? s.score : s.score * 0.95);
     }
   }

@@ -71,8 +71,8 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
   const concepts = only.size > 0 ? matchConcepts({ snapshot, lexicon: deps.lexicon ?? null, phraseEmbedder: deps.phraseEmbedder ?? null }, { findings: input.findings, text: input.text ?? null, only }) : new Map<number, FeatureMatch[]>();
   const floor = deps.phraseEmbedder ? Math.max(input.threshold, VERBATIM) : input.threshold;
   for (const fi of toEmbed) {
-    const viaConcepts = concepts.get(fi);
-    if (viaConcepts && !verbatim.has(fi)) {
+    const viaConcepts = concepts.get(fi); // never a verbatim finding's: those were not read
+    if (viaConcepts) {
       matches.push(...viaConcepts);
       continue;
     }
