@@ -65,12 +65,15 @@ export function assertSafeBinding(host: string, apiKeys: readonly string[]): voi
   }
 }
 
-// Hashing first makes every comparison the same length, so timingSafeEqual applies and
-// the key's length is not leaked either.
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+/**
+ * A key's SHA-256, the form keys are held and compared in (keyMatches, the rate limiter's
+ * and admission's client buckets). Hashing first makes every comparison the same length,
+ * so timingSafeEqual applies and the key's length is not leaked either.
+ */
+export const keyDigest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
 export function keyMatches(candidate: string, keys: readonly Buffer[]): boolean {
-  const c = digest(candidate);
+  const c = keyDigest(candidate);
   let found = false;
   for (const k of keys) found = timingSafeEqual(c, k) || found; // no early exit
   return found;
@@ -86,7 +89,7 @@ export function presentedKey(authorization: string | undefined, xApiKey: string 
 
 /** 401 unless the request carries a configured key; a no-op when no keys are configured. */
 export function requireApiKey(apiKeys: readonly string[]): RequestHandler {
-  const hashed = apiKeys.map(digest);
+  const hashed = apiKeys.map(keyDigest);
   return (req, res, next) => {
     if (hashed.length === 0) return next();
     const key = presentedKey(req.headers.authorization, req.headers['x-api-key']);

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import { createSessionRouter } from '../sessions/routes.js';
 import { sessionOwner } from '../sessions/owner.js';
 import { DEFAULT_LIMITS } from '../config.js';
-import { requireApiKey } from './access.js';
+import { keyDigest, requireApiKey } from './access.js';
 import { admissionControl, FairAdmission } from './admission.js';
 import { LoopCostBudget } from './loop-cost.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
@@ -59,7 +58,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(dropDemographics(deps.config.privacy));
   // Diagnose work (a diagnose, a session turn) waits for a fair slot (admission.ts).
   const limits = deps.config.limits ?? DEFAULT_LIMITS;
-  const hashedKeys = deps.apiKeys.map((k) => createHash('sha256').update(k, 'utf8').digest());
+  const hashedKeys = deps.apiKeys.map(keyDigest);
   // With the rate limit off (DXGRAPH_RATE_LIMIT_MAX=0: benchmarks, one trusted caller) every per-client limit is off too; the global bound stays.
   const perClient = (deps.config.http.rateLimit?.max ?? 0) > 0;
   const admission = admissionControl(

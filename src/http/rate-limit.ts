@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { keyMatches, presentedKey } from './access.js';
+import { keyDigest, keyMatches, presentedKey } from './access.js';
 
 /**
  * Per-client request budget on `/v1` (express-rate-limit, in-memory store: one process).
@@ -17,21 +16,19 @@ export interface RateLimitOptions {
   logger: Logger;
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
 /** The bucket a request counts against: `key:<hash prefix>` or `ip:<address or IPv6 /56>`. */
 export function clientBucket(req: { headers: Record<string, string | string[] | undefined>; ip?: string | undefined }, hashedKeys: readonly Buffer[]): string {
   const auth = req.headers.authorization;
   const key = presentedKey(typeof auth === 'string' ? auth : undefined, req.headers['x-api-key']);
   // Only a configured key names a bucket; the hash (never the key) is what the store holds.
-  if (key !== null && hashedKeys.length > 0 && keyMatches(key, hashedKeys)) return `key:${sha256(key).toString('hex').slice(0, 16)}`;
+  if (key !== null && hashedKeys.length > 0 && keyMatches(key, hashedKeys)) return `key:${keyDigest(key).toString('hex').slice(0, 16)}`;
   return `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
 }
 
 export function rateLimiter(opts: RateLimitOptions): RequestHandler | null {
   const l = opts.limit;
   if (!l || l.max === 0) return null;
-  const hashed = opts.apiKeys.map(sha256);
+  const hashed = opts.apiKeys.map(keyDigest);
   const seconds = Math.round(l.windowMs / 1000);
   return rateLimit({
     windowMs: l.windowMs,

@@ -4,16 +4,15 @@
  * loopback-only (src/http/access.ts) and every request is the one local owner, whatever
  * headers it sends, so a header cannot split or hide sessions there.
  */
-import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import { presentedKey } from '../http/access.js';
+import { keyDigest, presentedKey } from '../http/access.js';
 
 export type OwnerOf = (req: Request) => string;
 
 export const LOCAL_OWNER = 'local';
 
 export function ownerOfKey(key: string): string {
-  return `key:${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}`;
+  return `key:${keyDigest(key).toString('hex').slice(0, 32)}`;
 }
 
 /**
