@@ -123,8 +123,9 @@ export class Consultation implements ConsultationPort {
     const kg = engine.posteriorOf({ evidence: parts.evidence, answers: [], demographics: null, prior: null, candidateDiseases: null });
     const fromDiagnose = startingPrior(engine.model, new Map(listed.map((d) => [d.diseaseId, d.probability])), this.opts.unlistedMass);
     parts.prior = blendPriors(engine.model, fromDiagnose, kg, this.opts.diagnoseWeight);
-    // The first turn shows diagnose's differential itself; the engine only picks the questions.
-    const result = this.assess(parts, out ? listed.slice(0, this.opts.differential) : null);
+    // The first turn shows diagnose's differential itself; the engine only picks the questions,
+    // planned over the KG's reading just computed (no answers yet).
+    const result = this.assess(parts, out ? listed.slice(0, this.opts.differential) : null, kg);
     const state: SessionState = { ...parts, turns: [], last: result };
     state.turns.push(turnOf({ at: this.now(), kind: 'start', answers: [], result, engine: this.deps.engine }));
     const s = this.deps.store.create(owner, state);
@@ -182,18 +183,23 @@ export class Consultation implements ConsultationPort {
 
   /**
    * The prior updated by the answers, the next questions over it and the stop signal;
-   * `shown` replaces the differential displayed (the first turn shows diagnose's own).
+   * `shown` replaces the differential displayed (the first turn shows diagnose's own), and
+   * `planning` is the KG's reading when the caller already has it (the first turn).
    */
-  private assess(state: Pick<SessionState, 'prior' | 'answers' | 'evidence' | 'ranker' | 'questions'>, shown: TurnResult['differential'] | null): TurnResult {
+  private assess(
+    state: Pick<SessionState, 'prior' | 'answers' | 'evidence' | 'ranker' | 'questions'>,
+    shown: TurnResult['differential'] | null,
+    planning: Float64Array | null = null,
+  ): TurnResult {
     const { engine } = this.deps;
     const answers = [...state.answers].map(([qid, answer]) => ({ question: engine.catalogue.byId.get(qid)!, answer }));
     // The description's evidence is already in the prior (diagnose read it): only the answers are added.
-    const post = engine.posteriorOf({ evidence: [], answers, demographics: null, prior: state.prior, candidateDiseases: null });
-    const differential = shown ?? rankDifferential(engine.model, post, this.opts.differential);
+    const differential =
+      shown ?? rankDifferential(engine.model, engine.posteriorOf({ evidence: [], answers, demographics: null, prior: state.prior, candidateDiseases: null }), this.opts.differential);
     // Questions are planned over the KG's own reading of the description and the answers (the
     // model whose information gain they maximise); measured, that asks better questions than
     // planning over the blend (docs/followups.md#sessions).
-    const planning = engine.posteriorOf({ evidence: state.evidence, answers, demographics: null, prior: null, candidateDiseases: null });
+    planning ??= engine.posteriorOf({ evidence: state.evidence, answers, demographics: null, prior: null, candidateDiseases: null });
     const { questions } = engine.next(planning, { asked: new Set(state.answers.keys()), knownFeatures: new Set(state.evidence.map((e) => e.featureId)), candidateDiseases: null }, {
       ranker: state.ranker, questions: state.questions, differential: this.opts.differential, confidence: this.opts.confidence,
     });
