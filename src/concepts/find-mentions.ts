@@ -60,7 +60,8 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
 }
 
 const phonetic = new WeakMap<ConceptIndex, PhoneticIndex>();
-function phoneticFor(index: ConceptIndex): PhoneticIndex {
+/** The lookup's own structure over the index's vocabulary (start-up, by prepareConcepts). */
+export function phoneticFor(index: ConceptIndex): PhoneticIndex {
   let p = phonetic.get(index);
   if (!p) {
     p = phoneticIndex(index.byStem.keys());

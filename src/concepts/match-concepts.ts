@@ -2,6 +2,7 @@ import type { FeatureMatch, InputFinding } from '../query/contracts.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import { conceptIndexFor, featureFor, type ConceptIndex } from './concept-index.js';
 import { formVectorsFor, nearestForm, type PhraseEmbedder } from './embed-forms.js';
+import { phoneticFor } from './find-mentions.js';
 import { tokenize } from './normalize.js';
 import { resolveFeatures, type ConceptMatch } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
@@ -35,6 +36,7 @@ export const FORM_EMBEDDING_THRESHOLD = 0.65;
  */
 export function prepareConcepts(deps: MatchConceptsDeps): void {
   const index = conceptIndexFor(deps.snapshot, deps.lexicon);
+  phoneticFor(index);
   if (deps.phraseEmbedder) formVectorsFor(index, deps.phraseEmbedder);
 }
 
