@@ -30,6 +30,9 @@ export const InputFindingOut = z.object({
     .optional(),
 });
 
+/** Too little of the input matched the KG to rank (a diagnose result, and a session's first turn). */
+export const InsufficientSchema = z.object({ reason: z.enum(['no-finding-matched', 'too-few-findings-matched']), message: z.string() });
+
 export const TripleSchema = z.object({
   subject: z.string(),
   relation: z.string(),
@@ -71,8 +74,7 @@ export const DiagnoseResultSchema = z.object({
   report: z.object({ narrative: z.string(), treatments: z.array(z.string()), medications: z.array(z.string()) }).nullable(),
   degraded: z.boolean().describe('True when the LLM path failed or timed out and the evidence reasoner answered'),
   reasoner: z.string(),
-  insufficient: z
-    .object({ reason: z.enum(['no-finding-matched', 'too-few-findings-matched']), message: z.string() })
+  insufficient: InsufficientSchema
     .nullable()
     .describe('Set when the input carried too little to rank: the differential is then mostly the prior; ask the follow-ups'),
   trace: z.object({

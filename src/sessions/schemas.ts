@@ -4,6 +4,7 @@
  * Requests are strict (an unknown field is a 400).
  */
 import { z } from 'zod';
+import { InsufficientSchema } from '../http/diagnose-result-schema.js';
 import { FindingInSchema } from '../http/schemas.js';
 import { RANKER_NAMES } from '../followups/ranker.js';
 
@@ -70,8 +71,7 @@ export const SessionViewSchema = z.object({
   stop: StopSchema,
   answered: z.number().describe('Questions answered so far'),
   turnsLeft: z.number().describe('Answers that can still be recorded (each changed answer counts one) before the per-session cap DXGRAPH_SESSION_MAX_TURNS'),
-  insufficient: z
-    .object({ reason: z.enum(['no-finding-matched', 'too-few-findings-matched']), message: z.string() })
+  insufficient: InsufficientSchema
     .nullable()
     .describe("/v1/diagnose's verdict on the first description (too little matched the KG to rank); null once a question is answered"),
 });
