@@ -1,7 +1,7 @@
 /**
  * Wiring for the server and the evaluation harness: a Consultation over the query service
- * (its `diagnose` scores every turn) and the KG snapshot it serves (the follow-up engine
- * picks the questions). The HTTP server calls this once at start-up and mounts
+ * (its `diagnose` scores the first turn) and the KG snapshot it serves (the follow-up engine
+ * updates the differential with the answers and picks the questions). The HTTP server calls this once at start-up and mounts
  * `createSessionRouter`.
  */
 import { FollowupEngine } from '../followups/engine.js';
@@ -23,7 +23,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessions: 1000, maxPer
 
 export interface ConsultationWiring {
   snapshot: Pick<KgSnapshot, 'diseases' | 'features' | 'manifestations'>;
-  /** The query pipeline: every turn of every session is one `diagnose` call. */
+  /** The query pipeline: a session's first turn is one `diagnose` call (consultation.ts). */
   query: DiagnosePort;
   /** Extra answer types per source code, over those the KG's features carry (question-model.ts). */
   hints?: AnswerTypeHints;
