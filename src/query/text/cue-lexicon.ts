@@ -41,22 +41,26 @@ const NEG_BACKWARD = [
   'no', 'nil', 'not',
 ];
 const POSSIBLE_FWD = [
-  '?q', 'possible', 'possibly', 'probable', 'probably', 'likely', 'r/o', 'rule out', 'to rule out', 'rule-out', 'questionable',
+  '?q', 'possible', 'possibly', 'probable', 'probably', 'likely', 'to rule out', 'rule-out', 'questionable',
   'question of', 'maybe', 'might be', 'might have', 'may be', 'may have', 'could be', 'could have', 'could it be', 'could this be',
-  'is it', 'is this', 'do i have', 'could i have', 'perhaps', 'suspect', 'suspected', 'suspicion of', 'suspicious for', 'concern for',
+  'is it', 'is this', 'do i have', 'could i have', 'perhaps', 'suspect', 'suspected', 'suspicion of', 'suspicious for',
   'concerned about', 'concerning for', 'worried about', 'worried i have', "worried it's", 'worried that', 'worrisome for',
   'i think i have', 'think i have', "i think it's", 'i think', 'i think i had', 'think i had', 'i guess', 'i might have',
   "scared it's", 'scared i have', 'scared that', "afraid it's", 'afraid i have', 'afraid that', 'i wonder if', 'wonder if', 'wondering if',
   'worried it might be', 'might it be', 'not sure if', 'unsure if', 'not sure whether', 'versus', 'vs', 'cannot rule out',
-  "can't rule out", 'cant rule out', 'not ruled out', 'cannot exclude', "can't exclude", 'differential includes', 'consider',
-  'evaluate for', 'eval for', 'query', 'presumed', 'equivocal for', 'ddx :', 'ddx', 'ddx includes', 'differential :',
+  "can't rule out", 'cant rule out', 'not ruled out', 'cannot exclude', "can't exclude", 'consider',
+  'eval for', 'query', 'presumed', 'equivocal for',
+];
+/** Possible cues that head a list ("r/o PE, ACS, dissection"): scope runs over it as after "denies". */
+const POSSIBLE_STRONG = [
+  'r/o', 'rule out', 'differential includes', 'concern for', 'evaluate for', 'ddx :', 'ddx', 'ddx includes', 'differential :',
   'differential diagnosis :', 'differential diagnosis includes',
 ];
 const POSSIBLE_BWD = ['?', 'possible', 'suspected', 'not ruled out', 'not excluded', 'cannot be excluded', 'is possible', 'vs'];
 const HYPOTHETICAL = [
   'return if', 'come back if', 'call if', 'seek care if', 'seek medical attention if', 'in case of', 'in case', 'should he', 'should she',
   'should you', 'should they', 'should there', 'should the patient', 'should pt', 'should symptoms', 'watch for', 'monitor for',
-  'look out for', 'as needed', 'prn', 'in the event of', 'if any', 'return for', 'come back for', 'return to ed if', 'return to er if',
+  'look out for', 'as needed', 'prn', 'in the event of', 'return for', 'come back for', 'return to ed if', 'return to er if',
   'if he', 'if she', 'if they', 'if you', 'if there', 'if the patient', 'if pt', 'if symptoms', 'if any', 'in order to prevent',
   'call us if', 'call me if', 'call 911 if', 'call your doctor if', 'go to the er if', 'go to the ed if', 'seek help if', 'return to clinic if',
   'return sooner if', 'come back sooner if', 'to return if', 'to come back if', 'return precautions for',
@@ -190,7 +194,7 @@ export const CUE_DEFS: readonly CueDef[] = [
   ...defs(NEG_AUX, 'negated', 'forward', 'none'),
   ...defs(NEG_BACKWARD, 'negated', 'backward', 'none'),
   ...defs(POSSIBLE_FWD, 'possible', 'forward', 'none'),
-  ...defs(['r/o', 'rule out', 'differential includes', 'concern for', 'evaluate for', 'ddx :', 'ddx', 'ddx includes', 'differential :', 'differential diagnosis :', 'differential diagnosis includes'], 'possible', 'forward', 'strong'),
+  ...defs(POSSIBLE_STRONG, 'possible', 'forward', 'strong'),
   ...defs(POSSIBLE_BWD, 'possible', 'backward', 'none'),
   ...defs(HYPOTHETICAL, 'hypothetical', 'forward', 'none'),
   ...defs(HISTORICAL_STRONG, 'historical', 'forward', 'strong'),
