@@ -1,6 +1,7 @@
 import type { InputFinding } from './contracts.js';
 import { analyzeClinicalText, type Demographics, type TextFinding } from './text/index.js';
 import { blank } from './text/analyze.js';
+import { LIST_MARK } from './text/segment.js';
 
 /**
  * Decomposition of manifestations (MedRAG eq. 8: q → {f_1..f_n}). Rule-based and
@@ -24,7 +25,6 @@ export interface DecomposeOutput {
 /** DDXPlus evidence token: E_91, E_55_@_V_89, E_56_@_7. */
 const CODE_TOKEN = /\bE_\d+(?:_@_[A-Za-z0-9_.]+)?\b/g;
 const CODE_ONLY = /^[\s,;[\]'"]*(?:E_\d+(?:_@_[A-Za-z0-9_.]+)?[\s,;[\]'"]*)+$/;
-const LIST_MARK = /^\s*(?:[-*•·]|\d{1,2}[.)]|[a-z][.)])\s+/i;
 /** Negation cues at the start of a clause, longest first. */
 const NEGATION = /^(?:(?:the\s+)?patient\s+|(?:he|she|they)\s+|i\s+)?(?:no\s+(?:history|signs?|evidence|complaints?)\s+of|negative\s+for|absence\s+of|free\s+of|never\s+had|(?:does|did|do)\s*(?:not|n't)\s+(?:have|has|report|complain\s+of|feel)|has\s+not\s+had|not|denies|denied|deny|denying|without|no)\s+/i;
 /** Answers that mean "no" after a question ("Do you have a fever? No"). */

@@ -15,7 +15,8 @@ export interface Token {
 /** A token with a letter or digit (not punctuation). */
 export const isWord = (t: Token): boolean => /[a-z0-9]/i.test(t.raw);
 
-const LIST_MARK = /^\s*(?:[-*•·]|\d{1,2}[.)]|[a-z][.)])\s+/i;
+/** A list item's mark at the start of a line ("- ", "2) ", "b. "); decompose.ts skips it too. */
+export const LIST_MARK = /^\s*(?:[-*•·]|\d{1,2}[.)]|[a-z][.)])\s+/i;
 /** A dot after these does not end a sentence ("Dr. Lee", "45 y.o. F", "pt. denies"). */
 const ABBREVIATION = /(?:^|[^A-Za-z])(?:dr|mr|mrs|ms|vs|e\.g|i\.e|approx|y\.o|pt|hx|sx|dx|tx|h\.o|c\.o|etc|st)$/i;
 
