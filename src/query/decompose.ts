@@ -46,10 +46,11 @@ function passThrough(f: InputFinding): InputFinding {
   return { ...f };
 }
 
+/** "Q? answer" / "label: answer": the question (with its "?" or ":") and the answer. */
+const QUESTION_ANSWER = /^(.*?[?:])\s+(.+)$/;
+
 /** Split "Q? a, b and c" into one finding per answer, each carrying its question. */
-function splitQuestionAnswer(segment: string): InputFinding[] | null {
-  const m = /^(.*?[?:])\s+(.+)$/.exec(segment);
-  if (!m) return null;
+function splitQuestionAnswer(m: RegExpExecArray): InputFinding[] {
   const question = m[1]!.trim();
   const answer = m[2]!.trim().replace(/[.]+$/, '');
   if (NO_ANSWER.test(answer)) return [finding(question, 'absent')];
@@ -68,9 +69,7 @@ const QUESTION_START = /^(?:do|does|did|have|has|are|is|was|were|how|where|what|
 const FIRST_PERSON = /\b(?:i|i'm|i've|im|my|me)\b/i;
 
 /** A question/answer rendering of a structured record, as opposed to prose. */
-function isRendering(segment: string): boolean {
-  const m = /^(.*?[?:])\s+(.+)$/.exec(segment);
-  if (!m) return false;
+function isRendering(m: RegExpExecArray): boolean {
   const label = m[1]!.slice(0, -1).trim();
   const answer = m[2]!.trim();
   if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && label.split(/\s+/).length <= 12;
@@ -121,9 +120,10 @@ function textFindings(text: string): DecomposeOutput {
   const placed: { at: number; finding: InputFinding }[] = [];
   const rendered: { start: number; end: number }[] = [];
   for (const s of sentencesOf(text)) {
-    if (!isRendering(s.text)) continue;
+    const qa = QUESTION_ANSWER.exec(s.text);
+    if (!qa || !isRendering(qa)) continue;
     rendered.push(s);
-    for (const f of splitQuestionAnswer(s.text) ?? []) placed.push({ at: s.start, finding: f });
+    for (const f of splitQuestionAnswer(qa)) placed.push({ at: s.start, finding: f });
   }
   // Renderings are blanked, not cut, so the analyser's offsets stay those of the request text.
   const analysis = analyzeClinicalText(blank(text, rendered));
