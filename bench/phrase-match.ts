@@ -23,7 +23,7 @@ import { HashedEmbedder } from '../src/adapters/embeddings/hashed-embedder.js';
 import { WordLlamaEmbedder } from '../src/adapters/embeddings/wordllama-embedder.js';
 import { SHORT_LABELS } from '../src/sources/ddxplus/short-labels.js';
 import { openSource, parseSourceSpec } from '../src/sources/source-spec.js';
-import { splitFilter } from '../src/sources/split.js';
+import { createSplitAssigner } from '../src/sources/split.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -152,16 +152,14 @@ function latencyUs(e: Embedder, texts: readonly string[]): number {
 }
 
 async function recordRetrieval(list: Embedder[]): Promise<Record<string, { train: number; test: number; top1: number; recordUs: number }>> {
-  const split = { seed: 1, testFraction: 0.4 };
   const parts = { train: [] as { text: string; dx: string }[], test: [] as { text: string; dx: string }[] };
-  for (const part of ['train', 'test'] as const) {
-    const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
-    const keep = splitFilter({ ...split, part });
-    try {
-      for await (const r of source.records()) if (keep(r)) parts[part].push({ text: r.text, dx: r.diagnosis });
-    } finally {
-      await source.close();
-    }
+  // One pass over the source, each record to its part.
+  const partOf = createSplitAssigner({ seed: 1, testFraction: 0.4 });
+  const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
+  try {
+    for await (const r of source.records()) parts[partOf(r)].push({ text: r.text, dx: r.diagnosis });
+  } finally {
+    await source.close();
   }
   const out: Record<string, { train: number; test: number; top1: number; recordUs: number }> = {};
   for (const e of list) {
