@@ -160,11 +160,12 @@ const RELATION_VERBS = [
   'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'passed away from', 'diagnosed with',
   'was diagnosed with', 'w/', ':', '-', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
 ];
+/** "family history of", "family hx (of)" and "in my family" are relation phrases of the noun "family" (relationDefs). */
 const FAMILY_HEADS = [
-  'family history of', 'family history', 'family hx', 'family hx of', 'fam hx', 'fam hx of', 'fhx', 'fhx of', 'fh', 'fh of',
+  'family history', 'fam hx', 'fam hx of', 'fhx', 'fhx of', 'fh', 'fh of',
   'family history is significant for', 'family history significant for', 'family history positive for', 'family history is positive for',
 ];
-const FAMILY_BWD = ['runs in the family', 'runs in my family', 'in the family', 'in my family'];
+const FAMILY_BWD = ['runs in the family', 'runs in my family', 'in the family'];
 
 function defs(phrases: readonly string[], kind: CueKind, direction: CueDef['direction'], list: ListReach): CueDef[] {
   return phrases.map((p) => ({ tokens: p.split(' '), kind, direction, list, rewrite: null }));
