@@ -73,9 +73,9 @@ export function createOfflineDiagnoser(services: OfflineDiagnoserServices, optio
       }
       if (matches.length === 0) return [];
       const reported = reportedFeatures(s, matches, { margin: ev.matchMargin, threshold });
-      const tables = nbTables(s, ev.alpha);
+      const tables = nbTables(s, { alpha: ev.alpha });
       const lambda = effectiveUnreportedWeight(tables, reported.reduce((a, r) => a + r.weight, 0), ev.unreportedWeight);
-      const scores = s.diseases.map((_, d) => nbScore(s, tables, d, reported, { alpha: ev.alpha, unreportedWeight: lambda }).score);
+      const scores = s.diseases.map((_, d) => nbScore(s, tables, d, reported, { unreportedWeight: lambda }).score);
       return s.diseases.map((d, i) => ({ id: d.id, score: scores[i]! })).sort((a, b) => b.score - a.score).map((d) => d.id);
     },
   };

@@ -10,6 +10,7 @@ import { aggregateHierarchy, type HierarchyRequest } from './aggregate-hierarchy
 import { augmentFeatures } from './augment-features.js';
 import { buildIndexes, setCurrent, type IndexFactory, type IndexOptions } from './build-indexes.js';
 import { clusterDiseases, type ClusterDiseasesOptions, type DiseaseClusters } from './cluster-diseases.js';
+import { attachDeclaredEvidence } from './declared-evidence.js';
 import { decomposeFeatures, type DecomposeOptions } from './decompose-features.js';
 import { exportGexf } from './export-graph.js';
 import { gateArtifactsStage } from './gate-artifacts-stage.js';
@@ -109,7 +110,8 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     progress.start('scan', null);
     const scan = await timed('scan', () => scanRecords({ records: input.source.records(), spoolPath, ...(input.include ? { include: input.include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
     progress.stop();
-    const clusters = await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster));
+    const declared = input.source.declaredEvidence ? await input.source.declaredEvidence() : null;
+    const clusters = attachDeclaredEvidence(await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster)), declared);
     const ehr = await timed('decompose', () => decomposeFeatures({ scan, clusters, embeddings }, params.decompose));
     const base = { diseases: clusters.diseases, features: ehr.features, manifestations: ehr.manifestations };
     const llm = services.llm;

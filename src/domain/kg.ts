@@ -33,6 +33,12 @@ export interface DiseaseNode {
    */
   ageBands?: number[] | null;
   sexCounts?: number[] | null;
+  /**
+   * Evidence codes the source's own dictionary declares for this disease (DDXPlus
+   * release_conditions.json), union over the raw diagnoses clustered into it; absent/null when
+   * the source declares none. A small sample never shows most of them for a rare disease.
+   */
+  declaredEvidence?: string[] | null;
 }
 
 export type FeatureKind = 'ehr' | 'augmented';

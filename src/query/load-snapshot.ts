@@ -21,7 +21,7 @@ export async function loadSnapshot(graph: Pick<GraphStore, 'read'>): Promise<KgS
   const features = (await graph.read('query/snapshot-features')) as unknown as FeatureNode[];
   const manifestations = (await graph.read('query/snapshot-manifestations')) as unknown as ManifestationEdge[];
   const counts = (xs: unknown): number[] | null => (Array.isArray(xs) ? xs.map(Number) : null);
-  const diseases = ((h?.diseases ?? []) as DiseaseNode[]).map((d) => ({ ...d, recordCount: Number(d.recordCount ?? 0), ageBands: counts(d.ageBands), sexCounts: counts(d.sexCounts) }));
+  const diseases = ((h?.diseases ?? []) as DiseaseNode[]).map((d) => ({ ...d, recordCount: Number(d.recordCount ?? 0), ageBands: counts(d.ageBands), sexCounts: counts(d.sexCounts), declaredEvidence: Array.isArray(d.declaredEvidence) ? d.declaredEvidence.map(String) : null }));
   return buildSnapshot(
     { categories: (h?.categories ?? []) as CategoryNode[], subcategories: (h?.subcategories ?? []) as SubcategoryNode[], diseases, features, manifestations },
     build ? String(build.id) : null,

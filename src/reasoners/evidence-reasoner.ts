@@ -20,6 +20,10 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
   matchMargin: number;
   /** Diseases returned in the differential. */
   maxDifferential: number;
+  /** ε of the background mixture at zero completeness; scaled by (1 − completeness). */
+  noise: number;
+  /** Score a finding's alternatives as one observation (their mean probability). */
+  mixture: boolean;
 }
 
 export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
@@ -27,6 +31,9 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   unreportedWeight: 1,
   unreportedPower: 2,
   minRecords: 5,
+  declared: true,
+  noise: 0.1,
+  mixture: true,
   knnPower: 0.5,
   voteWeight: 0.5,
   knnWeight: 1,
@@ -53,14 +60,16 @@ export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions
   const D = s.diseases.length;
   if (D === 0) return [];
   const reported = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
-  const tables = nbTables(s, opts.alpha, opts.minRecords ?? 0);
+  const tables = nbTables(s, opts);
   const reportedWeight = reported.reduce((a, r) => a + r.weight, 0);
   const lambda = effectiveUnreportedWeight(tables, reportedWeight, opts.unreportedWeight, opts.unreportedPower ?? 1);
   // Neighbours found from one or two findings' words are noise: their prior grows with completeness.
   const knnWeight = effectiveUnreportedWeight(tables, reportedWeight, opts.knnWeight, opts.knnPower ?? 0);
   const priors = contextPriors(ctx, { ...opts, knnWeight });
+  // A complete record keeps the plain model; a short note's odd finding may be unrelated to the disease.
+  const noise = opts.noise * (1 - effectiveUnreportedWeight(tables, reportedWeight, 1, 1));
   const scored = Array.from({ length: D }, (_, d) => {
-    const nb = nbScore(s, tables, d, reported, { alpha: opts.alpha, unreportedWeight: lambda });
+    const nb = nbScore(s, tables, d, reported, { unreportedWeight: lambda, noise, mixture: opts.mixture });
     return { d, score: nb.score + priors.total[d]!, contributions: nb.contributions };
   });
   const probs = softmax(scored.map((x) => x.score));

@@ -19,14 +19,16 @@ export function reportedFeatures(s: KgSnapshot, matches: FeatureMatch[], opts: {
     byFinding.set(key, list);
   }
   const out = new Map<number, ReportedFeature>();
+  let group = 0;
   for (const list of byFinding.values()) {
+    group++;
     const best = Math.max(...list.map((m) => m.similarity));
     const kept = list.filter((m) => m.similarity >= best - opts.margin);
     for (const m of kept) {
       const f = s.featureIndex.get(m.featureId);
       if (f === undefined) continue;
       const confidence = Math.min(1, Math.max(0, (m.similarity - opts.threshold) / (1 - opts.threshold || 1)));
-      const next: ReportedFeature = { feature: f, present: m.polarity === 'present', weight: confidence / kept.length };
+      const next: ReportedFeature = { feature: f, present: m.polarity === 'present', weight: confidence / kept.length, group };
       const prev = out.get(f);
       if (!prev || (next.present && !prev.present) || (next.present === prev.present && next.weight > prev.weight)) out.set(f, next);
     }

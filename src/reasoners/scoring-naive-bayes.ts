@@ -1,4 +1,5 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
+import { declaredUnseen } from './scoring-declared.js';
 
 /**
  * Bernoulli naive-Bayes log-likelihood with Laplace smoothing: the offline evidence
@@ -6,9 +7,11 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
  *
  *   p(f|d)   = (count(f,d) + α) / (n_d + 2α)          smoothed prevalence of f in d
  *   p0(d)    = α / (max(n_d, n_min) + 2α)             a feature d's records never showed
+ *   pδ(f,d)  = 1 / (n_d + 2)                          never shown, but declared for d by the source (scoring-declared.ts)
+ *   p̃(f|d)   = (1 − ε)·p(f|d) + ε·q(f)                 a finding may be unrelated to d (background rate q)
  *   score(d) = log prior(d)
- *            + Σ_{f reported present} w_f · log p(f|d)
- *            + Σ_{f reported absent}  w_f · log(1 - p(f|d))
+ *            + Σ_{f reported present} w_f · log p̃(f|d)
+ *            + Σ_{f reported absent}  w_f · log(1 − p̃(f|d))
  *            + λ · Σ_{f not reported} log(1 - p(f|d))   ("unreported" = weak absence)
  *
  * λ = 1 is the full Bernoulli model (every unreported feature counts as absent, true for
@@ -20,6 +23,14 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
  * n_min: with one training record a disease's unseen features are 30x likelier than with 60
  * (α/(n+2α)), so a one-record disease won whenever free-text findings fit nothing well
  * (Bronchiolitis, n = 1, for travel histories); counting it as n_min records removes that.
+ *
+ * ε (`noise`): a free-text finding the disease's records never showed (asthma's "worse at
+ * night", absent from DDXPlus asthma) is not impossible, it may be a comorbidity or a
+ * finding the sample does not model; the reasoner scales ε with how incomplete the
+ * description is, so a complete coded record keeps the plain model.
+ *
+ * Alternatives (`mixture`): the features one finding may mean ("chest" → upper, lower or
+ * side of the chest) are one observation, scored as log of their mean probability.
  */
 export interface NbParams {
   alpha: number;
@@ -28,6 +39,17 @@ export interface NbParams {
   unreportedPower?: number;
   /** Training records a disease counts as at least, for unseen features (n_min above). */
   minRecords?: number;
+  /** Price a declared-but-unseen feature with pδ (scoring-declared.ts) instead of p0. */
+  declared?: boolean;
+}
+
+/** Per-query scoring knobs (the tables stay per snapshot). */
+export interface NbQuery {
+  unreportedWeight: number;
+  /** ε of the background mixture, already scaled by the description's incompleteness. */
+  noise?: number;
+  /** Score a finding's alternatives (ReportedFeature.group) as one observation. */
+  mixture?: boolean;
 }
 
 export interface NbTables {
@@ -42,22 +64,27 @@ export interface NbTables {
   logPrior: Float64Array;
   /** Mean number of features per training record: how long a "complete" description is. */
   meanFeaturesPerRecord: number;
+  /** Per disease: features its source declares that its records never showed → [log p, log(1-p)]. */
+  declaredUnseen: Map<number, readonly [number, number]>[];
+  /** Per feature: its share of all training records (the background rate q(f)). */
+  marginal: Float64Array;
 }
 
 const EPS = 1e-4;
 const cache = new WeakMap<KgSnapshot, Map<string, NbTables>>();
 
-export function nbTables(s: KgSnapshot, alpha: number, minRecords = 0): NbTables {
+export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'minRecords' | 'declared'>): NbTables {
+  const { alpha, minRecords = 0, declared = false } = p;
   const perSnap = cache.get(s) ?? new Map<string, NbTables>();
   cache.set(s, perSnap);
-  const key = `${alpha}|${minRecords}`;
+  const key = `${alpha}|${minRecords}|${declared}`;
   const hit = perSnap.get(key);
   if (hit) return hit;
   const D = s.diseases.length;
   const F = s.features.length;
   const t: NbTables = {
     logP: [], log1mP: [], logP0: new Float64Array(D), log1mP0: new Float64Array(D),
-    allAbsent: new Float64Array(D), logPrior: new Float64Array(D), meanFeaturesPerRecord: 0,
+    allAbsent: new Float64Array(D), logPrior: new Float64Array(D), meanFeaturesPerRecord: 0, marginal: new Float64Array(F), declaredUnseen: [],
   };
   let edgeCounts = 0;
   for (let d = 0; d < D; d++) {
@@ -74,7 +101,11 @@ export function nbTables(s: KgSnapshot, alpha: number, minRecords = 0): NbTables
       l1[i] = Math.log(1 - p);
       sum += l1[i]!;
       edgeCounts += m.counts[i]!;
+      t.marginal[m.features[i]!]! += m.counts[i]!;
     }
+    const unseen = declared ? declaredUnseen(s, d) : new Map<number, readonly [number, number]>();
+    for (const [, l1u] of unseen.values()) sum += l1u - Math.log(1 - p0);
+    t.declaredUnseen.push(unseen);
     t.logP.push(lp);
     t.log1mP.push(l1);
     t.logP0[d] = Math.log(p0);
@@ -83,6 +114,7 @@ export function nbTables(s: KgSnapshot, alpha: number, minRecords = 0): NbTables
     t.logPrior[d] = Math.log((n + 1) / (s.totalRecords + D));
   }
   t.meanFeaturesPerRecord = s.totalRecords > 0 ? edgeCounts / s.totalRecords : 0;
+  for (let f = 0; f < F; f++) t.marginal[f] = s.totalRecords > 0 ? Math.min(1 - EPS, Math.max(EPS, t.marginal[f]! / s.totalRecords)) : EPS;
   perSnap.set(key, t);
   return t;
 }
@@ -100,29 +132,58 @@ export function effectiveUnreportedWeight(t: NbTables, reportedWeight: number, l
   return lambda * Math.min(1, reportedWeight / t.meanFeaturesPerRecord) ** power;
 }
 
-/** One reported feature: its index, polarity and weight (a fuzzy match counts partly). */
+/**
+ * One reported feature: its index, polarity and weight (a fuzzy match counts partly). Features
+ * of one `group` are alternatives for one finding ("sharp" = a sharp or a knife-stroke pain).
+ */
 export interface ReportedFeature {
   feature: number;
   present: boolean;
   weight: number;
+  /** The finding (or alternatives key) this feature came from; absent: a group of its own. */
+  group?: number;
 }
 
 /** Per-disease score plus each reported feature's contribution (for the evidence lines). */
-export function nbScore(s: KgSnapshot, t: NbTables, d: number, reported: ReportedFeature[], params: NbParams): { score: number; contributions: Float64Array } {
+export function nbScore(s: KgSnapshot, t: NbTables, d: number, reported: readonly ReportedFeature[], q: NbQuery): { score: number; contributions: Float64Array } {
   const m = s.manifestations[d]!;
-  const lam = params.unreportedWeight;
+  const lam = q.unreportedWeight;
+  const eps = q.noise ?? 0;
   let score = t.logPrior[d]! + lam * t.allAbsent[d]!;
   const contributions = new Float64Array(reported.length);
+  const observed = new Float64Array(reported.length);
   reported.forEach((r, i) => {
     const pos = m.position.get(r.feature);
-    const lp = pos === undefined ? t.logP0[d]! : t.logP[d]![pos]!;
-    const l1 = pos === undefined ? t.log1mP0[d]! : t.log1mP[d]![pos]!;
+    const [lp, l1] = pos !== undefined ? [t.logP[d]![pos]!, t.log1mP[d]![pos]!] : (t.declaredUnseen[d]!.get(r.feature) ?? [t.logP0[d]!, t.log1mP0[d]!]);
+    let obs = r.present ? lp : l1;
+    if (eps > 0) {
+      const pm = (1 - eps) * Math.exp(lp) + eps * t.marginal[r.feature]!;
+      obs = Math.log(r.present ? pm : 1 - pm);
+    }
+    observed[i] = obs;
     // Remove the feature from the "unreported" sum, then add its observed term.
-    const c = r.weight * ((r.present ? lp : l1) - lam * l1);
-    contributions[i] = c;
-    score += c;
+    contributions[i] = r.weight * (obs - lam * l1);
   });
+  if (q.mixture) mixAlternatives(reported, observed, contributions);
+  for (let i = 0; i < reported.length; i++) score += contributions[i]!;
   return { score, contributions };
+}
+
+/** Replaces each alternatives group's members' log p by the log of their mean probability. */
+function mixAlternatives(reported: readonly ReportedFeature[], observed: Float64Array, contributions: Float64Array): void {
+  const groups = new Map<number, number[]>();
+  reported.forEach((r, i) => {
+    if (r.group === undefined) return;
+    const g = groups.get(r.group) ?? [];
+    g.push(i);
+    groups.set(r.group, g);
+  });
+  for (const idx of groups.values()) {
+    if (idx.length < 2) continue;
+    const max = Math.max(...idx.map((i) => observed[i]!));
+    const logMean = max + Math.log(idx.reduce((a, i) => a + Math.exp(observed[i]! - max), 0) / idx.length);
+    for (const i of idx) contributions[i] = contributions[i]! + reported[i]!.weight * (logMean - observed[i]!);
+  }
 }
 
 /** Probability-like normalisation of log scores (softmax). */

@@ -22,6 +22,8 @@ export function withoutDemographics(source: RecordSource): RecordSource {
       for await (const r of source.records()) yield withoutDemographicsRecord(r);
     },
     summary: () => source.summary(),
+    // The condition dictionary is knowledge about diagnoses, not about patients: kept.
+    ...(source.declaredEvidence ? { declaredEvidence: () => source.declaredEvidence!() } : {}),
     close: () => source.close(),
   };
 }

@@ -41,12 +41,22 @@ export interface ImportSummary {
   factsSkipped?: { count: number; byReason: Record<string, number>; examples: SkippedRow[] };
 }
 
+/** Diagnosis string (as records spell it) → declared evidence codes, or null when the source does not know it. */
+export type DeclaredEvidence = (diagnosis: string) => readonly string[] | null;
+
 export interface RecordSource {
   /** Human-readable description, e.g. "ddxplus:datasets/ddxplus". Recorded with the build. */
   readonly description: string;
   /** Stream the records. The summary is complete once the iterator is exhausted. */
   records(): AsyncIterable<NormalizedRecord>;
   summary(): ImportSummary;
+  /**
+   * The source's own knowledge of which evidence codes a diagnosis can show (DDXPlus:
+   * release_conditions.json), as a lookup by the diagnosis string its records carry; absent
+   * for sources without such a dictionary. The reasoner prices a declared but never-recorded
+   * feature as possible, not as never seen (src/reasoners/scoring-naive-bayes.ts).
+   */
+  declaredEvidence?(): Promise<DeclaredEvidence>;
   /** Release connections (PostgreSQL); safe to call twice. */
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { buildDir, currentPointer } from '../../src/domain/artifacts.js';
 import { LlmOutputError } from '../../src/errors.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
+import { loadSnapshot } from '../../src/query/load-snapshot.js';
 import { readCounts } from '../../kg-build/load-neo4j.js';
 import { runBuild, type BuildInput, type BuildOutcome, type BuildParams, type BuildServices } from '../../kg-build/pipeline.js';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai.js';
@@ -80,6 +81,16 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     const [flu] = await store.runText("MATCH (d:Disease)-[:IS_A]->(s:Subcategory {name: 'Influenza and pneumonia (J09-J18)'})-[:IS_A]->(c:Category) RETURN collect(d.name) AS ds, c.name AS cat", {}, 'READ');
     assert.deepEqual([...(flu?.ds as string[])].sort(), ['Influenza', 'Pneumonia']);
     assert.equal(flu?.cat, 'Diseases of the respiratory system (ICD-10 chapter X)');
+  });
+
+  it("stores each disease's declared DDXPlus evidence codes on the node, and the query snapshot reads them", async () => {
+    const [b] = await store.runText("MATCH (d:Disease {name: 'Bronchiolitis'}) RETURN d.declaredEvidence AS codes, d.recordCount AS n", {}, 'READ');
+    const conditions = JSON.parse(readFileSync('datasets/ddxplus/release_conditions.json', 'utf8')) as Record<string, { symptoms: object; antecedents: object }>;
+    assert.deepEqual(b?.codes, [...Object.keys(conditions['Bronchiolitis']!.symptoms), ...Object.keys(conditions['Bronchiolitis']!.antecedents)]);
+    const [missing] = await store.runText('MATCH (d:Disease) WHERE d.declaredEvidence IS NULL OR size(d.declaredEvidence) = 0 RETURN count(d) AS n', {}, 'READ');
+    assert.equal(Number(missing?.n), 0);
+    const snapshot = await loadSnapshot(store);
+    assert.deepEqual(snapshot.diseases.find((d) => d.name === 'Bronchiolitis')?.declaredEvidence, b?.codes);
   });
 
   it('answers the four-tier path query of the acceptance criteria', async () => {

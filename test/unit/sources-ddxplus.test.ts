@@ -37,6 +37,21 @@ describe('DDXPlus source', function () {
     ({ records: sample, src: sampleSrc } = await collect(SAMPLE));
   });
 
+  it("declares each condition's evidence codes from release_conditions.json, by any spelling the records use", async () => {
+    const conditions = JSON.parse(await readFile(join(SAMPLE, 'release_conditions.json'), 'utf8')) as Record<string, { symptoms: object; antecedents: object }>;
+    const declared = await new DdxplusSource(SAMPLE, { strict: false }).declaredEvidence();
+    const bronchiolitis = conditions['Bronchiolitis']!;
+    assert.deepEqual(declared('Bronchiolitis'), [...Object.keys(bronchiolitis.symptoms), ...Object.keys(bronchiolitis.antecedents)]);
+    assert.deepEqual(declared('bronchiolite'), declared('Bronchiolitis'), 'the French name resolves to the same condition');
+    assert.equal(declared('Not a DDXPlus condition'), null);
+    // Every diagnosis of the sample is declared, with the evidences its patients show among them (initial evidence included).
+    for (const r of sample.slice(0, 200)) {
+      const codes = new Set(declared(r.diagnosis));
+      assert.ok(codes.size > 0, r.diagnosis);
+      if (r.initialFindingCode) assert.ok(codes.has(r.initialFindingCode), `${r.diagnosis}: ${r.initialFindingCode}`);
+    }
+  });
+
   it('imports every row of the shipped sample, with no drop', async () => {
     const lines = (await readFile(join(SAMPLE, 'patients-dev.csv'), 'utf8')).trim().split('\n').length - 1;
     assert.equal(lines, 1567);

@@ -2,7 +2,7 @@ import type { NormalizedRecord } from '../../domain/record.js';
 import { InputError } from '../../errors.js';
 import { csvRows } from '../csv-rows.js';
 import { RowTally } from '../row-issues.js';
-import type { ImportSummary, RecordSource, SourceOptions } from '../types.js';
+import type { DeclaredEvidence, ImportSummary, RecordSource, SourceOptions } from '../types.js';
 import { loadDdxplusDictionary, type DdxplusDictionary } from './dictionary.js';
 import { findPatientFiles, openPatientFile, type PatientFile } from './patient-files.js';
 import { ddxplusRowToRecord } from './row-to-record.js';
@@ -28,6 +28,11 @@ export class DdxplusSource implements RecordSource {
   ) {
     this.description = `ddxplus:${dir}`;
     this.tally = new RowTally(opts.strict);
+  }
+
+  async declaredEvidence(): Promise<DeclaredEvidence> {
+    const dict = await loadDdxplusDictionary(this.dir);
+    return (diagnosis) => dict.resolveCondition(diagnosis)?.evidenceCodes ?? null;
   }
 
   async *records(): AsyncGenerator<NormalizedRecord> {

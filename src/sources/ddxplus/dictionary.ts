@@ -19,6 +19,9 @@ const conditionSchema = z.object({
   'cond-name-eng': z.string(),
   'cond-name-fr': z.string().optional(),
   'icd10-id': z.string().nullable().optional(),
+  // The evidences the DDXPlus generator may give a patient with this condition (values ignored).
+  symptoms: z.record(z.string(), z.unknown()).optional(),
+  antecedents: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type EvidenceEntry = z.infer<typeof evidenceSchema>;
@@ -28,6 +31,8 @@ export interface ConditionEntry {
   key: string;
   nameEn: string;
   icd10: string | null;
+  /** Evidence codes the release declares for the condition (symptoms, then antecedents). */
+  evidenceCodes: string[];
 }
 
 export interface DdxplusDictionary {
@@ -79,7 +84,8 @@ export async function loadDdxplusDictionary(dir: string): Promise<DdxplusDiction
   const conditions: ConditionEntry[] = [];
   const byName = new Map<string, ConditionEntry>();
   for (const [key, c] of rawConditions) {
-    const entry: ConditionEntry = { key, nameEn: c['cond-name-eng'], icd10: c['icd10-id']?.trim().toUpperCase() || null };
+    const evidenceCodes = [...Object.keys(c.symptoms ?? {}), ...Object.keys(c.antecedents ?? {})];
+    const entry: ConditionEntry = { key, nameEn: c['cond-name-eng'], icd10: c['icd10-id']?.trim().toUpperCase() || null, evidenceCodes };
     conditions.push(entry);
     for (const alias of [key, c.condition_name, c['cond-name-eng'], c['cond-name-fr']]) {
       if (alias !== undefined) byName.set(conditionKey(alias), entry);

@@ -1,0 +1,43 @@
+import type { KgSnapshot } from '../query/kg-snapshot.js';
+
+/**
+ * Declared-but-unseen features (scoring-naive-bayes.ts, pδ): a source that ships a condition
+ * dictionary (DDXPlus release_conditions.json → :Disease.declaredEvidence) says which
+ * evidences a disease can show. A rare disease's few records show only some of them, and
+ * smoothing alone prices the rest like evidence the disease never has (α/(n+2α) ≈ 0.006 for
+ * n = 5): Bronchiolitis (1 record of 1,567) lost "wheeze" to Bronchitis. A declared yes/no
+ * feature with no count gets Laplace's add-one estimate 1/(n+2) instead: 0.33 for one
+ * record, 0.02 for fifty, so it matters only where the sample is thin. Features with a
+ * count keep their smoothed prevalence; multi-valued answers (which pain site) are not
+ * declared per value and keep p0.
+ */
+export function declaredUnseen(s: KgSnapshot, d: number): Map<number, readonly [number, number]> {
+  const out = new Map<number, readonly [number, number]>();
+  const codes = s.diseases[d]!.declaredEvidence;
+  if (!codes || codes.length === 0) return out;
+  const n = s.diseases[d]!.recordCount;
+  const p = 1 / (n + 2);
+  const pair = [Math.log(p), Math.log(1 - p)] as const;
+  const m = s.manifestations[d]!;
+  for (const code of codes) {
+    const f = yesNoFeatureOf(s).get(code);
+    if (f !== undefined && !m.position.has(f)) out.set(f, pair);
+  }
+  return out;
+}
+
+const byCode = new WeakMap<KgSnapshot, Map<string, number>>();
+
+/** Source code → the feature of its "yes" answer (a yes/no question has exactly one feature with no value code). */
+function yesNoFeatureOf(s: KgSnapshot): Map<string, number> {
+  let m = byCode.get(s);
+  if (m) return m;
+  m = new Map();
+  const perCode = new Map<string, number[]>();
+  s.features.forEach((f, i) => {
+    if (f.code && f.valueCode === null) perCode.set(f.code, [...(perCode.get(f.code) ?? []), i]);
+  });
+  for (const [code, list] of perCode) if (list.length === 1) m.set(code, list[0]!);
+  byCode.set(s, m);
+  return m;
+}
