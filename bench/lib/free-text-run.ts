@@ -14,7 +14,7 @@ import { splitFilter } from '../../src/sources/split.js';
 import { runBuild } from '../../kg-build/pipeline.js';
 import { runCase, type FreeTextCase } from './free-text-cases.js';
 import { breakdown, type Breakdown } from './free-text-score.js';
-import { loadVignettes, selectVignettes } from './free-text-set.js';
+import { loadVignettes, selectVignettes, type Vignette } from './free-text-set.js';
 import { percentile } from './stats.js';
 import { TfidfKnn, type LabeledText } from './tfidf-knn.js';
 
@@ -28,6 +28,8 @@ import { TfidfKnn, type LabeledText } from './tfidf-knn.js';
 export interface FreeTextOptions {
   config: Config;
   vignettesPath: string;
+  /** A second, held-out set scored in the same run (null: none). */
+  heldOutPath: string | null;
   ddxplusDir: string;
   ids: string[] | null;
   build: boolean;
@@ -37,13 +39,15 @@ export interface FreeTextOptions {
   log: (line: string) => void;
 }
 
-export interface FreeTextReport {
-  set: { path: string; sha256: string; n: number; conditions: number };
-  split: { seed: number; testFraction: number } | null;
-  trainRecords: number;
-  k: number;
-  build: { buildId: string | null; seconds: number | null };
-  embedder: string;
+interface SetInfo {
+  path: string;
+  sha256: string;
+  n: number;
+  conditions: number;
+}
+
+/** One vignette set's figures (the dev set's are the report's top level; a held-out set's sit under `heldOut`). */
+export interface SetResult {
   /** Vignettes whose condition is no disease of the build (no train record: a miss for both systems), and those conditions. */
   unknownGold: number;
   unknownGoldConditions: string[];
@@ -59,6 +63,17 @@ export interface FreeTextReport {
   };
   baseline: { scores: Breakdown };
   cases: FreeTextCase[];
+}
+
+export interface FreeTextReport extends SetResult {
+  set: SetInfo;
+  split: { seed: number; testFraction: number } | null;
+  trainRecords: number;
+  k: number;
+  build: { buildId: string | null; seconds: number | null };
+  embedder: string;
+  /** The held-out set (datasets/vignettes/test.jsonl: written blind, never used for tuning), same KG and baseline; null when not run. */
+  heldOut: (SetResult & { set: SetInfo }) | null;
 }
 
 async function trainTexts(ddxplusDir: string, split: FreeTextOptions['split']): Promise<{ text: string; diagnosis: string }[]> {
@@ -98,10 +113,42 @@ const p50 = (xs: (number | null)[]): number | null => {
   return s.length === 0 ? null : Math.round(percentile(s, 50) * 1000) / 1000;
 };
 
+/** One vignette set through dxgraph and the baseline: per-case results and the summary figures. */
+async function runSet(ctx: Parameters<typeof runCase>[0], vignettes: readonly Vignette[], log: (line: string) => void): Promise<SetResult> {
+  const cases: FreeTextCase[] = [];
+  for (const v of vignettes) {
+    cases.push(await runCase(ctx, v));
+    if (cases.length % 50 === 0) log(`free-text: ${cases.length}/${vignettes.length} vignettes`);
+  }
+  const dx = cases.map((c) => c.dxgraph);
+  const flags = dx.map((d) => d.insufficient).filter((f): f is boolean => f !== null);
+  const absentCodes = vignettes.reduce((s, v) => s + v.absentEvidences.length, 0);
+  return {
+    unknownGold: cases.filter((c) => c.goldDiseaseId === null).length,
+    unknownGoldConditions: [...new Set(cases.filter((c) => c.goldDiseaseId === null).map((c) => c.condition))].sort(),
+    dxgraph: {
+      scores: breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: c.dxgraph.rank }))),
+      negatedAsPresent: { codes: dx.reduce((s, d) => s + d.negatedAsPresent.length, 0), cases: dx.filter((d) => d.negatedAsPresent.length > 0).length, ofCodes: absentCodes },
+      negationsCaught: { codes: dx.reduce((s, d) => s + d.negationsCaught.length, 0), ofCodes: absentCodes },
+      noMatchShare: dx.length === 0 ? 0 : dx.filter((d) => d.matches.length === 0).length / dx.length,
+      insufficient: flags.length === 0 ? null : { count: flags.filter(Boolean).length, of: dx.length, byReason: countBy(dx.flatMap((d) => (d.insufficientReason ? [d.insufficientReason] : []))) },
+      latencyMs: { matchP50: p50(dx.map((d) => d.ms.match)), textToFeaturesP50: p50(dx.map((d) => d.ms.textToFeatures)), totalP50: p50(dx.map((d) => d.ms.total)) ?? 0 },
+    },
+    baseline: { scores: breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: c.baseline.rank }))) },
+    cases,
+  };
+}
+
+const setInfo = (path: string, raw: string, vignettes: readonly Vignette[]): SetInfo => ({
+  path, sha256: createHash('sha256').update(raw).digest('hex'), n: vignettes.length, conditions: new Set(vignettes.map((v) => v.condition)).size,
+});
+
 export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
   const raw = await readFile(o.vignettesPath, 'utf8');
-  const all = await loadVignettes(o.vignettesPath, o.ddxplusDir);
-  const vignettes = selectVignettes(all, o.ids);
+  const vignettes = selectVignettes(await loadVignettes(o.vignettesPath, o.ddxplusDir), o.ids);
+  // The held-out set is read (and checked) before the build, so a typo in it fails fast.
+  const heldOutRaw = o.heldOutPath ? await readFile(o.heldOutPath, 'utf8') : null;
+  const heldOut = o.heldOutPath ? await loadVignettes(o.heldOutPath, o.ddxplusDir) : null;
   const graph = new GraphStore(o.config.neo4j);
   await graph.connect();
   try {
@@ -112,34 +159,18 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
     const goldOf = diagnosisToDisease(service.snapshot);
     const train = await trainTexts(o.ddxplusDir, o.split);
     const labeled: LabeledText[] = train.map((r) => ({ text: r.text, label: goldOf.get(r.diagnosis.toLowerCase()) ?? `raw:${r.diagnosis}` }));
-    const baseline = TfidfKnn.fit(labeled, { k: o.k });
-    const cases: FreeTextCase[] = [];
-    for (const v of vignettes) {
-      cases.push(await runCase({ service, baseline, goldOf }, v));
-      if (cases.length % 50 === 0) o.log(`free-text: ${cases.length}/${vignettes.length} vignettes`);
-    }
-    const dx = cases.map((c) => c.dxgraph);
-    const flags = dx.map((d) => d.insufficient).filter((f): f is boolean => f !== null);
-    const absentCodes = vignettes.reduce((s, v) => s + v.absentEvidences.length, 0);
+    const ctx = { service, baseline: TfidfKnn.fit(labeled, { k: o.k }), goldOf };
+    const dev = await runSet(ctx, vignettes, o.log);
+    const held = heldOut && heldOutRaw !== null && o.heldOutPath ? { set: setInfo(o.heldOutPath, heldOutRaw, heldOut), ...(await runSet(ctx, heldOut, o.log)) } : null;
     return {
-      set: { path: o.vignettesPath, sha256: createHash('sha256').update(raw).digest('hex'), n: vignettes.length, conditions: new Set(vignettes.map((v) => v.condition)).size },
+      set: setInfo(o.vignettesPath, raw, vignettes),
       split: o.split,
       trainRecords: train.length,
       k: o.k,
       build: { buildId: service.snapshot.buildId, seconds: buildSeconds },
       embedder: embedder.id,
-      unknownGold: cases.filter((c) => c.goldDiseaseId === null).length,
-      unknownGoldConditions: [...new Set(cases.filter((c) => c.goldDiseaseId === null).map((c) => c.condition))].sort(),
-      dxgraph: {
-        scores: breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: c.dxgraph.rank }))),
-        negatedAsPresent: { codes: dx.reduce((s, d) => s + d.negatedAsPresent.length, 0), cases: dx.filter((d) => d.negatedAsPresent.length > 0).length, ofCodes: absentCodes },
-        negationsCaught: { codes: dx.reduce((s, d) => s + d.negationsCaught.length, 0), ofCodes: absentCodes },
-        noMatchShare: dx.length === 0 ? 0 : dx.filter((d) => d.matches.length === 0).length / dx.length,
-        insufficient: flags.length === 0 ? null : { count: flags.filter(Boolean).length, of: dx.length, byReason: countBy(dx.flatMap((d) => (d.insufficientReason ? [d.insufficientReason] : []))) },
-        latencyMs: { matchP50: p50(dx.map((d) => d.ms.match)), textToFeaturesP50: p50(dx.map((d) => d.ms.textToFeatures)), totalP50: p50(dx.map((d) => d.ms.total)) ?? 0 },
-      },
-      baseline: { scores: breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: c.baseline.rank }))) },
-      cases,
+      ...dev,
+      heldOut: held,
     };
   } finally {
     await graph.close();

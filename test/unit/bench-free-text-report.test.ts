@@ -16,11 +16,12 @@ function kase(id: string, dxRank: number | null, baseRank: number | null, negate
   };
 }
 
-function report(cases: FreeTextCase[]): FreeTextReport {
+function report(cases: FreeTextCase[], heldOut: FreeTextCase[] | null = null): FreeTextReport {
   const by = (pick: (c: FreeTextCase) => number | null) => breakdown(cases.map((c) => ({ style: c.style, tags: c.tags, rank: pick(c) })));
   return {
     set: { path: 'x.jsonl', sha256: '0', n: cases.length, conditions: 1 }, split: { seed: 1, testFraction: 0.4 }, trainRecords: 10, k: 10,
     build: { buildId: 'b1', seconds: 1 }, embedder: 'hashed', unknownGold: 0, unknownGoldConditions: [],
+    heldOut: heldOut ? { ...report(heldOut), set: { path: 'test.jsonl', sha256: '1', n: heldOut.length, conditions: 1 } } : null,
     dxgraph: {
       scores: by((c) => c.dxgraph.rank),
       negatedAsPresent: { codes: cases.reduce((s, c) => s + c.dxgraph.negatedAsPresent.length, 0), cases: cases.filter((c) => c.dxgraph.negatedAsPresent.length > 0).length, ofCodes: 5 },
@@ -60,5 +61,17 @@ describe('bench free text: targets and tables', () => {
     assert.match(out, /overall\s+2\s+50\.0 \/ 100\.0 \/ 100\.0\s+0\.0 \/\s+0\.0 \/\s+50\.0/);
     assert.match(out, /style lay\s+2/);
     assert.match(out, /tag negation\s+2/);
+  });
+
+  it('a held-out set is reported apart, under its own heading, and its figures are not goals', () => {
+    const r = report([kase('v001', 1, 4)], [kase('v501', 1, 2), kase('v502', 4, 1, ['E_91'])]);
+    const out = formatFreeText(r);
+    assert.match(out, /held-out set test\.jsonl: 2 cases.*never used for tuning/);
+    assert.match(out.split('held-out set')[1]!, /overall\s+2\s+50\.0 \/\s+50\.0 \/ 100\.0/);
+    const t = Object.fromEntries(freeTextTargets(r).map((x) => [x.name, x]));
+    assert.equal(t['held-out top-1 (blind set)']!.measured, '50.0%');
+    assert.equal(t['held-out top-1 (blind set)']!.met, null);
+    assert.equal(t['held-out negated matched present']!.met, false);
+    assert.ok(!formatFreeText(report([kase('v001', 1, 4)])).includes('held-out'));
   });
 });
