@@ -60,7 +60,7 @@ export async function decomposeFeatures(
 }
 
 function toNode(p: FeatureProto): FeatureNode {
-  return { id: featureIdOf(p.key), text: p.text, kind: 'ehr', code: p.code, valueCode: p.valueCode, question: p.question, valueText: p.valueText, antecedent: p.antecedent, answerType: p.answerType };
+  return { id: featureIdOf(p.key), text: p.text, kind: 'ehr', code: p.code, valueCode: p.valueCode, question: p.question, valueText: p.valueText, antecedent: p.antecedent, answerType: p.answerType, parentCode: p.parentCode };
 }
 
 /**

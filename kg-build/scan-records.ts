@@ -23,6 +23,8 @@ export interface FeatureProto {
   antecedent: boolean | null;
   /** The source's declared answer type of the question (kept on the feature node for consultations). */
   answerType: AnswerType | null;
+  /** The source question this one is asked under (Finding.parentCode). */
+  parentCode: string | null;
 }
 
 export interface SpoolRow {
@@ -74,7 +76,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
         }
         const key = featureKey(f);
         keys.add(key);
-        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null });
+        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null });
       }
       const d = diag.get(r.diagnosis) ?? { count: 0, icd: new Map<string, number>(), demographics: emptyTally() };
       d.count++;

@@ -1,5 +1,6 @@
 // L4 feature nodes with their provenance, for the in-memory snapshot.
 MATCH (f:Feature)
 RETURN f.id AS id, f.text AS text, f.kind AS kind, f.code AS code, f.valueCode AS valueCode,
-       f.question AS question, f.valueText AS valueText, f.antecedent AS antecedent, f.answerType AS answerType
+       f.question AS question, f.valueText AS valueText, f.antecedent AS antecedent, f.answerType AS answerType,
+       f.parentCode AS parentCode
 ORDER BY f.id

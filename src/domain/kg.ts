@@ -55,6 +55,8 @@ export interface FeatureNode {
   antecedent: boolean | null;
   /** The source question's declared answer type (Finding.answerType); null/absent when the source declares none. */
   answerType?: AnswerType | null;
+  /** The source question this feature's question is asked under (Finding.parentCode); null/absent when top-level or undeclared. */
+  parentCode?: string | null;
 }
 
 /** (:Disease)-[:HAS_MANIFESTATION {prevalence, count, source}]->(:Feature) */

@@ -28,6 +28,12 @@ export interface Finding {
    */
   answerType?: AnswerType | null;
   /**
+   * The source question this one is asked under, when the source declares one (DDXPlus
+   * code_question: "which site?" E_55 under "any pain?" E_53): a present answer implies the
+   * parent's yes. Absent/null for top-level questions and sources without such a tree.
+   */
+  parentCode?: string | null;
+  /**
    * Where a finding of a standard-coded source (OMOP, FHIR) came from: the concept behind
    * `code` and the source's own spelling. Absent for the other sources.
    */

@@ -4,6 +4,7 @@ import { sigma } from '../query/discriminability.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
 import { effectiveUnreportedWeight, nbScore, nbTables, softmax, type NbParams } from './scoring-naive-bayes.js';
 import { reportedFeatures } from './evidence-reported.js';
+import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
 
 /**
@@ -59,9 +60,11 @@ export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions
   const s = ctx.snapshot;
   const D = s.diseases.length;
   if (D === 0) return [];
-  const reported = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
+  const said = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
+  const reported = withImpliedParents(s, said);
   const tables = nbTables(s, opts);
-  const reportedWeight = reported.reduce((a, r) => a + r.weight, 0);
+  // Completeness counts what the patient said; an implied parent adds no information about length.
+  const reportedWeight = said.reduce((a, r) => a + r.weight, 0);
   const lambda = effectiveUnreportedWeight(tables, reportedWeight, opts.unreportedWeight, opts.unreportedPower ?? 1);
   // Neighbours found from one or two findings' words are noise: their prior grows with completeness.
   const knnWeight = effectiveUnreportedWeight(tables, reportedWeight, opts.knnWeight, opts.knnPower ?? 0);

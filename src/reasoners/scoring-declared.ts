@@ -1,4 +1,5 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
+import { yesNoFeatureOf } from './yes-feature.js';
 
 /**
  * Declared-but-unseen features (scoring-naive-bayes.ts, pδ): a source that ships a condition
@@ -24,20 +25,4 @@ export function declaredUnseen(s: KgSnapshot, d: number): Map<number, readonly [
     if (f !== undefined && !m.position.has(f)) out.set(f, pair);
   }
   return out;
-}
-
-const byCode = new WeakMap<KgSnapshot, Map<string, number>>();
-
-/** Source code → the feature of its "yes" answer (a yes/no question has exactly one feature with no value code). */
-function yesNoFeatureOf(s: KgSnapshot): Map<string, number> {
-  let m = byCode.get(s);
-  if (m) return m;
-  m = new Map();
-  const perCode = new Map<string, number[]>();
-  s.features.forEach((f, i) => {
-    if (f.code && f.valueCode === null) perCode.set(f.code, [...(perCode.get(f.code) ?? []), i]);
-  });
-  for (const [code, list] of perCode) if (list.length === 1) m.set(code, list[0]!);
-  byCode.set(s, m);
-  return m;
 }

@@ -83,7 +83,7 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     assert.equal(flu?.cat, 'Diseases of the respiratory system (ICD-10 chapter X)');
   });
 
-  it("stores each disease's declared DDXPlus evidence codes on the node, and the query snapshot reads them", async () => {
+  it("stores each disease's declared DDXPlus evidence codes and each feature's parent question, and the query snapshot reads them", async () => {
     const [b] = await store.runText("MATCH (d:Disease {name: 'Bronchiolitis'}) RETURN d.declaredEvidence AS codes, d.recordCount AS n", {}, 'READ');
     const conditions = JSON.parse(readFileSync('datasets/ddxplus/release_conditions.json', 'utf8')) as Record<string, { symptoms: object; antecedents: object }>;
     assert.deepEqual(b?.codes, [...Object.keys(conditions['Bronchiolitis']!.symptoms), ...Object.keys(conditions['Bronchiolitis']!.antecedents)]);
@@ -91,6 +91,10 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     assert.equal(Number(missing?.n), 0);
     const snapshot = await loadSnapshot(store);
     assert.deepEqual(snapshot.diseases.find((d) => d.name === 'Bronchiolitis')?.declaredEvidence, b?.codes);
+    // Follow-on questions name their parent: every pain-site feature sits under "pain somewhere" (E_53).
+    const sites = snapshot.features.filter((f) => f.code === 'E_55');
+    assert.ok(sites.length > 10 && sites.every((f) => f.parentCode === 'E_53'));
+    assert.equal(snapshot.features.find((f) => f.code === 'E_53')?.parentCode, null);
   });
 
   it('answers the four-tier path query of the acceptance criteria', async () => {

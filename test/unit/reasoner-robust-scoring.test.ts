@@ -6,6 +6,7 @@ import type { ReasonerContext } from '../../src/reasoners/reasoner.js';
 import { attachDeclaredEvidence } from '../../kg-build/declared-evidence.js';
 import { kgFromRecords } from '../support/snapshot-fixture.js';
 import { nbScore, nbTables, type ReportedFeature } from '../../src/reasoners/scoring-naive-bayes.js';
+import { withImpliedParents } from '../../src/reasoners/implied-parents.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 
 /**
@@ -94,5 +95,25 @@ describe('evidence reasoner: robust scoring of short free text', () => {
     assert.ok(Math.abs(product - 0.5 * (Math.log(pRunny) + Math.log(pWheeze))) < 1e-9);
     assert.ok(Math.abs(mixture - Math.log((pRunny + pWheeze) / 2)) < 1e-9);
     assert.ok(mixture > product + 1, 'one fitting alternative is enough');
+  });
+});
+
+describe('evidence reasoner: implied parent questions', () => {
+  it('a present follow-on answer reports its parent yes once, with the heaviest child weight; a reported parent is left alone', () => {
+    const recs = [rec('a', 'A', ['pain', 'cough'])];
+    const base = kgFromRecords(recs);
+    const site = (v: string) => ({ id: `feat:site-${v}`, text: `pain location: ${v}`, kind: 'ehr' as const, code: 'site', valueCode: v, question: 'where?', valueText: v, antecedent: false, parentCode: 'pain' });
+    const s = buildSnapshot({ ...base, features: [...base.features, site('ear'), site('jaw')] }, 't');
+    const f = (id: string) => s.featureIndex.get(id)!;
+    const pain = s.features.findIndex((x) => x.code === 'pain');
+    const out = withImpliedParents(s, [
+      { feature: f('feat:site-ear'), present: true, weight: 0.4, group: 1 },
+      { feature: f('feat:site-jaw'), present: true, weight: 0.9, group: 2 },
+    ]);
+    assert.deepEqual(out.slice(2), [{ feature: pain, present: true, weight: 0.9, group: 3 }]);
+    // "No pain" stays absent even with a site named; an absent child implies nothing.
+    const denied = withImpliedParents(s, [{ feature: pain, present: false, weight: 1, group: 1 }, { feature: f('feat:site-ear'), present: true, weight: 1, group: 2 }]);
+    assert.equal(denied.length, 2);
+    assert.equal(withImpliedParents(s, [{ feature: f('feat:site-ear'), present: false, weight: 1, group: 1 }]).length, 1);
   });
 });

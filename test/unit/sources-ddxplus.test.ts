@@ -52,6 +52,12 @@ describe('DDXPlus source', function () {
     }
   });
 
+  it('names the parent question of a follow-on answer (code_question), and none for a top-level one', () => {
+    const withSite = sample.find((r) => r.findings.some((f) => f.code === 'E_55'))!;
+    assert.ok(withSite.findings.filter((f) => f.code === 'E_55').every((f) => f.parentCode === 'E_53'));
+    assert.ok(withSite.findings.filter((f) => f.code === 'E_53').every((f) => f.parentCode === null));
+  });
+
   it('imports every row of the shipped sample, with no drop', async () => {
     const lines = (await readFile(join(SAMPLE, 'patients-dev.csv'), 'utf8')).trim().split('\n').length - 1;
     assert.equal(lines, 1567);
@@ -118,11 +124,11 @@ describe('DDXPlus source', function () {
     const byText = new Map(r.findings.map((f) => [f.text, f]));
     assert.deepEqual(byText.get('pain location: flank(R)'), {
       text: 'pain location: flank(R)', polarity: 'present', code: 'E_55', valueCode: 'V_84',
-      question: 'Do you feel pain somewhere?', valueText: 'flank(R)', antecedent: false, answerType: 'several-of',
+      question: 'Do you feel pain somewhere?', valueText: 'flank(R)', antecedent: false, answerType: 'several-of', parentCode: 'E_53',
     });
     assert.deepEqual(byText.get('rash pain intensity (0-10): 0'), {
       text: 'rash pain intensity (0-10): 0', polarity: 'present', code: 'E_134', valueCode: '0',
-      question: 'How intense is the pain caused by the rash?', valueText: '0', antecedent: false, answerType: 'number',
+      question: 'How intense is the pain caused by the rash?', valueText: '0', antecedent: false, answerType: 'number', parentCode: 'E_129',
     });
     const food = byText.get('Do you have a known severe food allergy? yes');
     assert.equal(food?.code, 'E_12');

@@ -24,7 +24,7 @@ export function ddxplusAnswerType(ev: EvidenceEntry): AnswerType {
 }
 
 function finding(token: EvidenceToken, ev: EvidenceEntry, text: string, polarity: Finding['polarity'], valueCode: string | null, valueText: string): Finding {
-  return { text, polarity, code: token.code, valueCode, question: ev.question_en, valueText, antecedent: ev.is_antecedent, answerType: ddxplusAnswerType(ev) };
+  return { text, polarity, code: token.code, valueCode, question: ev.question_en, valueText, antecedent: ev.is_antecedent, answerType: ddxplusAnswerType(ev), parentCode: ev.code_question !== token.code ? ev.code_question : null };
 }
 
 /**
