@@ -97,7 +97,9 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   const polarity: Polarity = f.polarity;
   for (const m of mentions) {
     const t = m.entry.target;
-    if (t.kind === 'evidence') push(featureFor(index, t.code, null), m, polarity, `${t.code}`);
+    // One phrase naming several yes/no concepts ("DOE": breathless on minimal effort, or short of
+    // breath; "fatigue": constant tiredness or exhaustion) is one observation with alternatives.
+    if (t.kind === 'evidence') push(featureFor(index, t.code, null), m, polarity, `ev@${m.at.join(',')}`);
     else if (t.kind === 'absent') push(featureFor(index, t.code, null), m, polarity === 'absent' ? 'present' : 'absent', `${t.code}`);
     else if (t.kind === 'feature') push(t.feature, m, polarity, `f${t.feature}`);
     else if (t.kind === 'value') {

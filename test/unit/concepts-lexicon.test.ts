@@ -308,6 +308,21 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.deepEqual(lost, []);
   });
 
+  it('one phrase naming several yes/no concepts gives them as alternatives of one observation', () => {
+    const groups = (text: string) => {
+      const by = new Map<string, string[]>();
+      for (const m of resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null }, tokens: tokenize(text), clauseTokens: [] })) by.set(m.alternatives, [...(by.get(m.alternatives) ?? []), snapshot.features[m.feature]!.text].sort());
+      return [...by.values()];
+    };
+    // DOE: breathless on minimal effort (E_64) or short of breath (E_66); vomiting: E_211 or nausea/vomiting E_148.
+    assert.deepEqual(groups('DOE'), [['E_64', 'E_66']]);
+    assert.deepEqual(groups('vomiting'), [['E_148', 'E_211']]);
+    // "sharp pain": the pain (its own observation) and sharp or knife-stroke character.
+    assert.deepEqual(groups('sharp pain').sort(), [['E_53'], ['E_54=V_179', 'E_54=V_192']]);
+    // Two phrases stay two observations.
+    assert.equal(groups('fever, cough').length, 2);
+  });
+
   it('finds every body site under each of the four site questions, with its side', () => {
     const heads: Array<[string, string]> = [['E_55', 'pain in the'], ['E_57', 'pain radiating to the'], ['E_133', 'rash on the'], ['E_152', 'swelling of the']];
     const lost: string[] = [];
