@@ -99,7 +99,7 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
     const t = m.entry.target;
     // One phrase naming several yes/no concepts ("DOE": breathless on minimal effort, or short of
     // breath; "fatigue": constant tiredness or exhaustion) is one observation with alternatives.
-    if (t.kind === 'evidence') push(featureFor(index, t.code, null), m, polarity, `ev@${m.at.join(',')}`);
+    if (t.kind === 'evidence') push(featureFor(index, t.code, null), m, polarity, `ev@${[...m.at].sort((a, b) => a - b).join(',')}`);
     else if (t.kind === 'absent') push(featureFor(index, t.code, null), m, polarity === 'absent' ? 'present' : 'absent', `${t.code}`);
     else if (t.kind === 'feature') push(t.feature, m, polarity, `f${t.feature}`);
     else if (t.kind === 'value') {
