@@ -2,7 +2,7 @@ import type { RankedDisease } from '../query/contracts.js';
 import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
 import { sigma } from '../query/discriminability.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
-import { effectiveUnreportedWeight, nbScore, nbTables, softmax, type NbParams } from './scoring-naive-bayes.js';
+import { completeness, effectiveUnreportedWeight, nbScore, nbTables, softmax, type NbParams } from './scoring-naive-bayes.js';
 import { reportedFeatures } from './evidence-reported.js';
 import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
@@ -70,7 +70,7 @@ export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions
   const knnWeight = effectiveUnreportedWeight(tables, reportedWeight, opts.knnWeight, opts.knnPower ?? 0);
   const priors = contextPriors(ctx, { ...opts, knnWeight });
   // A complete record keeps the plain model; a short note's odd finding may be unrelated to the disease.
-  const noise = opts.noise * (1 - effectiveUnreportedWeight(tables, reportedWeight, 1, 1));
+  const noise = opts.noise * (1 - completeness(tables, reportedWeight));
   const scored = Array.from({ length: D }, (_, d) => {
     const nb = nbScore(s, tables, d, reported, { unreportedWeight: lambda, noise, mixture: opts.mixture });
     return { d, score: nb.score + priors.total[d]!, contributions: nb.contributions };

@@ -20,8 +20,9 @@ export function declaredUnseen(s: KgSnapshot, d: number): Map<number, readonly [
   const p = 1 / (n + 2);
   const pair = [Math.log(p), Math.log(1 - p)] as const;
   const m = s.manifestations[d]!;
+  const yes = yesNoFeatureOf(s);
   for (const code of codes) {
-    const f = yesNoFeatureOf(s).get(code);
+    const f = yes.get(code);
     if (f !== undefined && !m.position.has(f)) out.set(f, pair);
   }
   return out;

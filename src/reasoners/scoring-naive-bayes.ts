@@ -128,8 +128,12 @@ const clamp = (p: number) => Math.min(1 - EPS, Math.max(EPS, p));
  * record (c ≈ 1) keeps the full Bernoulli model (docs/query.md, free-text figures).
  */
 export function effectiveUnreportedWeight(t: NbTables, reportedWeight: number, lambda: number, power = 1): number {
-  if (t.meanFeaturesPerRecord <= 0) return lambda;
-  return lambda * Math.min(1, reportedWeight / t.meanFeaturesPerRecord) ** power;
+  return lambda * completeness(t, reportedWeight) ** power;
+}
+
+/** How complete a description is: reported weight / mean features per training record, at most 1 (1 when the KG has no records). */
+export function completeness(t: NbTables, reportedWeight: number): number {
+  return t.meanFeaturesPerRecord <= 0 ? 1 : Math.min(1, reportedWeight / t.meanFeaturesPerRecord);
 }
 
 /**

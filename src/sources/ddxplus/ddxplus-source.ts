@@ -21,6 +21,8 @@ export function ddxplusRecordId(fileName: string, rowNumber: number): string {
 export class DdxplusSource implements RecordSource {
   readonly description: string;
   private tally: RowTally;
+  /** The two dictionaries, read once per source (records() may be called again, and the build asks for the declared evidence too). */
+  private dict: Promise<DdxplusDictionary> | null = null;
 
   constructor(
     private readonly dir: string,
@@ -30,14 +32,23 @@ export class DdxplusSource implements RecordSource {
     this.tally = new RowTally(opts.strict);
   }
 
+  private dictionary(): Promise<DdxplusDictionary> {
+    // A failed read is not kept: the next call tries again and reports its own error.
+    this.dict ??= loadDdxplusDictionary(this.dir).catch((e: unknown) => {
+      this.dict = null;
+      throw e;
+    });
+    return this.dict;
+  }
+
   async declaredEvidence(): Promise<DeclaredEvidence> {
-    const dict = await loadDdxplusDictionary(this.dir);
+    const dict = await this.dictionary();
     return (diagnosis) => dict.resolveCondition(diagnosis)?.evidenceCodes ?? null;
   }
 
   async *records(): AsyncGenerator<NormalizedRecord> {
     this.tally = new RowTally(this.opts.strict);
-    const dict: DdxplusDictionary = await loadDdxplusDictionary(this.dir);
+    const dict = await this.dictionary();
     const files = this.opts.files ?? (await findPatientFiles(this.dir));
     for (const file of files) yield* this.fileRecords(file, dict);
   }
