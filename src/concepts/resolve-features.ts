@@ -54,14 +54,20 @@ function otherSide(side: 'R' | 'L' | 'both' | undefined, valueSide: 'R' | 'L' | 
   return side !== undefined && side !== 'both' && valueSide !== null && valueSide !== side;
 }
 
-/** The site question a body site belongs to: the nearest head word before it, else after it. */
-function siteEvidence(index: ConceptIndex, site: Mention, triggers: Mention[]): string | null {
+/**
+ * The site questions a body site belongs to: those of the nearest head word before it, else after
+ * it. A head word can select several ("lump": swelling site or affected skin region); the caller
+ * keeps the ones the KG holds, as alternatives.
+ */
+function siteEvidences(index: ConceptIndex, site: Mention, triggers: Mention[]): string[] {
   const pos = Math.min(...site.at);
   const usable = triggers.filter((t) => index.siteEvidences.includes((t.entry.target as { code: string }).code));
   const before = usable.filter((t) => Math.max(...t.at) < pos).sort((a, b) => Math.max(...b.at) - Math.max(...a.at));
   const after = usable.filter((t) => Math.min(...t.at) > pos).sort((a, b) => Math.min(...a.at) - Math.min(...b.at));
   const t = before[0] ?? after[0];
-  return t ? (t.entry.target as { code: string }).code : null;
+  if (!t) return [];
+  const same = usable.filter((u) => u.at.join(',') === t.at.join(','));
+  return [...new Set(same.map((u) => (u.entry.target as { code: string }).code))];
 }
 
 /**
@@ -116,13 +122,15 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   const groups = new Map<string, Mention[]>();
   for (const s of sites) groups.set(s.at.join(','), [...(groups.get(s.at.join(',')) ?? []), s]);
   for (const [at, group] of groups) {
-    const code = siteEvidence(index, group[0]!, ownTriggers) ?? siteEvidence(index, group[0]!, clauseTriggers);
-    if (!code) continue;
+    const own = siteEvidences(index, group[0]!, ownTriggers);
+    const codes = own.length > 0 ? own : siteEvidences(index, group[0]!, clauseTriggers);
     const side = sideNear(tokens, group[0]!.at, f.values?.side);
-    for (const s of group) {
-      const t = s.entry.target as { kind: 'site'; valueCode: string; side: 'R' | 'L' | null };
-      if (otherSide(side, t.side)) continue;
-      push(featureFor(index, code, t.valueCode), s, polarity, `${code}@${at}`, side || t.side === null ? s.score : s.score * 0.95);
+    for (const code of codes) {
+      for (const s of group) {
+        const t = s.entry.target as { kind: 'site'; valueCode: string; side: 'R' | 'L' | null };
+        if (otherSide(side, t.side)) continue;
+        push(featureFor(index, code, t.valueCode), s, polarity, `site@${at}`, side || t.side === null ? s.score : s.score * 0.95);
+      }
     }
   }
   // A 0-10 intensity: the scale question of the head word that carries one (pain, itching).

@@ -321,6 +321,10 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.deepEqual(groups('sharp pain').sort(), [['E_53'], ['E_54=V_179', 'E_54=V_192']]);
     // Two phrases stay two observations.
     assert.equal(groups('fever, cough').length, 2);
+    // A lump selects the swelling site or the affected skin region; the groin is also the
+    // iliac fossa of the nine-region scheme (where DDXPlus puts inguinal hernias). One observation.
+    assert.deepEqual(groups('lump in the left groin').find((g) => g.some((t) => t.startsWith('E_133'))), ['E_133=V_17', 'E_133=V_88', 'E_152=V_17', 'E_152=V_88']);
+    assert.deepEqual(groups('swelling of the left groin').find((g) => g.some((t) => t.includes('=V_'))), ['E_152=V_17', 'E_152=V_88']);
   });
 
   it('finds every body site under each of the four site questions, with its side', () => {
