@@ -7,7 +7,7 @@
  *
  *   node --import tsx bench/free-text.ts                          # dedicated Neo4j, fresh build
  *   node --import tsx bench/free-text.ts --ids v001,v017 --show-misses
- *   node --import tsx bench/free-text.ts --held-out ''                # the dev set only
+ *   node --import tsx bench/free-text.ts --held-out ''                # the dev set only (default: both blind sets)
  *   NEO4J_URI=bolt://127.0.0.1:7687 node --import tsx bench/free-text.ts --skip-build --data-dir .dxgraph-bench/free-text
  *
  * Without --neo4j-uri / NEO4J_URI it starts its own Neo4j (free ports, deleted afterwards). With
@@ -26,8 +26,8 @@ import { benchNeo4j } from './lib/neo4j.js';
 const { values: a } = parseArgs({
   options: {
     vignettes: { type: 'string', default: 'datasets/vignettes/dev.jsonl' },
-    // Written blind and never tuned on: scored in the same run, reported apart ('' skips it).
-    'held-out': { type: 'string', default: 'datasets/vignettes/test.jsonl' },
+    // Written blind and never tuned on: scored in the same run, each reported apart ('' skips them).
+    'held-out': { type: 'string', default: 'datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl' },
     ddxplus: { type: 'string', default: 'datasets/ddxplus' },
     ids: { type: 'string' },
     'show-misses': { type: 'boolean', default: false },
@@ -69,8 +69,8 @@ try {
   const report = await runFreeText({
     config,
     vignettesPath: a.vignettes!,
-    // --ids names dev-set cases: a selection run skips the held-out set.
-    heldOutPath: ids === null && a['held-out'] ? a['held-out'] : null,
+    // --ids names dev-set cases: a selection run skips the held-out sets.
+    heldOutPaths: ids === null ? a['held-out']!.split(',').map((p) => p.trim()).filter(Boolean) : [],
     ddxplusDir: a.ddxplus!,
     ids,
     build: !a['skip-build'],

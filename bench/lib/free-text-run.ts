@@ -28,8 +28,8 @@ import { TfidfKnn, type LabeledText } from './tfidf-knn.js';
 export interface FreeTextOptions {
   config: Config;
   vignettesPath: string;
-  /** A second, held-out set scored in the same run (null: none). */
-  heldOutPath: string | null;
+  /** Held-out sets scored in the same run, each reported apart (empty: none). */
+  heldOutPaths: string[];
   ddxplusDir: string;
   ids: string[] | null;
   build: boolean;
@@ -72,8 +72,8 @@ export interface FreeTextReport extends SetResult {
   k: number;
   build: { buildId: string | null; seconds: number | null };
   embedder: string;
-  /** The held-out set (datasets/vignettes/test.jsonl: written blind, never used for tuning), same KG and baseline; null when not run. */
-  heldOut: (SetResult & { set: SetInfo }) | null;
+  /** The held-out sets (datasets/vignettes/test*.jsonl: written blind, never used for tuning), same KG and baseline. */
+  heldOut: Array<SetResult & { set: SetInfo }>;
 }
 
 async function trainTexts(ddxplusDir: string, split: FreeTextOptions['split']): Promise<{ text: string; diagnosis: string }[]> {
@@ -146,9 +146,8 @@ const setInfo = (path: string, raw: string, vignettes: readonly Vignette[]): Set
 export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
   const raw = await readFile(o.vignettesPath, 'utf8');
   const vignettes = selectVignettes(await loadVignettes(o.vignettesPath, o.ddxplusDir), o.ids);
-  // The held-out set is read (and checked) before the build, so a typo in it fails fast.
-  const heldOutRaw = o.heldOutPath ? await readFile(o.heldOutPath, 'utf8') : null;
-  const heldOut = o.heldOutPath ? await loadVignettes(o.heldOutPath, o.ddxplusDir) : null;
+  // The held-out sets are read (and checked) before the build, so a typo in one fails fast.
+  const heldOut = await Promise.all(o.heldOutPaths.map(async (path) => ({ path, raw: await readFile(path, 'utf8'), vignettes: await loadVignettes(path, o.ddxplusDir) })));
   const graph = new GraphStore(o.config.neo4j);
   await graph.connect();
   try {
@@ -161,7 +160,8 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
     const labeled: LabeledText[] = train.map((r) => ({ text: r.text, label: goldOf.get(r.diagnosis.toLowerCase()) ?? `raw:${r.diagnosis}` }));
     const ctx = { service, baseline: TfidfKnn.fit(labeled, { k: o.k }), goldOf };
     const dev = await runSet(ctx, vignettes, o.log);
-    const held = heldOut && heldOutRaw !== null && o.heldOutPath ? { set: setInfo(o.heldOutPath, heldOutRaw, heldOut), ...(await runSet(ctx, heldOut, o.log)) } : null;
+    const held: FreeTextReport['heldOut'] = [];
+    for (const h of heldOut) held.push({ set: setInfo(h.path, h.raw, h.vignettes), ...(await runSet(ctx, h.vignettes, o.log)) });
     return {
       set: setInfo(o.vignettesPath, raw, vignettes),
       split: o.split,

@@ -21,7 +21,7 @@ function report(cases: FreeTextCase[], heldOut: FreeTextCase[] | null = null): F
   return {
     set: { path: 'x.jsonl', sha256: '0', n: cases.length, conditions: 1 }, split: { seed: 1, testFraction: 0.4 }, trainRecords: 10, k: 10,
     build: { buildId: 'b1', seconds: 1 }, embedder: 'hashed', unknownGold: 0, unknownGoldConditions: [],
-    heldOut: heldOut ? { ...report(heldOut), set: { path: 'test.jsonl', sha256: '1', n: heldOut.length, conditions: 1 } } : null,
+    heldOut: heldOut ? [{ ...report(heldOut), set: { path: 'datasets/test.jsonl', sha256: '1', n: heldOut.length, conditions: 1 } }] : [],
     dxgraph: {
       scores: by((c) => c.dxgraph.rank),
       negatedAsPresent: { codes: cases.reduce((s, c) => s + c.dxgraph.negatedAsPresent.length, 0), cases: cases.filter((c) => c.dxgraph.negatedAsPresent.length > 0).length, ofCodes: 5 },
@@ -66,12 +66,23 @@ describe('bench free text: targets and tables', () => {
   it('a held-out set is reported apart, under its own heading, and its figures are not goals', () => {
     const r = report([kase('v001', 1, 4)], [kase('v501', 1, 2), kase('v502', 4, 1, ['E_91'])]);
     const out = formatFreeText(r);
-    assert.match(out, /held-out set test\.jsonl: 2 cases.*never used for tuning/);
+    assert.match(out, /held-out set datasets\/test\.jsonl: 2 cases.*never used for tuning/);
     assert.match(out.split('held-out set')[1]!, /overall\s+2\s+50\.0 \/\s+50\.0 \/ 100\.0/);
     const t = Object.fromEntries(freeTextTargets(r).map((x) => [x.name, x]));
-    assert.equal(t['held-out top-1 (blind set)']!.measured, '50.0%');
-    assert.equal(t['held-out top-1 (blind set)']!.met, null);
-    assert.equal(t['held-out negated matched present']!.met, false);
+    assert.equal(t['held-out test top-1 (blind)']!.measured, '50.0%');
+    assert.equal(t['held-out test top-1 (blind)']!.met, null);
+    assert.equal(t['held-out test negated present']!.met, false);
     assert.ok(!formatFreeText(report([kase('v001', 1, 4)])).includes('held-out'));
+  });
+
+  it('two held-out sets are each reported under their own heading and name', () => {
+    const r = report([kase('v001', 1, 4)], [kase('v501', 1, 2)]);
+    r.heldOut.push({ ...report([kase('v701', 3, 1)]), set: { path: 'datasets/test-b.jsonl', sha256: '2', n: 1, conditions: 1 } });
+    const out = formatFreeText(r);
+    assert.match(out, /held-out set datasets\/test\.jsonl: 1 cases/);
+    assert.match(out.split('held-out set datasets/test-b.jsonl')[1]!, /overall\s+1\s+0\.0 \/ 100\.0 \/ 100\.0/);
+    const t = Object.fromEntries(freeTextTargets(r).map((x) => [x.name, x]));
+    assert.equal(t['held-out test top-1 (blind)']!.measured, '100.0%');
+    assert.equal(t['held-out test-b top-1 (blind)']!.measured, '0.0%');
   });
 });
