@@ -1,6 +1,7 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import { codeKey } from '../query/kg-snapshot.js';
 import { deriveForms } from './derive-forms.js';
+import { familyCore, onlyRelative } from './family-forms.js';
 import { formStems, STOPWORDS, tokenize } from './normalize.js';
 import type { ConceptLexicon, LexiconContext } from './types.js';
 
@@ -25,6 +26,8 @@ export interface FormEntry {
   raw: string[] | null;
   target: ConceptTarget;
   context: LexiconContext;
+  /** A family-history form's core ("collapsed lung"): read only in findings about a relative (of this class, when set). */
+  familyOnly?: { relative: string | null };
 }
 
 export interface ConceptIndex {
@@ -63,10 +66,10 @@ export function featureFor(index: ConceptIndex, code: string, valueCode: string 
 
 export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon | null): ConceptIndex {
   const entries: FormEntry[] = [];
-  const add = (form: string, target: ConceptTarget, context: LexiconContext, caseSensitive = false) => {
+  const add = (form: string, target: ConceptTarget, context: LexiconContext, caseSensitive = false, familyOnly?: FormEntry['familyOnly']) => {
     const stems = formStems(form);
     if (stems.length === 0) return;
-    entries.push({ form, stems, raw: caseSensitive ? tokenize(form).map((t) => t.raw) : null, target, context });
+    entries.push({ form, stems, raw: caseSensitive ? tokenize(form).map((t) => t.raw) : null, target, context, ...(familyOnly ? { familyOnly } : {}) });
   };
   const evidence: ConceptIndex['evidence'] = new Map();
   const siteEvidences: string[] = [];
@@ -85,6 +88,11 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
         if (expansion) expansions.set(a, expansion);
       }
       for (const a of ev.absentForms) add(a, { kind: 'absent', code }, ev.context);
+      if (ev.context === 'family') {
+        const relative = onlyRelative(ev.forms);
+        const own = new Set([ev.canonical, ...ev.forms]);
+        for (const core of new Set(ev.forms.map(familyCore))) if (core && !own.has(core)) add(core, { kind: 'evidence', code }, 'family', false, { relative });
+      }
       for (const t of ev.triggers) add(t, { kind: 'trigger', code }, ev.context);
       for (const [valueCode, v] of Object.entries(ev.values)) {
         for (const f of new Set([v.canonical, ...v.forms])) add(f, { kind: 'value', code, valueCode }, ev.context);

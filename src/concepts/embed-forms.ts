@@ -22,7 +22,8 @@ export interface FormVectors {
 }
 
 /** Concepts a phrase may stand for on its own: yes/no concepts and label-derived features (not sites, heads or values). */
-const standsAlone = (e: FormEntry) => e.target.kind === 'evidence' || e.target.kind === 'feature';
+// Family-history cores stand for the relative's condition only; the dictionary path reads them in scope.
+const standsAlone = (e: FormEntry) => !e.familyOnly && (e.target.kind === 'evidence' || e.target.kind === 'feature');
 
 const cache = new WeakMap<ConceptIndex, Map<string, FormVectors>>();
 

@@ -1,4 +1,5 @@
 import { featureFor, type ConceptIndex, type FormEntry } from './concept-index.js';
+import { namesRelative } from './family-forms.js';
 import { contentTokens, editDistance, typoBudget, type Token } from './normalize.js';
 import { phoneticIndex, soundsLike, type PhoneticIndex } from './sounds-like.js';
 
@@ -112,7 +113,17 @@ function resolvable(index: ConceptIndex, m: Mention): boolean {
   return true;
 }
 
-export function findMentions(index: ConceptIndex, tokens: readonly Token[]): Mention[] {
+/** Who a finding is about: family-history cores count only for a relative (of the right class). */
+export interface MentionScope {
+  family: boolean;
+  /** The finding's text and cue, where the relative is named. */
+  said: string;
+}
+
+const inScope = (entry: FormEntry, scope: MentionScope | undefined): boolean =>
+  !entry.familyOnly || (scope !== undefined && scope.family && (entry.familyOnly.relative === null || namesRelative(entry.familyOnly.relative, scope.said)));
+
+export function findMentions(index: ConceptIndex, tokens: readonly Token[], scope?: MentionScope): Mention[] {
   const slots = contentTokens(tokens).map(({ token, at }) => ({ at, raw: token.raw, cands: candidates(index, token) }));
   const tried = new Set<number>();
   const found: Mention[] = [];
@@ -122,6 +133,7 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[]): Men
         if (tried.has(e)) continue;
         tried.add(e);
         const entry = index.entries[e]!;
+        if (!inScope(entry, scope)) continue;
         const m = matchEntry(entry, slots);
         if (!m) continue;
         const mention = { entry, at: m.at, score: m.score, via: `${m.typo ? 'typo-tolerant ' : ''}form "${entry.form}"` };

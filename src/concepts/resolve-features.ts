@@ -86,7 +86,7 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   const f = input.finding;
   if (f.assertion === 'hypothetical' || f.assertion === 'possible') return [];
   const tokens = expand(index, input.tokens);
-  const mentions = findMentions(index, tokens);
+  const mentions = findMentions(index, tokens, { family: f.experiencer === 'family', said: `${f.cue ?? ''} ${f.text}` });
   const clauseTokens = expand(index, input.clauseTokens);
   const clauseTriggers = clauseTokens.length > 0 ? findMentions(index, clauseTokens).filter((m) => m.entry.target.kind === 'trigger') : [];
   const ownTriggers = mentions.filter((m) => m.entry.target.kind === 'trigger');

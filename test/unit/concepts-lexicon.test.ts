@@ -385,6 +385,21 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     }
   });
 
+  it('reads a relative\'s condition as family history, by its core, and never as the patient\'s', () => {
+    const about = (text: string, cue: string | null): string[] => [
+      ...new Set(resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null, experiencer: cue ? 'family' : 'patient', cue }, tokens: tokenize(text), clauseTokens: [] }).map((m) => snapshot.features[m.feature]!.text)),
+    ].sort();
+    // "my brother had a collapsed lung": the analysis leaves "collapsed lung" with the cue "brother had".
+    assert.deepEqual(about('collapsed lung', 'brother had'), ['E_165']);
+    assert.deepEqual(about('collapsed lung', null), ['E_21']);
+    assert.deepEqual(about('lung cancer', 'dad had'), ['E_224']);
+    assert.deepEqual(about('MI at 50', 'father had'), ['E_225']);
+    // A question about one relative (E_142: the mother's asthma) needs that relative named.
+    assert.deepEqual(about('asthma', 'mom has'), ['E_142', 'E_87']);
+    assert.deepEqual(about('asthma', 'sister has'), ['E_87']);
+    assert.ok(!about('asthma', null).includes('E_87'));
+  });
+
   it('reads lexical negatives as absent findings, without the present concept beside them', () => {
     const signed = (text: string): string[] =>
       [...new Set(resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null }, tokens: tokenize(text), clauseTokens: [] }).map((m) => `${m.polarity === 'present' ? '+' : '-'}${snapshot.features[m.feature]!.text}`))].sort();
