@@ -42,11 +42,21 @@ function bare(input: ScopeInput, s: number): boolean {
   return contentWords.length >= 1 && contentWords.length <= 4 && !words.some((t) => VERBS.has(t.norm) || NOT_BARE.has(t.norm));
 }
 
-/** Past problems and relatives' problems are listed tersely: "h/o CHF, acute severe dyspnea" ends the history list. */
-function pastListItem(input: ScopeInput, s: number): boolean {
+/**
+ * Past problems and relatives' problems are listed tersely: "h/o CHF, acute severe dyspnea" ends
+ * the history list. Under a heading ("FHx: mother MI at 50") the entries may run longer.
+ */
+function pastListItem(input: ScopeInput, s: number, underHeading: boolean): boolean {
   const seg = input.segments[s]!;
   const words = input.tokens.slice(seg.from, seg.to).filter((t) => isWord(t) && !LEADING_FILLER.has(t.norm));
-  return words.length <= 3 && !words.some((t) => ACUTE.has(t.norm));
+  return (underHeading || words.length <= 3) && !words.some((t) => ACUTE.has(t.norm));
+}
+
+/** A segment that is nothing but its cue: a heading such as "FHx:" or "PMH:". */
+function headingOnly(input: ScopeInput, s: number): boolean {
+  const seg = input.segments[s]!;
+  for (let k = seg.from; k < seg.to; k++) if (isWord(input.tokens[k]!) && input.at[k] === undefined) return false;
+  return true;
 }
 
 interface ListFacts {
@@ -78,7 +88,7 @@ function listFacts(input: ScopeInput): ListFacts {
 export function listContinues(input: ScopeInput, scope: Scope, s: number): boolean {
   const facts = listFacts(input);
   if (!facts.bare[s]) return false;
-  if ((scope.kind === 'historical' || scope.kind === 'family' || scope.kind === 'other') && !pastListItem(input, s)) return false;
+  if ((scope.kind === 'historical' || scope.kind === 'family' || scope.kind === 'other') && !pastListItem(input, s, headingOnly(input, scope.seg))) return false;
   if (scope.list === 'strong') return true;
   return scope.list === 'weak' ? facts.bareToEnd[s]! : facts.closerAhead[s]!;
 }
