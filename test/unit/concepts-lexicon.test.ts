@@ -414,6 +414,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     const cases: Array<[string, string[]]> = [
       ['former smoker', ['E_79']],
       ['pain relieved by rest', ['E_14']],
+      ['goes away when I stop and rest', ['E_14']],
+      ['comes on when walking, better with rest', ['E_14']],
+      ['SOB with minimal exertion', ['E_13']],
       ['blood pressure 120/80', ['E_54=V_183']],
       ['10 days', ['E_56=10']],
       ['5 min', ['E_200']],
