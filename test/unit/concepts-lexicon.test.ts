@@ -417,6 +417,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['goes away when I stop and rest', ['E_14']],
       ['comes on when walking, better with rest', ['E_14']],
       ['SOB with minimal exertion', ['E_13']],
+      ['drinks alcohol socially', ['E_78']],
+      ['strained my back', ['E_221']],
       ['blood pressure 120/80', ['E_54=V_183']],
       ['10 days', ['E_56=10']],
       ['5 min', ['E_200']],
