@@ -34,12 +34,14 @@ const RIGHT = new Set(['right', 'r', 'rt']);
 const BOTH = new Set(['bilateral', 'both', 'bilat']);
 
 function sideNear(tokens: Token[], at: number[], fallback: 'R' | 'L' | 'both' | undefined): 'R' | 'L' | 'both' | undefined {
-  const first = Math.min(...at);
-  for (let i = first - 1; i >= Math.max(0, first - 2); i--) {
-    const n = tokens[i]!.norm;
-    if (LEFT.has(n)) return 'L';
-    if (RIGHT.has(n)) return 'R';
-    if (BOTH.has(n)) return 'both';
+  // Before any word of the mention: "pain in my left joints" sides the form "joint pain".
+  for (const p of [...at].sort((a, b) => a - b)) {
+    for (let i = p - 1; i >= Math.max(0, p - 2); i--) {
+      const n = tokens[i]!.norm;
+      if (LEFT.has(n)) return 'L';
+      if (RIGHT.has(n)) return 'R';
+      if (BOTH.has(n)) return 'both';
+    }
   }
   const next = tokens[Math.max(...at) + 1]?.norm;
   if (next === 'r' || next === 'l') return next === 'r' ? 'R' : 'L';

@@ -319,6 +319,11 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.deepEqual(groups('vomiting'), [['E_148', 'E_211']]);
     // "sharp pain": the pain (its own observation) and sharp or knife-stroke character.
     assert.deepEqual(groups('sharp pain').sort(), [['E_53'], ['E_54=V_179', 'E_54=V_192']]);
+    // Joint pain: a pain located at the joints, one observation over the joints the side allows.
+    const joints = groups('arthralgias').find((g) => g.some((t) => t.startsWith('E_55=')))!;
+    assert.ok(joints.includes('E_55=V_67') && joints.includes('E_55=V_92') && joints.length >= 20, joints.join(' '));
+    const left = groups('pain in my left joints').find((g) => g.some((t) => t.startsWith('E_55=')))!;
+    assert.ok(left.includes('E_55=V_68') && !left.includes('E_55=V_67'), left.join(' '));
     // Two phrases stay two observations.
     assert.equal(groups('fever, cough').length, 2);
     // A lump selects the swelling site or the affected skin region; the groin is also the
