@@ -1,6 +1,7 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import { codeKey } from '../query/kg-snapshot.js';
 import { deriveForms } from './derive-forms.js';
+import { equivalentEncodings, type EquivalentEncodings } from './equivalent-encodings.js';
 import { familyCore, onlyRelative } from './family-forms.js';
 import { formStems, STOPWORDS, tokenize } from './normalize.js';
 import type { ConceptLexicon, LexiconContext } from './types.js';
@@ -43,6 +44,8 @@ export interface ConceptIndex {
   siteSide: Map<string, 'R' | 'L' | null>;
   /** Abbreviation → the form it stands for ("CP" → "chest pain"), so its words can head values and sites. */
   expansions: Map<string, string>;
+  /** Yes/no concept → the site values that encode the same complaint (equivalent-encodings.ts). */
+  equivalents: EquivalentEncodings;
   snapshot: KgSnapshot;
 }
 
@@ -117,7 +120,7 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
       else byStem.set(s, [i]);
     }
   });
-  return { entries, byStem, evidence, siteEvidences, siteCanonical, siteSide, expansions, snapshot };
+  return { entries, byStem, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon ? equivalentEncodings(lexicon) : new Map(), snapshot };
 }
 
 const cache = new WeakMap<KgSnapshot, WeakMap<object, ConceptIndex>>();

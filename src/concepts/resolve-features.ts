@@ -1,6 +1,7 @@
 import type { Polarity } from '../domain/record.js';
 import type { InputFinding } from '../query/contracts.js';
 import { featureFor, type ConceptIndex } from './concept-index.js';
+import { joinEquivalent } from './equivalent-encodings.js';
 import { findMentions, type Mention } from './find-mentions.js';
 import { tokenize, type Token } from './normalize.js';
 
@@ -61,7 +62,7 @@ function otherSide(side: 'R' | 'L' | 'both' | undefined, valueSide: 'R' | 'L' | 
  * it. A head word can select several ("lump": swelling site or affected skin region); the caller
  * keeps the ones the KG holds, as alternatives.
  */
-function siteEvidences(index: ConceptIndex, site: Mention, triggers: Mention[]): string[] {
+function siteEvidences(index: ConceptIndex, site: Mention, triggers: Mention[], words: Token[]): string[] {
   const pos = Math.min(...site.at);
   const usable = triggers.filter((t) => index.siteEvidences.includes((t.entry.target as { code: string }).code));
   const before = usable.filter((t) => Math.max(...t.at) < pos).sort((a, b) => Math.max(...b.at) - Math.max(...a.at));
@@ -69,7 +70,9 @@ function siteEvidences(index: ConceptIndex, site: Mention, triggers: Mention[]):
   const t = before[0] ?? after[0];
   if (!t) return [];
   const same = usable.filter((u) => u.at.join(',') === t.at.join(','));
-  return [...new Set(same.map((u) => (u.entry.target as { code: string }).code))];
+  // Of head words read from the same word, the ones written as such win: "sore" is a pain word, not "sores".
+  const exact = same.filter((u) => u.at.length === 1 && words[u.at[0]!]?.norm === u.entry.form);
+  return [...new Set((exact.length > 0 ? exact : same).map((u) => (u.entry.target as { code: string }).code))];
 }
 
 /**
@@ -124,8 +127,10 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   const groups = new Map<string, Mention[]>();
   for (const s of sites) groups.set(s.at.join(','), [...(groups.get(s.at.join(',')) ?? []), s]);
   for (const [at, group] of groups) {
-    const own = siteEvidences(index, group[0]!, ownTriggers);
-    const codes = own.length > 0 ? own : siteEvidences(index, group[0]!, clauseTriggers);
+    const own = siteEvidences(index, group[0]!, ownTriggers, tokens);
+    // A site inside a yes/no concept's own words ("stuffy nose") is that concept's, not a head word's from elsewhere in the clause.
+    const inConcept = mentions.some((m) => m.entry.target.kind === 'evidence' && group[0]!.at.every((p) => m.at.includes(p)));
+    const codes = own.length > 0 || inConcept ? own : siteEvidences(index, group[0]!, clauseTriggers, clauseTokens);
     const side = sideNear(tokens, group[0]!.at, f.values?.side);
     for (const code of codes) {
       for (const s of group) {
@@ -147,5 +152,6 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
       break;
     }
   }
+  joinEquivalent(index, out);
   return out;
 }

@@ -324,6 +324,16 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.ok(joints.includes('E_55=V_67') && joints.includes('E_55=V_92') && joints.length >= 20, joints.join(' '));
     const left = groups('pain in my left joints').find((g) => g.some((t) => t.startsWith('E_55=')))!;
     assert.ok(left.includes('E_55=V_68') && !left.includes('E_55=V_67'), left.join(' '));
+    // One complaint, two encodings: the sore-throat question or pain at the pharynx (how DDXPlus
+    // codes viral pharyngitis) are one observation, and the encoding the text did not name is added.
+    assert.ok(groups('sore throat').some((g) => g.includes('E_97') && g.includes('E_55=V_148')), JSON.stringify(groups('sore throat')));
+    assert.ok(groups('painful swallowing').some((g) => g.includes('E_65') && g.includes('E_55=V_148')));
+    // The site question's parent is implied anyway, never paired: an earache is pain and ear pain, two observations.
+    assert.ok(!groups('earache').some((g) => g.includes('E_53') && g.some((t) => t.startsWith('E_55='))));
+    // A site inside a concept's own words does not borrow a head word from the clause; "sore" is no rash word.
+    const clause = (text: string, cl: string) => resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null }, tokens: tokenize(text), clauseTokens: tokenize(cl) }).map((m) => snapshot.features[m.feature]!.text);
+    assert.deepEqual(clause('stuffy nose', 'sore throat and stuffy nose'), ['E_181']);
+    assert.ok(!clause('sore nose', '').some((t) => t.startsWith('E_133')));
     // Two phrases stay two observations.
     assert.equal(groups('fever, cough').length, 2);
     // A lump selects the swelling site or the affected skin region; the groin is also the
