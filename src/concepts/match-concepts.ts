@@ -4,7 +4,7 @@ import { conceptIndexFor, featureFor, type ConceptIndex } from './concept-index.
 import { formVectorsFor, nearestForm, type PhraseEmbedder } from './embed-forms.js';
 import { phoneticFor } from './find-mentions.js';
 import { tokenize } from './normalize.js';
-import { resolveFeatures, type ConceptMatch } from './resolve-features.js';
+import { resolveFeatures, stoppedHabit, type ConceptMatch } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
 
 /**
@@ -82,6 +82,8 @@ function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findin
     if (f.experiencer === 'family' && near.entry.context !== 'family') return;
     const feature = t.kind === 'evidence' ? featureFor(index, t.code, null) : t.kind === 'feature' ? t.feature : undefined;
     if (feature === undefined) return;
-    found.set(fi, [{ feature, similarity: near.score, polarity: f.polarity, alternatives: 'embedding', via: `embedding ${embedder.id}: nearest form "${near.entry.form}"` }]);
+    const stopped = stoppedHabit(f) && near.entry.context === 'exposure';
+    const via = `embedding ${embedder.id}: nearest form "${near.entry.form}"${stopped ? `, stopped ("${f.cue}")` : ''}`;
+    found.set(fi, [{ feature, similarity: near.score, polarity: stopped ? 'absent' : f.polarity, alternatives: 'embedding', via }]);
   });
 }

@@ -33,6 +33,7 @@ export interface ResolveInput {
 const LEFT = new Set(['left', 'l', 'lt']);
 const RIGHT = new Set(['right', 'r', 'rt']);
 const BOTH = new Set(['bilateral', 'both', 'bilat']);
+const CESSATION = /^(?:used to|former(?:ly)?|ex\b|ex-|quit|stopped|gave up|no longer)/i;
 
 function sideNear(tokens: Token[], at: number[], fallback: 'R' | 'L' | 'both' | undefined): 'R' | 'L' | 'both' | undefined {
   // Before any word of the mention: "pain in my left joints" sides the form "joint pain".
@@ -87,6 +88,14 @@ function expand(index: ConceptIndex, tokens: Token[]): Token[] {
   });
 }
 
+/**
+ * A habit or exposure that stopped ("ex-smoker", "used to run daily", "quit drinking") answers the
+ * source's present-tense question ("Do you smoke cigarettes?") with no.
+ */
+export function stoppedHabit(f: InputFinding): boolean {
+  return f.temporality === 'historical' && f.polarity === 'present' && CESSATION.test(f.cue ?? '');
+}
+
 export function resolveFeatures(index: ConceptIndex, input: ResolveInput): ConceptMatch[] {
   const f = input.finding;
   if (f.assertion === 'hypothetical' || f.assertion === 'possible') return [];
@@ -100,10 +109,12 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   // exposure concepts ("father smokes", "brother has whooping cough"), anyone else's exposures only.
   const allowed: ReadonlySet<string> | null = f.experiencer === 'family' ? new Set(['family', 'exposure']) : f.experiencer === 'other' ? new Set(['exposure']) : null;
   const out: ConceptMatch[] = [];
+  const stopped = stoppedHabit(f);
   const push = (feature: number | undefined, m: Mention, polarity: Polarity, alternatives: string, similarity = m.score) => {
     if (feature === undefined) return;
     if (allowed && !allowed.has(m.entry.context)) return;
-    out.push({ feature, similarity, polarity, alternatives, via: m.via });
+    const p: Polarity = stopped && m.entry.context === 'exposure' ? 'absent' : polarity;
+    out.push({ feature, similarity, polarity: p, alternatives, via: p === polarity ? m.via : `${m.via}, stopped ("${f.cue}")` });
   };
   const polarity: Polarity = f.polarity;
   for (const m of mentions) {
