@@ -26,8 +26,8 @@ import { benchNeo4j } from './lib/neo4j.js';
 const { values: a } = parseArgs({
   options: {
     vignettes: { type: 'string', default: 'datasets/vignettes/dev.jsonl' },
-    // Written blind and never tuned on: scored in the same run, each reported apart ('' skips them).
-    'held-out': { type: 'string', default: 'datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl' },
+    // The blind sets (never tuned on): scored in the same run, each reported apart ('' skips them).
+    'held-out': { type: 'string', default: 'datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl,datasets/vignettes/test-c.jsonl' },
     ddxplus: { type: 'string', default: 'datasets/ddxplus' },
     ids: { type: 'string' },
     'show-misses': { type: 'boolean', default: false },
