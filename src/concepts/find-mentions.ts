@@ -1,6 +1,6 @@
 import { featureFor, type ConceptIndex, type FormEntry } from './concept-index.js';
 import { namesRelative } from './family-forms.js';
-import { contentTokens, editDistance, typoBudget, type Token } from './normalize.js';
+import { contentTokens, editDistance, tokenize, typoBudget, type Token } from './normalize.js';
 import { phoneticIndex, soundsLike, type PhoneticIndex } from './sounds-like.js';
 
 /**
@@ -54,7 +54,10 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
     found.push({ stem: s, penalty: TYPO });
   }
   // Spelled as it sounds ("coff", "diarea"): a phonetic match, a little less sure than one edit.
-  if (found.length === 0) found = soundsLike(phoneticFor(index), token.stem).map((stem) => ({ stem, penalty: SOUNDS_LIKE }));
+  if (found.length === 0) {
+    const p = phoneticFor(index);
+    found = [...new Set([...soundsLike(p, token.stem), ...soundsLike(p, token.norm)])].map((stem) => ({ stem, penalty: SOUNDS_LIKE }));
+  }
   if (memo.size > 50_000) memo.clear();
   memo.set(token.norm, found);
   return found;
@@ -65,7 +68,9 @@ const phonetic = new WeakMap<ConceptIndex, PhoneticIndex>();
 export function phoneticFor(index: ConceptIndex): PhoneticIndex {
   let p = phonetic.get(index);
   if (!p) {
-    p = phoneticIndex(index.byStem.keys());
+    const words: { word: string; stem: string }[] = [...index.byStem.keys()].map((s) => ({ word: s, stem: s }));
+    for (const e of index.entries) if (!e.raw) for (const t of tokenize(e.form)) if (t.norm !== t.stem && index.byStem.has(t.stem)) words.push({ word: t.norm, stem: t.stem });
+    p = phoneticIndex(words);
     phonetic.set(index, p);
   }
   return p;

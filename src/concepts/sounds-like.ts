@@ -8,16 +8,24 @@ import { editDistance } from './normalize.js';
  * words share them.
  */
 export interface PhoneticIndex {
-  byCode: Map<string, string[]>;
+  /** Metaphone code → the vocabulary words with it, each with the stem it stands for. */
+  byCode: Map<string, { word: string; stem: string }[]>;
 }
 
 const codes = (word: string): string[] => [...new Set(doubleMetaphone(word))].filter((c) => c.length >= 2);
 
-export function phoneticIndex(stems: Iterable<string>): PhoneticIndex {
-  const byCode = new Map<string, string[]>();
-  for (const s of stems) {
-    if (s.length < 4 || /\d/.test(s)) continue;
-    for (const c of codes(s)) byCode.set(c, [...(byCode.get(c) ?? []), s]);
+/**
+ * Words are the vocabulary's stems and, where stemming cut a word short ("tired" → "tir"), the
+ * written word too, so "tierd" can sound like "tired".
+ */
+export function phoneticIndex(words: Iterable<string | { word: string; stem: string }>): PhoneticIndex {
+  const byCode = new Map<string, { word: string; stem: string }[]>();
+  const seen = new Set<string>();
+  for (const w of words) {
+    const e = typeof w === 'string' ? { word: w, stem: w } : w;
+    if (e.word.length < 4 || /\d/.test(e.word) || seen.has(`${e.word}|${e.stem}`)) continue;
+    seen.add(`${e.word}|${e.stem}`);
+    for (const c of codes(e.word)) byCode.set(c, [...(byCode.get(c) ?? []), e]);
   }
   return { byCode };
 }
@@ -36,7 +44,7 @@ export function soundsLike(index: PhoneticIndex, word: string): string[] {
   const budget = Math.max(2, Math.floor(word.length * 0.4));
   const out = new Set<string>();
   for (const c of codes(word)) {
-    for (const s of index.byCode.get(c) ?? []) if (!vowelSwap(word, s) && editDistance(word, s, budget) <= budget) out.add(s);
+    for (const e of index.byCode.get(c) ?? []) if (!vowelSwap(word, e.word) && editDistance(word, e.word, budget) <= budget) out.add(e.stem);
   }
   return [...out];
 }

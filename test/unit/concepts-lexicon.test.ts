@@ -425,6 +425,11 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.ok(past('pneumonia', 'used to').includes('+E_118'));
   });
 
+  it('hears a misspelling of a word that stemming shortens ("tierd", "tird" for tired)', () => {
+    assert.ok(resolve('so tierd all the time').includes('E_89'), resolve('so tierd all the time').join(' '));
+    assert.ok(resolve('always tird').includes('E_89'));
+  });
+
   it('reads lexical negatives as absent findings, without the present concept beside them', () => {
     const signed = (text: string): string[] =>
       [...new Set(resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null }, tokens: tokenize(text), clauseTokens: [] }).map((m) => `${m.polarity === 'present' ? '+' : '-'}${snapshot.features[m.feature]!.text}`))].sort();
