@@ -425,6 +425,11 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.ok(past('pneumonia', 'used to').includes('+E_118'));
   });
 
+  it('reads jaundice as a yellow skin problem, as the source codes it', () => {
+    assert.deepEqual(resolve('new jaundice').sort(), ['E_129', 'E_130=V_107']);
+    assert.ok(resolve('skin and eyes have turned yellow').includes('E_130=V_107'));
+  });
+
   it('hears a misspelling of a word that stemming shortens ("tierd", "tird" for tired)', () => {
     assert.ok(resolve('so tierd all the time').includes('E_89'), resolve('so tierd all the time').join(' '));
     assert.ok(resolve('always tird').includes('E_89'));
