@@ -12,7 +12,9 @@ import { tokenize, type Token } from './normalize.js';
  * character only next to "pain"); body sites attach to the nearest trigger (pain → location,
  * "radiating to" → radiation, rash → rash site, swelling → swelling site) with the side the
  * text gives; a 0-10 intensity goes to the scale of the same head. Findings about family
- * members only reach family-history concepts; hypothetical and uncertain ones reach none.
+ * members only reach family-history concepts (family-forms.ts); a stopped habit answers its
+ * exposure question no; one complaint coded two ways is one observation
+ * (equivalent-encodings.ts); hypothetical and uncertain findings reach nothing.
  */
 export interface ConceptMatch {
   feature: number;
