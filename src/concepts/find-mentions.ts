@@ -104,6 +104,10 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
   }
   const spread = Math.max(...positions) - Math.min(...positions) + 1;
   if (!ordered && spread > entry.stems.length + WINDOW_SLACK) return null;
+  // Reversed words may not straddle another word: "pain in my chest" is chest pain, "pain
+  // relieved by rest" is no rest pain.
+  const reversed = positions.some((p, i) => i > 0 && p < positions[i - 1]!);
+  if (reversed && spread > positions.length) return null;
   return { at: positions.map((p) => slots[p]!.at), score: (ordered ? ORDERED : UNORDERED) * penalty, typo: penalty < 1 };
 }
 

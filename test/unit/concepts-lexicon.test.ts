@@ -443,6 +443,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.deepEqual(signed('non-productive cough'), ['+E_201', '-E_77']);
     assert.deepEqual(signed('nonsmoker'), ['-E_79']);
     assert.deepEqual(signed('unvaccinated'), ['-E_209']);
+    // "rest pain" is the rest-pain question alone, so "No rest pain" negates it and not pain itself.
+    assert.deepEqual(signed('rest pain'), ['+E_14']);
   });
 
   it('does not read unrelated everyday wording as findings', () => {

@@ -53,7 +53,7 @@ export const FIXED_PAIRS = set(`on|off off|on comes|goes come|go coming|going ba
 /** "worse with exertion", "difficulty with swallowing": "with" after these is no list joiner. */
 export const WITH_KEEP = set(`
   worse better improves improved improving relieved aggravated exacerbated worsens worsened helped helps treated managed
-  contact diagnosed comes goes eased eases resolves started begins problems problem trouble difficulty issues associated
+  contact diagnosed comes goes on away settles settled subsides subsided disappears stops eased eases resolves resolved started begins problems problem trouble difficulty issues associated
   along together consistent compatible concurrent up fine okay ok improvement change relief difference help struggled struggle struggling struggles deal dealing`);
 
 /** Temperature words: an atom of only these and a temperature value is the fever finding itself. */
