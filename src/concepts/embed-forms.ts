@@ -23,7 +23,10 @@ export interface FormVectors {
 
 /** Concepts a phrase may stand for on its own: yes/no concepts and label-derived features (not sites, heads or values). */
 // Family-history cores stand for the relative's condition only; the dictionary path reads them in scope.
-const standsAlone = (e: FormEntry) => !e.familyOnly && (e.target.kind === 'evidence' || e.target.kind === 'feature');
+// A form whose meaning turns on a negation ("no condoms" = unprotected sex) is left to the dictionary:
+// static word vectors blur the "no", and "condom" would land on it.
+const NEGATING = /\b(?:no|not|without|never|non|none|nothing)\b|n't\b/i;
+const standsAlone = (e: FormEntry) => !e.familyOnly && !NEGATING.test(e.form) && (e.target.kind === 'evidence' || e.target.kind === 'feature');
 
 const cache = new WeakMap<ConceptIndex, Map<string, FormVectors>>();
 

@@ -53,6 +53,7 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
     if (hits.length > 0) found.set(i, hits);
   });
   if (deps.phraseEmbedder) embeddingFallback(index, deps.phraseEmbedder, input.findings, found, input.only ?? null);
+  negatedInClauseWins(input.findings, found);
   const out = new Map<number, FeatureMatch[]>();
   for (const [i, hits] of found) {
     const best = new Map<number, FeatureMatch>();
@@ -82,8 +83,31 @@ function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findin
     if (f.experiencer === 'family' && near.entry.context !== 'family') return;
     const feature = t.kind === 'evidence' ? featureFor(index, t.code, null) : t.kind === 'feature' ? t.feature : undefined;
     if (feature === undefined) return;
-    const stopped = stoppedHabit(f) && near.entry.context === 'exposure';
-    const via = `embedding ${embedder.id}: nearest form "${near.entry.form}"${stopped ? `, stopped ("${f.cue}")` : ''}`;
-    found.set(fi, [{ feature, similarity: near.score, polarity: stopped ? 'absent' : f.polarity, alternatives: 'embedding', via }]);
+    // A stopped habit ("used to run every day") does not answer a present-tense exposure question.
+    if (stoppedHabit(f) && near.entry.context === 'exposure') return;
+    found.set(fi, [{ feature, similarity: near.score, polarity: f.polarity, alternatives: 'embedding', via: `embedding ${embedder.id}: nearest form "${near.entry.form}"` }]);
   });
+}
+
+/**
+ * "Vaccinations not up to date": the analysis splits the subject from its negated predicate, and
+ * both can name one concept. Within one clause the negation is what was said about it, so the
+ * subject's present reading of the same feature is dropped.
+ */
+function negatedInClauseWins(findings: InputFinding[], found: Map<number, ConceptMatch[]>): void {
+  const clauseOf = (i: number) => { const c = findings[i]!.clause; return c ? `${c.start}:${c.end}` : null; };
+  const negated = new Set<string>();
+  for (const [i, hits] of found) {
+    const clause = clauseOf(i);
+    if (clause) for (const h of hits) if (h.polarity === 'absent') negated.add(`${clause}|${h.feature}`);
+  }
+  if (negated.size === 0) return;
+  for (const [i, hits] of found) {
+    const clause = clauseOf(i);
+    if (!clause) continue;
+    const kept = hits.filter((h) => h.polarity !== 'present' || !negated.has(`${clause}|${h.feature}`));
+    if (kept.length === hits.length) continue;
+    if (kept.length > 0) found.set(i, kept);
+    else found.delete(i);
+  }
 }

@@ -12,8 +12,8 @@ import { tokenize, type Token } from './normalize.js';
  * character only next to "pain"); body sites attach to the nearest trigger (pain → location,
  * "radiating to" → radiation, rash → rash site, swelling → swelling site) with the side the
  * text gives; a 0-10 intensity goes to the scale of the same head. Findings about family
- * members only reach family-history concepts (family-forms.ts); a stopped habit answers its
- * exposure question no; one complaint coded two ways is one observation
+ * members only reach family-history concepts (family-forms.ts); a stopped habit reaches its
+ * past-habit question, not the present one; one complaint coded two ways is one observation
  * (equivalent-encodings.ts); hypothetical and uncertain findings reach nothing.
  */
 export interface ConceptMatch {
@@ -91,8 +91,10 @@ function expand(index: ConceptIndex, tokens: Token[]): Token[] {
 }
 
 /**
- * A habit or exposure that stopped ("ex-smoker", "used to run daily", "quit drinking") answers the
- * source's present-tense question ("Do you smoke cigarettes?") with no.
+ * A habit or exposure that stopped ("ex-smoker", "used to run daily", "quit drinking"). It is read
+ * with its cue, so a question about the past habit ("Are you a former smoker?") can match it; the
+ * present-tense questions ("Do you smoke cigarettes?") it would otherwise reach are left unsaid
+ * rather than answered no: DDXPlus's former smokers mostly answer yes to both.
  */
 export function stoppedHabit(f: InputFinding): boolean {
   return f.temporality === 'historical' && f.polarity === 'present' && CESSATION.test(f.cue ?? '');
@@ -101,7 +103,9 @@ export function stoppedHabit(f: InputFinding): boolean {
 export function resolveFeatures(index: ConceptIndex, input: ResolveInput): ConceptMatch[] {
   const f = input.finding;
   if (f.assertion === 'hypothetical' || f.assertion === 'possible') return [];
-  const tokens = expand(index, input.tokens);
+  const stopped = stoppedHabit(f);
+  const cueTokens = stopped ? tokenize(f.cue!) : [];
+  const tokens = expand(index, [...cueTokens, ...input.tokens]);
   const mentions = findMentions(index, tokens, { family: f.experiencer === 'family', said: `${f.cue ?? ''} ${f.text}` });
   const clauseTokens = expand(index, input.clauseTokens);
   const clauseTriggers = clauseTokens.length > 0 ? findMentions(index, clauseTokens).filter((m) => m.entry.target.kind === 'trigger') : [];
@@ -111,12 +115,12 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   // exposure concepts ("father smokes", "brother has whooping cough"), anyone else's exposures only.
   const allowed: ReadonlySet<string> | null = f.experiencer === 'family' ? new Set(['family', 'exposure']) : f.experiencer === 'other' ? new Set(['exposure']) : null;
   const out: ConceptMatch[] = [];
-  const stopped = stoppedHabit(f);
   const push = (feature: number | undefined, m: Mention, polarity: Polarity, alternatives: string, similarity = m.score) => {
     if (feature === undefined) return;
     if (allowed && !allowed.has(m.entry.context)) return;
-    const p: Polarity = stopped && m.entry.context === 'exposure' ? 'absent' : polarity;
-    out.push({ feature, similarity, polarity: p, alternatives, via: p === polarity ? m.via : `${m.via}, stopped ("${f.cue}")` });
+    // A stopped habit's present-tense exposure: only a form that carries the cue ("ex-smoker") speaks.
+    if (stopped && m.entry.context === 'exposure' && m.at.every((p) => p >= cueTokens.length)) return;
+    out.push({ feature, similarity, polarity, alternatives, via: m.via });
   };
   const polarity: Polarity = f.polarity;
   for (const m of mentions) {

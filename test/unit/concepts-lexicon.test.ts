@@ -415,12 +415,13 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.ok(!about('asthma', null).includes('E_87'));
   });
 
-  it('reads a habit that stopped as its present-tense question answered no, and a past illness as history', () => {
+  it('reads a habit that stopped as the past habit, never as the present one, and a past illness as history', () => {
     const past = (text: string, cue: string): string[] =>
       [...new Set(resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null, temporality: 'historical', cue }, tokens: tokenize(text), clauseTokens: [] }).map((m) => `${m.polarity === 'present' ? '+' : '-'}${snapshot.features[m.feature]!.text}`))].sort();
-    assert.deepEqual(past('smoker', 'ex-smoker'), ['-E_79']);
-    assert.deepEqual(past('smoking', 'quit'), ['-E_79']);
-    assert.deepEqual(past('IV drug use', 'former'), ['-E_61']);
+    // "ex-smoker", "quit smoking": DDXPlus asks "Are you a former smoker?" (E_191); "Do you smoke?" (E_79) stays unsaid.
+    assert.deepEqual(past('smoker', 'ex-smoker'), ['+E_191']);
+    assert.deepEqual(past('smoking', 'quit'), ['+E_191']);
+    assert.deepEqual(past('IV drug use', 'former'), []);
     assert.deepEqual(past('smoking', 'h/o'), ['+E_79']);
     assert.ok(past('pneumonia', 'used to').includes('+E_118'));
   });

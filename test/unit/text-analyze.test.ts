@@ -160,6 +160,7 @@ const cases: [string, string, string[]][] = [
   ['family history of', 'family history of colon cancer', ['+fam colon cancer']],
   ['FHx header', 'FHx: MI', ['+fam MI']],
   ['FHx heading over a longer entry', 'FHx: mother MI at 50', ['+fam mother MI at 50']],
+  ['without a condom is unprotected sex, not a negation', 'had sex without a condom last month', ['+sex without a condom last month']],
   ['with after a relieving verb stays in the finding', 'pain comes on with exertion and goes away with rest', ['+pain comes on with exertion', '+goes away with rest']],
   ['family history heading, then the patient', 'Family history: father MI at 48. Now chest pain.', ['+fam father MI at 48', '+chest pain']],
   ['PMH heading still stops at an acute finding', 'PMH: asthma, acute SOB', ['+hist asthma', '+acute SOB']],

@@ -119,6 +119,9 @@ const PSEUDO: [string, string | null][] = [
   ['no desire to eat', 'loss of appetite'], ["don't feel like eating", 'loss of appetite'], ['not eating', 'loss of appetite'],
   ['not much of an appetite', 'loss of appetite'], ['not eating much', 'loss of appetite'], ['not eating well', 'loss of appetite'],
   ['no energy', 'lack of energy'], ['no strength', 'weakness'],
+  // Unprotected sex is a finding of its own, not a negation of sex.
+  ['without a condom', null], ['without condoms', null], ['without condom', null], ['without using a condom', null], ['without protection', null],
+  ['no condom', null], ['no condoms', null],
   ["can't catch my breath", null], ['cant catch my breath', null], ['cannot catch my breath', null], ["can't breathe", null],
   ['cannot breathe', null], ['cant breathe', null], ["can't stop", null], ['cant stop', null], ['cannot stop', null], ['not able to', null],
   ['unable to', null], ["can't", null], ['cannot', null], ['cant', null], ['can not', null], ["couldn't", null], ['couldnt', null],
