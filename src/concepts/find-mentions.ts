@@ -56,21 +56,30 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
   // Spelled as it sounds ("coff", "diarea"): a phonetic match, a little less sure than one edit.
   if (found.length === 0) {
     const p = phoneticFor(index);
-    found = [...new Set([...soundsLike(p, token.stem), ...soundsLike(p, token.norm)])].map((stem) => ({ stem, penalty: SOUNDS_LIKE }));
+    found = [...new Set([...soundsLike(p.stems, token.stem), ...soundsLike(p.written, token.norm)])].map((stem) => ({ stem, penalty: SOUNDS_LIKE }));
   }
   if (memo.size > 50_000) memo.clear();
   memo.set(token.norm, found);
   return found;
 }
 
-const phonetic = new WeakMap<ConceptIndex, PhoneticIndex>();
+/**
+ * Two lookups: stems against stems, and written words against the written words that stemming cut
+ * short ("tierd" → "tired", whose stem "tir" is too short to index). A written word is not heard
+ * against a stem: "since" sounds like the stem "sinus".
+ */
+interface Phonetic {
+  stems: PhoneticIndex;
+  written: PhoneticIndex;
+}
+const phonetic = new WeakMap<ConceptIndex, Phonetic>();
 /** The lookup's own structure over the index's vocabulary (start-up, by prepareConcepts). */
-export function phoneticFor(index: ConceptIndex): PhoneticIndex {
+export function phoneticFor(index: ConceptIndex): Phonetic {
   let p = phonetic.get(index);
   if (!p) {
-    const words: { word: string; stem: string }[] = [...index.byStem.keys()].map((s) => ({ word: s, stem: s }));
-    for (const e of index.entries) if (!e.raw) for (const t of tokenize(e.form)) if (t.norm !== t.stem && index.byStem.has(t.stem)) words.push({ word: t.norm, stem: t.stem });
-    p = phoneticIndex(words);
+    const written: { word: string; stem: string }[] = [];
+    for (const e of index.entries) if (!e.raw) for (const t of tokenize(e.form)) if (t.norm !== t.stem && index.byStem.has(t.stem)) written.push({ word: t.norm, stem: t.stem });
+    p = { stems: phoneticIndex(index.byStem.keys()), written: phoneticIndex(written) };
     phonetic.set(index, p);
   }
   return p;

@@ -68,9 +68,12 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
   return out;
 }
 
+/** A phrase with a real word in it: an unknown abbreviation ("TB") has no meaning a word vector could carry. */
+const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 && !/\d/.test(t.norm));
+
 /** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
 function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null): void {
-  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other');
+  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && worded(findings[i]!.text));
   if (left.length === 0) return;
   const forms = formVectorsFor(index, embedder);
   const vectors = embedder.embedVectors(left.map((i) => findings[i]!.text));

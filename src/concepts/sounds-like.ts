@@ -41,7 +41,8 @@ function vowelSwap(a: string, b: string): boolean {
 
 export function soundsLike(index: PhoneticIndex, word: string): string[] {
   if (word.length < 4 || /\d/.test(word)) return [];
-  const budget = Math.max(2, Math.floor(word.length * 0.4));
+  // Four letters leave little room: "grew" sounds like "crow" two edits away, and is a word.
+  const budget = word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length * 0.4));
   const out = new Set<string>();
   for (const c of codes(word)) {
     for (const e of index.byCode.get(c) ?? []) if (!vowelSwap(word, e.word) && editDistance(word, e.word, budget) <= budget) out.add(e.stem);

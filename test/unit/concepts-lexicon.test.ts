@@ -434,6 +434,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
   it('hears a misspelling of a word that stemming shortens ("tierd", "tird" for tired)', () => {
     assert.ok(resolve('so tierd all the time').includes('E_89'), resolve('so tierd all the time').join(' '));
     assert.ok(resolve('always tird').includes('E_89'));
+    // Everyday words are not heard as concepts: "since" is not "sinus", "grew" neither "crowing" nor "graves".
+    assert.deepEqual(resolve('since sunday'), []);
+    assert.deepEqual(resolve('grew up'), []);
   });
 
   it('reads lexical negatives as absent findings, without the present concept beside them', () => {

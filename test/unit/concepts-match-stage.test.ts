@@ -74,4 +74,9 @@ describe('concept layer: the matching stage across findings', () => {
     // The dictionary still reads the form itself.
     assert.deepEqual(read([finding('no condoms', 'present', { start: 0, end: 10 })]), [['E_115 present']]);
   });
+
+  it('a phrase without a real word gets no embedding reading ("TB" landed on "tingly")', () => {
+    // "sex" alone is near "unprotected sex" (cosine 0.71), but three letters carry too little.
+    assert.deepEqual(read([finding('sex', 'present', { start: 0, end: 3 })]), [[]]);
+  });
 });

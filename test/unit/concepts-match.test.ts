@@ -111,6 +111,10 @@ describe('concept layer: spelled as it sounds', () => {
     assert.deepEqual(soundsLike(idx, 'rush'), [], 'a real word one vowel away is another word');
     assert.deepEqual(soundsLike(idx, 'cuff'), [], 'too far in spelling');
     assert.deepEqual(soundsLike(idx, 'xylophone'), []);
+    // Four letters allow one edit: "grew" sounds like "crow" but is two edits away, and a word.
+    assert.deepEqual(soundsLike(phoneticIndex(['crow']), 'grew'), []);
+    // A written word can stand for the stem it was cut to ("tired" → "tir").
+    assert.deepEqual(soundsLike(phoneticIndex([{ word: 'tired', stem: 'tir' }]), 'tierd'), ['tir']);
   });
 
   it('reads a misspelling the edit rule cannot reach through the lexicon', () => {
