@@ -20,6 +20,8 @@ const RELATIVES = ['son', 'daughter', 'boy', 'girl', 'father', 'dad', 'grandfath
 const NOUN = `(?:baby\\s+)?(?:${[...MALE_NOUNS, ...FEMALE_NOUNS, ...NEUTRAL_NOUNS].join('|')}|M|F)`;
 const TAIL = String.raw`(?:\s*,?\s*(?<noun>${NOUN})\b)?`;
 const UNIT = String.raw`(?<unit>years?|yrs?|y|months?|mos?|mo|weeks?|wks?|days?)`;
+/** A child's age said without "old" ("my son is 18 months"): months, weeks or days only, so "is 34 years" stays as it was. */
+const CHILD_UNIT = String.raw`(?<unit>months?|mos?|weeks?|wks?|days?)`;
 /** What may follow a bare age ("I'm 34," / "He's 16.") so "I'm 34 weeks pregnant" is no age. */
 const AGE_END = String.raw`(?=\s*(?:[,.;!)]|$|\s+(?:and|but|yrs?|years?|yo|y\/o|${NOUN})\b))`;
 
@@ -40,10 +42,10 @@ const AGE_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\bage[ds]?\s*[:=]?\s*(?<age>\d{1,3})\b${TAIL}`, 'gi'),
   // "I'm 34", "I am only 30, female"
   new RegExp(String.raw`\bI(?:['’]m|\s+am)\s+(?:(?:only|just|about|nearly|almost|a)\s+)?(?<age>\d{1,3})${AGE_END}${TAIL}`, 'gi'),
-  // "He's 16", "she is 82"
-  new RegExp(String.raw`\b(?<noun>he|she)(?:['’]s|\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})${AGE_END}`, 'gi'),
-  // "my grandma is 82"
-  new RegExp(String.raw`\bmy\s+(?<noun>${RELATIVES.join('|')})\s+(?:is|who\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})${AGE_END}`, 'gi'),
+  // "He's 16", "she is 82", "he's 9 months"
+  new RegExp(String.raw`\b(?<noun>he|she)(?:['’]s|\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})(?:\s*${CHILD_UNIT})?${AGE_END}`, 'gi'),
+  // "my grandma is 82", "my son is 18 months"
+  new RegExp(String.raw`\bmy\s+(?<noun>${RELATIVES.join('|')})\s+(?:is|who\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})(?:\s*${CHILD_UNIT})?${AGE_END}`, 'gi'),
 ];
 
 const SEX_PATTERNS: RegExp[] = [
