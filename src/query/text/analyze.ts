@@ -4,6 +4,7 @@ import { scanDemographics, sexOf } from './demographics.js';
 import { buildFindings } from './findings.js';
 import { assignContexts } from './scope.js';
 import { splitSentences, tokenize, type Token } from './segment.js';
+import { vitalSigns } from './vitals.js';
 import type { Span, TextAnalysis, TextFinding } from './types.js';
 import { findValues, type ValueHit } from './values.js';
 
@@ -13,7 +14,7 @@ import { findValues, type ValueHit } from './values.js';
  */
 export function analyzeClinicalText(text: string): TextAnalysis {
   const demo = scanDemographics(text);
-  const masked = blank(text, demo.masks);
+  const masked = blank(text, [...demo.masks, ...vitalSigns(text)]);
   const patientNouns = new Set(demo.patientNouns);
   const findings: TextFinding[] = [];
   const sentences = splitSentences(masked).map((sentence) => ({ sentence, values: findValues(masked, sentence.start, sentence.end) }));
