@@ -44,7 +44,7 @@ export interface ConceptIndex {
   siteSide: Map<string, 'R' | 'L' | null>;
   /** Abbreviation → the form it stands for ("CP" → "chest pain"), so its words can head values and sites. */
   expansions: Map<string, string>;
-  /** Yes/no concept → the site values that encode the same complaint (equivalent-encodings.ts). */
+  /** Yes/no concept → the KG's site-value features that encode the same complaint (equivalent-encodings.ts). */
   equivalents: EquivalentEncodings;
   snapshot: KgSnapshot;
 }
@@ -120,7 +120,7 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
       else byStem.set(s, [i]);
     }
   });
-  return { entries, byStem, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon ? equivalentEncodings(lexicon) : new Map(), snapshot };
+  return { entries, byStem, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon ? equivalentEncodings(lexicon, snapshot) : new Map(), snapshot };
 }
 
 const cache = new WeakMap<KgSnapshot, WeakMap<object, ConceptIndex>>();

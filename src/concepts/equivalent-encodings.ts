@@ -1,4 +1,5 @@
-import { featureFor, type ConceptIndex } from './concept-index.js';
+import { codeKey, type KgSnapshot } from '../query/kg-snapshot.js';
+import type { ConceptIndex } from './concept-index.js';
 import type { ConceptMatch } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
 
@@ -11,11 +12,12 @@ import type { ConceptLexicon } from './types.js';
  * penalised twice. The site question's head concept (pain: "earache" is pain and ear pain) is
  * implied anyway and never paired.
  */
-export type EquivalentEncodings = Map<string, Set<string>>;
 
-const siteKey = (code: string, valueCode: string) => `${code}:${valueCode}`;
+/** Yes/no evidence code → the KG features (site values) that encode the same complaint. */
+export type EquivalentEncodings = Map<string, number[]>;
 
-export function equivalentEncodings(lexicon: ConceptLexicon): EquivalentEncodings {
+/** Built once with the concept index: pairs from shared forms, kept where the KG holds the site value. */
+export function equivalentEncodings(lexicon: ConceptLexicon, snapshot: KgSnapshot): EquivalentEncodings {
   const out: EquivalentEncodings = new Map();
   const siteQuestions = Object.entries(lexicon.evidences).filter(([, ev]) => ev.valueSet === 'sites');
   for (const [code, ev] of Object.entries(lexicon.evidences)) {
@@ -26,9 +28,9 @@ export function equivalentEncodings(lexicon: ConceptLexicon): EquivalentEncoding
       if (site.triggers.some((t) => forms.has(t))) continue;
       for (const [valueCode, value] of Object.entries(site.values)) {
         if (![value.canonical, ...value.forms].some((f) => forms.has(f))) continue;
-        const set = out.get(code) ?? new Set<string>();
-        set.add(siteKey(siteCode, valueCode));
-        out.set(code, set);
+        const feature = snapshot.featureByCode.get(codeKey(siteCode, valueCode));
+        if (feature === undefined || snapshot.features[feature]!.parentCode === code) continue;
+        out.set(code, [...(out.get(code) ?? []), feature]);
       }
     }
   }
@@ -44,10 +46,7 @@ export function joinEquivalent(index: ConceptIndex, matches: ConceptMatch[]): vo
     const pairs = f.code && f.valueCode === null ? index.equivalents.get(f.code) : undefined;
     if (!pairs) continue;
     const joined = new Set<string>();
-    for (const pair of pairs) {
-      const [code, valueCode] = pair.split(':') as [string, string];
-      const feature = featureFor(index, code, valueCode);
-      if (feature === undefined || features[feature]!.parentCode === f.code) continue;
+    for (const feature of pairs) {
       const named = matches.filter((o) => o.feature === feature);
       for (const o of named) joined.add(o.alternatives);
       if (named.length === 0) matches.push({ ...m, feature, via: `${m.via}, also coded as ${features[feature]!.text}` });
