@@ -14,7 +14,7 @@ import { splitFilter } from '../../src/sources/split.js';
 import { runBuild } from '../../kg-build/pipeline.js';
 import { runCase, type FreeTextCase } from './free-text-cases.js';
 import { breakdown, type Breakdown } from './free-text-score.js';
-import { loadVignettes, selectVignettes, type Vignette } from './free-text-set.js';
+import { parseVignettes, readDdxplusVocabulary, selectVignettes, type Vignette } from './free-text-set.js';
 import { percentile } from './stats.js';
 import { TfidfKnn, type LabeledText } from './tfidf-knn.js';
 
@@ -144,10 +144,16 @@ const setInfo = (path: string, raw: string, vignettes: readonly Vignette[]): Set
 });
 
 export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
-  const raw = await readFile(o.vignettesPath, 'utf8');
-  const vignettes = selectVignettes(await loadVignettes(o.vignettesPath, o.ddxplusDir), o.ids);
-  // The held-out sets are read (and checked) before the build, so a typo in one fails fast.
-  const heldOut = await Promise.all(o.heldOutPaths.map(async (path) => ({ path, raw: await readFile(path, 'utf8'), vignettes: await loadVignettes(path, o.ddxplusDir) })));
+  // Every set is read once and checked before the build (a typo in one fails fast), against one read of the vocabulary.
+  const vocab = await readDdxplusVocabulary(o.ddxplusDir);
+  const readSet = async (path: string) => {
+    const raw = await readFile(path, 'utf8');
+    return { path, raw, vignettes: parseVignettes(raw, vocab, path) };
+  };
+  const devSet = await readSet(o.vignettesPath);
+  const { raw } = devSet;
+  const vignettes = selectVignettes(devSet.vignettes, o.ids);
+  const heldOut = await Promise.all(o.heldOutPaths.map(readSet));
   const graph = new GraphStore(o.config.neo4j);
   await graph.connect();
   try {
