@@ -73,6 +73,22 @@ export interface NormalizedRecord {
    * null when the source has none. Optional so records built elsewhere stay valid.
    */
   differential?: DifferentialEntry[] | null;
+  /**
+   * Clinical notes of the record (OMOP `note`, FHIR DocumentReference / DiagnosticReport text,
+   * a mapped text column), as the source holds them. The build reads them with the clinical
+   * text module (src/clinical-text) into findings, after scrubbing identifiers and leaving out
+   * sections that state the diagnosis; the raw text is never stored in the KG. Absent/null:
+   * the record has no notes.
+   */
+  notes?: RecordNote[] | null;
+}
+
+export interface RecordNote {
+  /** Where the note came from: "note 12", "DocumentReference/dr-1", "column hpi". */
+  origin: string;
+  /** The note's title or type when the source has one ("Discharge summary", a LOINC display). */
+  title: string | null;
+  text: string;
 }
 
 export interface DifferentialEntry {
