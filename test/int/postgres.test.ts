@@ -95,6 +95,30 @@ describe('PostgreSQL source (real server on loopback)', function () {
     assert.ok(recs.every((r) => r.id.startsWith('postgres:ehr_visits:p')));
   });
 
+  it('reads note columns (text and text[]) whole into record.notes; a repeated id is a duplicate-id row, strict stops on it', async () => {
+    const q = join(dir, 'notes.sql');
+    await writeFile(q, `SELECT patient_id, diagnosis, 'Seen at 09:00. ' || coalesce(symptoms, '') AS hpi, ARRAY['Follow-up in one week.', NULL, 'Return if worse.'] AS plans, row_no
+      FROM ehr_visits WHERE row_no <= 4
+      UNION ALL SELECT patient_id, diagnosis, NULL, NULL, 100 + row_no FROM ehr_visits WHERE row_no IN (2, 3)
+      ORDER BY row_no`);
+    const m = join(dir, 'notes-mapping.json');
+    await writeFile(m, JSON.stringify({ id: 'patient_id', diagnosis: 'diagnosis', notes: ['hpi', { column: 'plans', title: 'Plan' }] }));
+    const src = openPostgresSource({ url: server.url, queryFile: q, mappingPath: m }, { strict: false });
+    const recs = await collect(src);
+    assert.deepEqual(recs.map((r) => r.id), ['postgres:notes:p1', 'postgres:notes:p2', 'postgres:notes:p3', 'postgres:notes:p4']);
+    const r1 = recs[0]!;
+    assert.equal(r1.notes?.[0]?.origin, 'column hpi');
+    assert.match(r1.notes?.[0]?.text ?? '', /^Seen at 09:00\. /);
+    assert.deepEqual(r1.notes?.slice(1), [{ origin: 'column plans', title: 'Plan', text: 'Follow-up in one week.' }, { origin: 'column plans', title: 'Plan', text: 'Return if worse.' }],
+      'a text[] value is several notes (a NULL element is none)');
+    assert.equal(r1.text, 'age: unknown\nsex: unknown', 'the record text carries no note');
+    const s = src.summary();
+    assert.deepEqual(s.skippedByReason, { 'duplicate-id': 2 });
+    assert.deepEqual(s.examples.map((e) => e.location), ['query-row 5', 'query-row 6']);
+    const strict = openPostgresSource({ url: server.url, queryFile: q, mappingPath: m }, { strict: true });
+    await assert.rejects(collect(strict), (e: unknown) => e instanceof SourceRowError && e.location === 'query-row 5' && /duplicate id postgres:notes:p2/.test(e.message));
+  });
+
   it('reports rows with wrong SQL types or no diagnosis by query row, and stops on them in strict mode', async () => {
     const q = join(dir, 'bad.sql');
     await writeFile(q, `SELECT row_no AS patient_id, CASE WHEN row_no % 100 = 5 THEN NULL ELSE diagnosis END AS diagnosis, age,

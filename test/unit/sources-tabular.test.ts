@@ -105,3 +105,71 @@ describe('CSV / JSONL sources with a mapping', () => {
     await assert.rejects(collect(src), (e: unknown) => e instanceof InputError && /coded\.0\.column/.test(e.message));
   });
 });
+
+describe('CSV / JSONL sources: note columns and repeated ids', () => {
+  let dir: string;
+  const NOTE_MAPPING = {
+    id: 'visit_id', diagnosis: 'dx', age: 'age', sex: 'sex', manifestations: ['complaints'],
+    notes: ['hpi', { column: 'discharge', title: 'Discharge summary' }],
+  };
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dxgraph-notes-'));
+    await writeFile(join(dir, 'm.json'), JSON.stringify(NOTE_MAPPING));
+  });
+  after(() => rm(dir, { recursive: true }));
+
+  it('reads note columns whole into record.notes, never into findings or the record text', async () => {
+    const hpi = 'Mr. Smith (MRN 123456) has had a cough for 3 days; no fever.\nDenies chest pain.';
+    await writeFile(join(dir, 'n.csv'), `visit_id,dx,age,sex,complaints,hpi,discharge\nv1,Pneumonia,64,F,productive cough,"${hpi}",Discharged home.\nv2,Influenza,30,M,myalgia,, \n`);
+    const recs = await collect(await openSource(parseSourceSpec(`csv:${join(dir, 'n.csv')}`, { mapping: join(dir, 'm.json') }), { strict: true }));
+    assert.deepEqual(recs[0]?.notes, [
+      { origin: 'column hpi', title: null, text: hpi },
+      { origin: 'column discharge', title: 'Discharge summary', text: 'Discharged home.' },
+    ]);
+    assert.deepEqual(recs[0]?.findings.map((f) => f.text), ['productive cough'], 'notes are not split into phrase findings');
+    assert.equal(recs[0]?.text, 'age: 64\nsex: female\nproductive cough');
+    assert.ok(!recs[0]!.text.includes('MRN') && !recs[0]!.text.includes('Discharged'));
+    assert.equal(recs[1]?.notes, undefined, 'blank note cells are no note');
+  });
+
+  it('a JSONL list is several notes; a note of the wrong type is a wrong-type row', async () => {
+    const path = join(dir, 'n.jsonl');
+    await writeFile(path, [
+      JSON.stringify({ visit_id: 1, dx: 'Asthma', hpi: ['Wheezing since last night.', 'Nebulised twice at home.', ''], complaints: 'wheeze' }),
+      JSON.stringify({ visit_id: 2, dx: 'Asthma', hpi: { text: 'x' } }),
+      JSON.stringify({ visit_id: 3, dx: 'Asthma', discharge: ['ok', 7] }),
+    ].join('\n') + '\n');
+    const src = await openSource(parseSourceSpec(`jsonl:${path}`, { mapping: join(dir, 'm.json') }), { strict: false });
+    const recs = await collect(src);
+    assert.deepEqual(recs.map((r) => r.notes?.map((n) => n.text)), [['Wheezing since last night.', 'Nebulised twice at home.']]);
+    assert.deepEqual(src.summary().skippedByReason, { 'wrong-type': 2 });
+    assert.match(src.summary().examples[0]?.reason ?? '', /column hpi: expected text or list of text, got object/);
+  });
+
+  it('a mapping may not read one column both as a note and as manifestations', async () => {
+    await writeFile(join(dir, 'both.json'), JSON.stringify({ diagnosis: 'dx', manifestations: ['hpi'], notes: [{ column: 'hpi' }] }));
+    const src = await openSource(parseSourceSpec(`csv:${join(dir, 'n.csv')}`, { mapping: join(dir, 'both.json') }), { strict: false });
+    await assert.rejects(collect(src), (e: unknown) => e instanceof InputError && /notes\.0: column hpi is also in manifestations/.test(e.message));
+  });
+
+  it('a repeated id is a duplicate-id bad row (first kept, the rest reported by location); strict stops on it', async () => {
+    const path = join(dir, 'train.csv');
+    await writeFile(path, 'visit_id,dx,age,sex,complaints,hpi,discharge\n15,Pneumonia,60,F,cough,,\n16,,60,F,cough,,\n16,Influenza,30,M,myalgia,,\n15,Influenza,30,M,myalgia,,\n17,Asthma,9,M,wheeze,,\n15,Asthma,9,M,wheeze,,\n');
+    const src = await openSource(parseSourceSpec(`csv:${path}`, { mapping: join(dir, 'm.json') }), { strict: false });
+    const recs = await collect(src);
+    assert.deepEqual(recs.map((r) => [r.id, r.diagnosis]), [['csv:train.csv:15', 'Pneumonia'], ['csv:train.csv:16', 'Influenza'], ['csv:train.csv:17', 'Asthma']],
+      'a row skipped for another reason does not claim its id');
+    const s = src.summary();
+    assert.deepEqual([s.rowsRead, s.recordsEmitted, s.skipped], [6, 3, 3]);
+    assert.deepEqual(s.skippedByReason, { 'missing-diagnosis': 1, 'duplicate-id': 2 });
+    assert.deepEqual(s.examples.slice(1).map((e) => e.location), ['train.csv:5', 'train.csv:7']);
+    assert.match(s.examples[1]?.reason ?? '', /duplicate id csv:train\.csv:15: column visit_id repeats the id of an earlier row/);
+    await writeFile(join(dir, 'dup.csv'), 'visit_id,dx\n15,Pneumonia\n15,Influenza\n');
+    const strict = await openSource(parseSourceSpec(`csv:${join(dir, 'dup.csv')}`, { mapping: join(dir, 'm.json') }), { strict: true });
+    await assert.rejects(collect(strict), (e: unknown) => e instanceof SourceRowError && e.location === 'dup.csv:3' && /duplicate id csv:dup\.csv:15/.test(e.message));
+    const noId = { ...NOTE_MAPPING, id: undefined };
+    await writeFile(join(dir, 'noid.json'), JSON.stringify(noId));
+    const byRow = await collect(await openSource(parseSourceSpec(`csv:${path}`, { mapping: join(dir, 'noid.json') }), { strict: false }));
+    assert.equal(byRow.length, 5, 'without an id column, row numbers never repeat');
+  });
+});

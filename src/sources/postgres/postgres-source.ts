@@ -8,7 +8,7 @@ import type { SourceOptions } from '../types.js';
 import { loadMapping, mappedColumns, mappingSchema, type SourceMapping } from '../tabular/mapping.js';
 import { MappedSource, type RawRowItem } from '../tabular/mapped-source.js';
 
-/** Without --mapping, the query is expected to name its columns like this. */
+/** Without --mapping, the query is expected to name its columns like this (a missing column reads as empty). */
 export const DEFAULT_QUERY_MAPPING: SourceMapping = mappingSchema.parse({
   id: 'id',
   diagnosis: 'diagnosis',
@@ -17,6 +17,7 @@ export const DEFAULT_QUERY_MAPPING: SourceMapping = mappingSchema.parse({
   sex: 'sex',
   initialFinding: 'initial_finding',
   manifestations: ['manifestations'],
+  notes: ['notes'],
 });
 
 export interface PostgresSpec {

@@ -37,6 +37,9 @@ export class MappedSource implements RecordSource {
     this.tally = new RowTally(this.opts.strict);
     const mapping = await this.parts.loadMapping();
     const idPrefix = this.parts.idPrefix(mapping);
+    // Ids of the records emitted so far, when the mapping names an id column (row numbers cannot
+    // repeat): a repeated id is a bad row here, not a duplicate vector id at the index stage.
+    const seen = mapping.id === undefined ? null : new Set<string>();
     for await (const item of this.parts.rows(mapping)) {
       this.tally.read();
       if (item.kind === 'bad') {
@@ -47,6 +50,13 @@ export class MappedSource implements RecordSource {
       if (!rec.ok) {
         this.tally.skip(item.location, rec.error);
         continue;
+      }
+      if (seen !== null) {
+        if (seen.has(rec.value.id)) {
+          this.tally.skip(item.location, { category: 'duplicate-id', reason: `duplicate id ${rec.value.id}: column ${mapping.id} repeats the id of an earlier row (the first is kept)` });
+          continue;
+        }
+        seen.add(rec.value.id);
       }
       this.tally.emit();
       yield rec.value;

@@ -8,6 +8,15 @@ const manifestationColumn = z.union([
   z.object({ column: z.string().min(1), antecedent: z.boolean().optional() }).strict(),
 ]);
 
+/**
+ * A clinical-note column: its text goes to `record.notes` whole (never split into findings,
+ * never into the record's text); `title` names the kind of note ("History of present illness").
+ */
+const noteColumn = z.union([
+  z.string().min(1),
+  z.object({ column: z.string().min(1), title: z.string().min(1).optional() }).strict(),
+]);
+
 /** A coded column: its value becomes one finding "label: value text" keeping the codes. */
 const codedField = z
   .object({
@@ -41,13 +50,25 @@ export const mappingSchema = z
     initialFinding: z.string().min(1).optional(),
     manifestations: z.array(manifestationColumn).default([]),
     coded: z.array(codedField).default([]),
+    /** Clinical-note columns: read whole into record.notes (a JSONL / SQL list is several notes). */
+    notes: z.array(noteColumn).default([]),
     /** PostgreSQL only, when no --query-file: the table to read (schema-qualified allowed). */
     table: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((m, ctx) => {
+    // A note column split into phrase findings as well would put the raw note in the record's text.
+    const phrases = new Set(m.manifestations.map(columnOf));
+    m.notes.forEach((n, i) => {
+      if (phrases.has(columnOf(n))) ctx.addIssue({ code: 'custom', path: ['notes', i], message: `column ${columnOf(n)} is also in manifestations: a column is either a note or manifestations` });
+    });
+  });
+
+const columnOf = (c: string | { column: string }): string => (typeof c === 'string' ? c : c.column);
 
 export type SourceMapping = z.infer<typeof mappingSchema>;
 export type CodedField = z.infer<typeof codedField>;
+export type NoteColumn = z.infer<typeof noteColumn>;
 
 /** Reads and validates a mapping file; every problem names the file and the field. */
 export async function loadMapping(path: string): Promise<SourceMapping> {
@@ -67,6 +88,6 @@ export async function loadMapping(path: string): Promise<SourceMapping> {
 
 /** Every column a mapping reads (for building a SELECT and checking headers). */
 export function mappedColumns(m: SourceMapping): string[] {
-  const cols = [m.id, m.diagnosis, m.icd10, m.age, m.sex, m.initialFinding, ...m.manifestations.map((c) => (typeof c === 'string' ? c : c.column)), ...m.coded.map((c) => c.column)];
+  const cols = [m.id, m.diagnosis, m.icd10, m.age, m.sex, m.initialFinding, ...m.manifestations.map(columnOf), ...m.coded.map((c) => c.column), ...m.notes.map(columnOf)];
   return [...new Set(cols.filter((c): c is string => c !== undefined))];
 }

@@ -1,8 +1,8 @@
-import type { Finding, NormalizedRecord } from '../../domain/record.js';
+import type { Finding, NormalizedRecord, RecordNote } from '../../domain/record.js';
 import { err, ok, type Result } from '../../result.js';
 import type { RowProblem } from '../row-issues.js';
 import { splitFreeText } from './free-text.js';
-import type { CodedField, SourceMapping } from './mapping.js';
+import type { CodedField, NoteColumn, SourceMapping } from './mapping.js';
 
 export interface MappedRowContext {
   /** e.g. "csv:visits.csv" — the record id is `<idPrefix>:<local id>`. */
@@ -79,6 +79,19 @@ function freeTextFindings(row: Record<string, unknown>, column: string, antecede
   return ok(s.value === null ? [] : splitFreeText(s.value, antecedent));
 }
 
+/**
+ * A note column's text, whole and as written (a JSONL / SQL list is several notes); blank
+ * values are no note. Never split into findings and never put in the record's text.
+ */
+function columnNotes(row: Record<string, unknown>, spec: NoteColumn): Result<RecordNote[], RowProblem> {
+  const { column, title } = typeof spec === 'string' ? { column: spec, title: undefined } : spec;
+  const v = row[column];
+  if (v === null || v === undefined) return ok([]);
+  const texts = Array.isArray(v) ? v : [v];
+  if (!texts.every((x) => x === null || typeof x === 'string')) return wrongType(column, 'text or list of text', v);
+  return ok(texts.filter((x): x is string => x !== null && x.trim() !== '').map((text) => ({ origin: `column ${column}`, title: title ?? null, text })));
+}
+
 /** Applies a mapping to one row (CSV strings, JSON values or SQL values) to get a NormalizedRecord. */
 export function mapRow(row: Record<string, unknown>, m: SourceMapping, ctx: MappedRowContext): Result<NormalizedRecord, RowProblem> {
   const diagnosis = cell(row, m.diagnosis, ['string']);
@@ -111,6 +124,12 @@ export function mapRow(row: Record<string, unknown>, m: SourceMapping, ctx: Mapp
     // Values of one multi-valued field share a line, as DDXPlus multi-choice answers do.
     if (fs.value.length > 0) lines.push(`${field.label ?? field.question ?? field.column}: ${fs.value.map((f) => f.valueText).join(', ')}`);
   }
+  const notes: RecordNote[] = [];
+  for (const spec of m.notes) {
+    const ns = columnNotes(row, spec);
+    if (!ns.ok) return ns;
+    notes.push(...ns.value);
+  }
   return ok({
     id: `${ctx.idPrefix}:${localId.value}`,
     diagnosis: diagnosis.value,
@@ -122,5 +141,7 @@ export function mapRow(row: Record<string, unknown>, m: SourceMapping, ctx: Mapp
     text: lines.join('\n'),
     location: ctx.location,
     differential: null,
+    // Only records with notes carry the field, so mappings without notes give the records they always did.
+    ...(notes.length > 0 ? { notes } : {}),
   });
 }
