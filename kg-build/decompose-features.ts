@@ -4,6 +4,7 @@ import type { DiseaseClusters } from './cluster-diseases.js';
 import { featureIdOf, isFreeTextKey } from './feature-key.js';
 import { readSpool, type FeatureProto, type RecordScan } from './scan-records.js';
 import { dot, embedAll } from './vectors.js';
+import { emergentConcepts, isEmergentKey, type EmergentConcepts, type EmergentOptions } from './emergent-concepts.js';
 
 // MedRAG 4.1.1: decompose each disease's manifestations into discrete features E_L4d.
 
@@ -12,6 +13,8 @@ export interface DecomposeOptions {
   mergeSimilarity: number;
   /** Edges with fewer records than this are dropped (noise in large EHR sets). */
   minCount: number;
+  /** Emergent concepts from notes (k, clustering); see emergent-concepts.ts. */
+  emergent?: Partial<EmergentOptions>;
 }
 
 export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1 };
@@ -23,6 +26,8 @@ export interface DecomposedFeatures {
   merged: number;
   /** feature key -> key of the node it was merged into (only free-text keys appear). */
   canonical: ReadonlyMap<string, string>;
+  /** Emergent concepts of the notes: candidates seen and concepts kept (0 / 0 without notes). */
+  emergent: { candidates: number; kept: number };
 }
 
 export async function decomposeFeatures(
@@ -32,6 +37,9 @@ export async function decomposeFeatures(
   const opts = { ...DEFAULT_DECOMPOSE_OPTIONS, ...options };
   const { scan, clusters } = input;
   const canonical = await mergeFreeText(scan, input.embeddings, opts.mergeSimilarity);
+  const emergent = await groupEmergent(scan, input.embeddings, opts.emergent ?? {});
+  // A candidate phrase whose concept was not kept (too few patients) is no feature at all.
+  for (const [k, rep] of emergent.canonical) canonical.set(k, rep ?? '');
 
   // disease id -> feature key -> records (each record counted once per feature)
   const counts = new Map<string, Map<string, number>>();
@@ -40,7 +48,7 @@ export async function decomposeFeatures(
     if (diseaseId === undefined) continue;
     const perDisease = counts.get(diseaseId) ?? new Map<string, number>();
     counts.set(diseaseId, perDisease);
-    for (const key of new Set(row.features.map((k) => canonical.get(k) ?? k))) perDisease.set(key, (perDisease.get(key) ?? 0) + 1);
+    for (const key of new Set(row.features.map((k) => canonical.get(k) ?? k))) if (key !== '') perDisease.set(key, (perDisease.get(key) ?? 0) + 1);
   }
 
   const recordsOf = new Map(clusters.diseases.map((d) => [d.id, d.recordCount]));
@@ -54,13 +62,22 @@ export async function decomposeFeatures(
       manifestations.push({ diseaseId, featureId: featureIdOf(key), prevalence: count / n, count, source: 'ehr' });
     }
   }
-  const features = [...used].sort().map((key) => toNode(scan.features.get(key)!));
-  const merged = [...canonical.entries()].filter(([k, v]) => k !== v).length;
-  return { features, manifestations, merged, canonical };
+  const features = [...used].sort().map((key) => toNode(emergent.protos.get(key) ?? scan.features.get(key)!));
+  const merged = [...canonical.entries()].filter(([k, v]) => k !== v && !isEmergentKey(k)).length;
+  return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept } };
+}
+
+/** Records per candidate emergent phrase (one spool pass), then the concepts they form. */
+async function groupEmergent(scan: RecordScan, embeddings: Embeddings, options: Partial<EmergentOptions>): Promise<EmergentConcepts> {
+  const support = new Map<string, number>();
+  if ([...scan.features.keys()].some(isEmergentKey)) {
+    for await (const row of readSpool(scan.spoolPath)) for (const k of new Set(row.features)) if (isEmergentKey(k)) support.set(k, (support.get(k) ?? 0) + 1);
+  }
+  return emergentConcepts({ support, protos: scan.features, embeddings }, options);
 }
 
 function toNode(p: FeatureProto): FeatureNode {
-  return { id: featureIdOf(p.key), text: p.text, kind: 'ehr', code: p.code, valueCode: p.valueCode, question: p.question, valueText: p.valueText, antecedent: p.antecedent, answerType: p.answerType, parentCode: p.parentCode };
+  return { id: featureIdOf(p.key), text: p.text, kind: 'ehr', code: p.code, valueCode: p.valueCode, question: p.question, valueText: p.valueText, antecedent: p.antecedent, answerType: p.answerType, parentCode: p.parentCode, vocabulary: p.vocabulary, forms: p.forms };
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { Finding } from '../src/domain/record.js';
 import { normalizeName, stableHash } from './text.js';
 
+/** Finding.concept.vocabulary of a note's candidate emergent phrase (kg-build/emergent-concepts.ts). */
+export const EMERGENT_CANDIDATE = 'emergent-candidate';
+
 /**
  * Identity of an EHR feature (E_L4d node). Coded findings are identified by their source
  * code and value (DDXPlus E_54 / V_179; numeric answers keep one feature per (code, value));
@@ -9,6 +12,8 @@ import { normalizeName, stableHash } from './text.js';
  */
 export function featureKey(f: Finding): string {
   if (f.code !== null) return `c:${f.code}=${f.valueCode ?? ''}`;
+  // A candidate emergent phrase of a note (its text is the stem key): grouped after the scan.
+  if (f.concept?.vocabulary === EMERGENT_CANDIDATE) return `e:${f.text}`;
   return `t:${normalizeName(f.text)}`;
 }
 

@@ -25,6 +25,9 @@ export interface FeatureProto {
   answerType: AnswerType | null;
   /** The source question this one is asked under (Finding.parentCode). */
   parentCode: string | null;
+  /** A concept read from notes (Finding.concept): its vocabulary and forms. */
+  vocabulary: string | null;
+  forms: string[] | null;
 }
 
 export interface SpoolRow {
@@ -76,7 +79,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
         }
         const key = featureKey(f);
         keys.add(key);
-        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null });
+        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null, vocabulary: f.concept?.vocabulary ?? null, forms: f.concept?.forms ?? null });
       }
       const d = diag.get(r.diagnosis) ?? { count: 0, icd: new Map<string, number>(), demographics: emptyTally() };
       d.count++;

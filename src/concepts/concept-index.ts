@@ -5,6 +5,7 @@ import { equivalentEncodings, type EquivalentEncodings } from './equivalent-enco
 import { familyCore, onlyRelative } from './family-forms.js';
 import { formStems, STOPWORDS, tokenize } from './normalize.js';
 import type { ConceptLexicon, LexiconContext } from './types.js';
+import { snapshotTiers, tierOf, type ConceptTier } from './tiers.js';
 
 /**
  * The concept layer's lookup structure (issue 17): every surface form of every concept the KG
@@ -67,7 +68,11 @@ export function featureFor(index: ConceptIndex, code: string, valueCode: string 
   return index.snapshot.featureByCode.get(codeKey(code, valueCode));
 }
 
-export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon | null): ConceptIndex {
+/**
+ * `tier`: which of the snapshot's features the index reads (tiers.ts): the coded concepts with
+ * the lexicon, a phenotype vocabulary's concepts without it, or 'all' for the embedding fallback.
+ */
+export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon | null, tier: ConceptTier | 'all' = 'coded'): ConceptIndex {
   const entries: FormEntry[] = [];
   const add = (form: string, target: ConceptTarget, context: LexiconContext, caseSensitive = false, familyOnly?: FormEntry['familyOnly']) => {
     const stems = formStems(form);
@@ -80,7 +85,8 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
   const siteSide = new Map<string, 'R' | 'L' | null>();
   const covered = new Set<string>();
   const expansions = new Map<string, string>();
-  if (lexicon) {
+  const withLexicon = tier === 'coded' || tier === 'all';
+  if (lexicon && withLexicon) {
     for (const [code, ev] of Object.entries(lexicon.evidences)) {
       covered.add(code);
       evidence.set(code, { canonical: ev.canonical, context: ev.context, hasTriggers: ev.triggers.length > 0, scale: ev.scale });
@@ -110,6 +116,7 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
   }
   snapshot.features.forEach((feature, i) => {
     if (feature.code && covered.has(feature.code)) return;
+    if (tier !== 'all' && tierOf(feature) !== tier) return;
     for (const f of deriveForms(feature)) add(f, { kind: 'feature', feature: i }, feature.antecedent ? 'history' : 'patient');
   });
   const byStem = new Map<string, number[]>();
@@ -120,20 +127,27 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
       else byStem.set(s, [i]);
     }
   });
-  return { entries, byStem, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon ? equivalentEncodings(lexicon, snapshot) : new Map(), snapshot };
+  return { entries, byStem, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon && withLexicon ? equivalentEncodings(lexicon, snapshot) : new Map(), snapshot };
 }
 
-const cache = new WeakMap<KgSnapshot, WeakMap<object, ConceptIndex>>();
+const cache = new WeakMap<KgSnapshot, WeakMap<object, Map<string, ConceptIndex>>>();
 const NO_LEXICON = {};
 
-/** One index per (snapshot, lexicon): built on the first query, reused after. */
-export function conceptIndexFor(snapshot: KgSnapshot, lexicon: ConceptLexicon | null): ConceptIndex {
-  const perSnap = cache.get(snapshot) ?? new WeakMap<object, ConceptIndex>();
+/**
+ * One index per (snapshot, lexicon, tier): built on the first query, reused after. A snapshot of
+ * coded features only (every DDXPlus or OMOP build) has one index: 'all' is the coded one.
+ */
+export function conceptIndexFor(snapshot: KgSnapshot, lexicon: ConceptLexicon | null, tier: ConceptTier | 'all' = 'coded'): ConceptIndex {
+  const tiers = snapshotTiers(snapshot);
+  const t = tier === 'all' && tiers.length === 1 && tiers[0] === 'coded' ? 'coded' : tier;
+  const perSnap = cache.get(snapshot) ?? new WeakMap<object, Map<string, ConceptIndex>>();
   cache.set(snapshot, perSnap);
   const key = lexicon ?? NO_LEXICON;
-  const hit = perSnap.get(key);
+  const byTier = perSnap.get(key) ?? new Map<string, ConceptIndex>();
+  perSnap.set(key, byTier);
+  const hit = byTier.get(t);
   if (hit) return hit;
-  const built = buildConceptIndex(snapshot, lexicon);
-  perSnap.set(key, built);
+  const built = buildConceptIndex(snapshot, lexicon, t);
+  byTier.set(t, built);
   return built;
 }

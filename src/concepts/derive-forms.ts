@@ -9,8 +9,10 @@ import type { FeatureNode } from '../domain/kg.js';
 const YES = /^(?:yes|y|true|present|positive|1)$/i;
 const QUESTION_LEAD = /^(?:do|does|did|are|is|have|has|were|was)\s+(?:you|they|he|she)\s+(?:have|had|feel|felt|been|ever had|experienced?|noticed?|suffer from|got)?\s*(?:a|an|any|the)?\s*/i;
 
-export function deriveForms(f: Pick<FeatureNode, 'text' | 'question' | 'valueText'>): string[] {
+export function deriveForms(f: Pick<FeatureNode, 'text' | 'question' | 'valueText' | 'forms'>): string[] {
   const out = new Set<string>();
+  // A concept read from notes carries its vocabulary's synonyms or the phrases it emerged from.
+  for (const form of f.forms ?? []) out.add(form);
   const label = /^([^:?]{2,60}):\s*(.{1,80})$/.exec(f.text);
   if (label) {
     out.add(`${label[2]} ${label[1]}`.trim());

@@ -6,6 +6,8 @@ import { phoneticFor } from './find-mentions.js';
 import { tokenize } from './normalize.js';
 import { resolveFeatures, stoppedHabit, type ConceptMatch } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
+import { matchEmergent } from './match-emergent.js';
+import { snapshotTiers } from './tiers.js';
 
 /**
  * The concept layer as a matching stage: free-text findings → KG features through surface
@@ -35,24 +37,26 @@ export const FORM_EMBEDDING_THRESHOLD = 0.65;
  * first request that needs them: thousands of forms to stem, and to embed when a phrase embedder is set.
  */
 export function prepareConcepts(deps: MatchConceptsDeps): void {
-  const index = conceptIndexFor(deps.snapshot, deps.lexicon);
-  phoneticFor(index);
-  if (deps.phraseEmbedder) formVectorsFor(index, deps.phraseEmbedder);
+  for (const tier of snapshotTiers(deps.snapshot)) if (tier !== 'emergent') phoneticFor(conceptIndexFor(deps.snapshot, deps.lexicon, tier));
+  if (deps.phraseEmbedder) formVectorsFor(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder);
 }
 
 /** Findings the concept layer may read: free text, not uncertain, not hypothetical. */
 const readable = (f: InputFinding) => !f.code && /[a-z]/i.test(f.text) && f.assertion !== 'hypothetical' && f.assertion !== 'possible';
 
 export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput): Map<number, FeatureMatch[]> {
-  const index = conceptIndexFor(deps.snapshot, deps.lexicon);
   const found = new Map<number, ConceptMatch[]>();
-  input.findings.forEach((finding, i) => {
-    if (!readable(finding) || (input.only && !input.only.has(i))) return;
-    const clause = input.text && finding.clause ? input.text.slice(finding.clause.start, finding.clause.end) : '';
-    const hits = resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] });
-    if (hits.length > 0) found.set(i, hits);
-  });
-  if (deps.phraseEmbedder) embeddingFallback(index, deps.phraseEmbedder, input.findings, found, input.only ?? null);
+  // Tier by tier (tiers.ts): a finding an earlier vocabulary read never reaches a later one.
+  for (const tier of snapshotTiers(deps.snapshot)) {
+    const index = tier === 'emergent' ? null : conceptIndexFor(deps.snapshot, deps.lexicon, tier);
+    input.findings.forEach((finding, i) => {
+      if (found.has(i) || !readable(finding) || (input.only && !input.only.has(i))) return;
+      const clause = input.text && finding.clause ? input.text.slice(finding.clause.start, finding.clause.end) : '';
+      const hits = index ? resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] }) : matchEmergent(deps.snapshot, finding);
+      if (hits.length > 0) found.set(i, hits);
+    });
+  }
+  if (deps.phraseEmbedder) embeddingFallback(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder, input.findings, found, input.only ?? null);
   negatedInClauseWins(input.findings, found);
   const out = new Map<number, FeatureMatch[]>();
   for (const [i, hits] of found) {

@@ -57,6 +57,16 @@ export interface FeatureNode {
   answerType?: AnswerType | null;
   /** The source question this feature's question is asked under (Finding.parentCode); null/absent when top-level or undeclared. */
   parentCode?: string | null;
+  /**
+   * The concept vocabulary a feature read from notes belongs to ("DDXPlus", "HPO", "emergent");
+   * null/absent for features of coded sources (their code says it).
+   */
+  vocabulary?: string | null;
+  /**
+   * Surface forms the query side reads the feature by, beside its label: a vocabulary concept's
+   * synonyms, an emergent concept's phrases seen in notes of at least k patients. Null/absent: none.
+   */
+  forms?: string[] | null;
 }
 
 /** (:Disease)-[:HAS_MANIFESTATION {prevalence, count, source}]->(:Feature) */

@@ -38,6 +38,8 @@ export interface Finding {
    * `code` and the source's own spelling. Absent for the other sources.
    */
   provenance?: FindingProvenance | null;
+  /** A concept read from notes: its vocabulary and the surface forms it is read by (FeatureNode.forms). */
+  concept?: { vocabulary: string; forms: string[] } | null;
 }
 
 export interface FindingProvenance {

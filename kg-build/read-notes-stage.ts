@@ -1,0 +1,54 @@
+import type { Finding, NormalizedRecord } from '../src/domain/record.js';
+import { readNotes, type NoteReaderDeps } from '../src/clinical-text/read-notes.js';
+import { EMERGENT_CANDIDATE, featureKey } from './feature-key.js';
+
+/**
+ * Build stage before the scan (issue 24): every record's notes are read into findings
+ * (src/clinical-text/read-notes.ts) and added to its coded findings; candidate emergent
+ * phrases ride along as findings of their own kind until decomposition groups them. The
+ * record's text (what the record index embeds and evaluation asks) gains the findings read,
+ * never the note: the raw note is not kept past this stage.
+ */
+export interface ReadNotesReport {
+  /** Records that had notes, and the notes read. */
+  records: number;
+  notes: number;
+  /** Vocabulary findings read (present and absent) and findings no vocabulary read. */
+  findings: number;
+  unread: number;
+  /** Section kind → characters left out because the section states the diagnosis. */
+  leftOut: Record<string, number>;
+  /** Identifier kind → identifiers scrubbed before reading. */
+  scrubbed: Record<string, number>;
+}
+
+export const emptyNotesReport = (): ReadNotesReport => ({ records: 0, notes: 0, findings: 0, unread: 0, leftOut: {}, scrubbed: {} });
+
+const merge = (into: Record<string, number>, from: Record<string, number>) => {
+  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+};
+
+export function withNotesRead(r: NormalizedRecord, deps: NoteReaderDeps, report: ReadNotesReport): NormalizedRecord {
+  if (!r.notes || r.notes.length === 0) return r;
+  const reading = readNotes(r.notes, deps);
+  report.records++;
+  report.notes += r.notes.length;
+  report.findings += reading.findings.length;
+  report.unread += reading.unread;
+  merge(report.leftOut, reading.leftOut);
+  merge(report.scrubbed, reading.scrubbed);
+  // A concept the record also carries as a code keeps the source's own answer.
+  const coded = new Set(r.findings.map(featureKey));
+  const fromNotes = reading.findings.filter((f) => !coded.has(featureKey(f)));
+  const candidates: Finding[] = reading.candidates.map((p) => ({
+    text: p.key, polarity: 'present', code: null, valueCode: null, question: null, valueText: p.surface, antecedent: null,
+    concept: { vocabulary: EMERGENT_CANDIDATE, forms: [p.surface] },
+  }));
+  const said = [...fromNotes.map((f) => `${f.polarity === 'absent' ? 'no ' : ''}${f.text}`), ...reading.candidates.map((p) => p.surface)];
+  const { notes: _raw, ...rest } = r;
+  return { ...rest, findings: [...r.findings, ...fromNotes, ...candidates], text: [r.text, ...said].filter(Boolean).join('\n') };
+}
+
+export async function* readRecordNotes(records: AsyncIterable<NormalizedRecord>, deps: NoteReaderDeps, report: ReadNotesReport): AsyncIterable<NormalizedRecord> {
+  for await (const r of records) yield withNotesRead(r, deps, report);
+}

@@ -1,0 +1,86 @@
+import type { Finding, RecordNote } from '../domain/record.js';
+import type { FeatureNode } from '../domain/kg.js';
+import type { InputFinding } from '../query/contracts.js';
+import { decompose } from '../query/decompose.js';
+import type { KgSnapshot } from '../query/kg-snapshot.js';
+import { matchConcepts } from '../concepts/match-concepts.js';
+import { emergentPhrases, type EmergentPhrase } from '../concepts/emergent-phrases.js';
+import type { ConceptLexicon } from '../concepts/types.js';
+
+/**
+ * Notes → findings at build time (issue 24), with the very functions that read a query:
+ * identifiers scrubbed and diagnosis-stating sections blanked first (`prepare`), then the
+ * clinical text analysis (decompose: sections, negation, history, family, values), then the
+ * concept layer tier by tier against the build's vocabularies (coded concepts with the lexicon,
+ * then a phenotype vocabulary). What no vocabulary read becomes candidate emergent phrases,
+ * counted across the corpus later (kg-build/emergent-concepts.ts). The note itself goes nowhere.
+ */
+export interface PreparedNote {
+  /** The text the analysis reads: identifiers replaced, diagnosis sections blanked (offsets kept). */
+  text: string;
+  /** Section kind → characters left out because the section states the diagnosis. */
+  leftOut: Record<string, number>;
+  /** Identifier kind → how many were scrubbed. */
+  scrubbed: Record<string, number>;
+}
+
+export interface NoteReaderDeps {
+  /** The vocabularies as a snapshot of features (no diseases): what a finding can be read as. */
+  vocabulary: KgSnapshot;
+  lexicon: ConceptLexicon | null;
+  prepare: (text: string) => PreparedNote;
+}
+
+export interface NoteReading {
+  /** Vocabulary concepts read from the notes, present and absent, one per feature. */
+  findings: Finding[];
+  /** Candidate emergent phrases of the findings no vocabulary read (present ones only). */
+  candidates: EmergentPhrase[];
+  /** Findings (of readable assertion) no vocabulary read. */
+  unread: number;
+  leftOut: Record<string, number>;
+  scrubbed: Record<string, number>;
+}
+
+const add = (into: Record<string, number>, from: Record<string, number>) => {
+  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+};
+
+export function toFinding(node: FeatureNode, polarity: Finding['polarity']): Finding {
+  return {
+    text: node.text, polarity, code: node.code, valueCode: node.valueCode, question: node.question, valueText: node.valueText,
+    antecedent: node.antecedent, answerType: node.answerType ?? null, parentCode: node.parentCode ?? null,
+    concept: node.vocabulary ? { vocabulary: node.vocabulary, forms: node.forms ?? [] } : null,
+  };
+}
+
+export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): NoteReading {
+  const out: NoteReading = { findings: [], candidates: [], unread: 0, leftOut: {}, scrubbed: {} };
+  const byFeature = new Map<number, Finding['polarity']>();
+  const candidates = new Map<string, EmergentPhrase>();
+  for (const note of notes) {
+    const prepared = deps.prepare(note.text);
+    add(out.leftOut, prepared.leftOut);
+    add(out.scrubbed, prepared.scrubbed);
+    const { findings } = decompose({ text: prepared.text, findings: [] });
+    const read = matchConcepts({ snapshot: deps.vocabulary, lexicon: deps.lexicon, phraseEmbedder: null }, { findings, text: prepared.text });
+    findings.forEach((f: InputFinding, i) => {
+      const hits = read.get(i);
+      if (hits && hits.length > 0) {
+        for (const h of hits) {
+          const feature = deps.vocabulary.featureIndex.get(h.featureId)!;
+          // Said present anywhere in the record wins over a denial elsewhere ("no cough" in ROS, "cough" in HPI).
+          if (byFeature.get(feature) !== 'present') byFeature.set(feature, h.polarity);
+        }
+        return;
+      }
+      const phrases = emergentPhrases(f);
+      if (phrases.length === 0) return;
+      out.unread++;
+      if (f.polarity === 'present') for (const p of phrases) candidates.set(p.key, p);
+    });
+  }
+  for (const [feature, polarity] of byFeature) out.findings.push(toFinding(deps.vocabulary.features[feature]!, polarity));
+  out.candidates = [...candidates.values()];
+  return out;
+}

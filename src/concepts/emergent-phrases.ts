@@ -1,0 +1,58 @@
+import type { InputFinding } from '../query/contracts.js';
+import { STOPWORDS, tokenize } from './normalize.js';
+
+/**
+ * Candidate emergent concepts of one finding no vocabulary read (issue 24): its content words,
+ * and each pair of neighbouring content words, as stem keys ("rebound tenderness" → "rebound",
+ * "tenderness", "rebound tendernes"). The build counts them across the notes and keeps those
+ * enough patients share (kg-build/emergent-concepts.ts); the query reads a finding into the same
+ * keys, so a note and a question about it meet on one feature. A relative's finding gets its own
+ * keys ("fh " prefix): "mother had a clot" is not the patient's clot.
+ */
+export interface EmergentPhrase {
+  /** Stems joined by one space: the concept's identity. */
+  key: string;
+  /** The words as written (lower case): the name the concept is shown by. */
+  surface: string;
+}
+
+/** Words that say nothing about a disease by themselves (beside the matcher's stopwords). */
+const FILLER: ReadonlySet<string> = new Set([
+  'not', 'no', 'yes', 'but', 'with', 'without', 'since', 'after', 'before', 'about', 'around', 'into', 'over', 'than', 'then', 'when',
+  'while', 'which', 'who', 'what', 'where', 'now', 'today', 'yesterday', 'ago', 'day', 'days', 'week', 'weeks', 'hour', 'hours',
+  'month', 'months', 'year', 'years', 'old', 'yo', 'y/o', 'also', 'well', 'still', 'all', 'more', 'most', 'much', 'few', 'this',
+  'these', 'those', 'they', 'them', 'we', 'you', 'him', 'can', 'could', 'would', 'will', 'did', 'does', 'do', 'dont', 'didnt',
+  'doesnt', 'cant', 'wont', 'isnt', 'not', 'to', 'up', 'out', 'off', 'down', 'like', 'since', 'noted', 'note', 'states', 'per',
+  'x', 'w/', 'w', 'h/o', 's/p', 'due', 'mild', 'some', 'other', 'any', 'one', 'two', 'three', 'times', 'time', 'started', 'start',
+  'began', 'went', 'go', 'going', 'been', 'being', 'went', 'today', 'last', 'night', 'morning', 'recent', 'recently', 'new',
+]);
+
+const RELATIVE = 'fh ';
+
+function contentWords(text: string): { stem: string; norm: string }[] {
+  return tokenize(text)
+    .filter((t) => !STOPWORDS.has(t.norm) && !FILLER.has(t.norm) && /[a-z]/.test(t.norm) && !/\d/.test(t.norm))
+    .filter((t) => t.norm.length >= 3 || /^[A-Z]{2}$/.test(t.raw))
+    .map((t) => ({ stem: t.stem, norm: t.norm }));
+}
+
+/** The finding's candidate keys (no duplicates); none for uncertain, hypothetical or someone else's findings. */
+export function emergentPhrases(f: Pick<InputFinding, 'text' | 'assertion' | 'experiencer'>, pairs = true): EmergentPhrase[] {
+  if (f.assertion === 'possible' || f.assertion === 'hypothetical' || f.experiencer === 'other') return [];
+  const prefix = f.experiencer === 'family' ? RELATIVE : '';
+  const words = contentWords(f.text);
+  const out = new Map<string, string>();
+  words.forEach((w, i) => {
+    out.set(prefix + w.stem, prefix + w.norm);
+    const next = words[i + 1];
+    if (pairs && next) out.set(`${prefix}${w.stem} ${next.stem}`, `${prefix}${w.norm} ${next.norm}`);
+  });
+  return [...out].map(([key, surface]) => ({ key, surface }));
+}
+
+/** The key a stored form (a surface seen in notes) reads back to. */
+export function formKey(form: string): string {
+  const relative = form.startsWith(RELATIVE);
+  const body = relative ? form.slice(RELATIVE.length) : form;
+  return (relative ? RELATIVE : '') + tokenize(body).map((t) => t.stem).join(' ');
+}
