@@ -17,6 +17,7 @@ const { values: a } = parseArgs({
     k: { type: 'string', default: '5' },
     pairs: { type: 'boolean', default: true },
     json: { type: 'string' },
+    reasoner: { type: 'string' },
   },
 });
 
@@ -27,5 +28,5 @@ async function load(path: string): Promise<NotesSet> {
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 const train = await Promise.all(list(a.train!).map(load));
 const tests = await Promise.all(list(a.test!).map(load));
-const out = await runNotesBench({ train, tests, minPatients: Number(a.k) }, (s) => process.stderr.write(`[notes-kg] ${s}\n`));
+const out = await runNotesBench({ train, tests, minPatients: Number(a.k), ...(a.reasoner ? { reasoner: JSON.parse(a.reasoner) as Record<string, number> } : {}) }, (s) => process.stderr.write(`[notes-kg] ${s}\n`));
 process.stdout.write(out.table);

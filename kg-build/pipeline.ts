@@ -30,6 +30,8 @@ import { scanRecords, type RecordScan } from './scan-records.js';
 import { embedUnit } from './vectors.js';
 import { stableHash } from './text.js';
 import type { GateStageOptions, GateStageOutcome } from './train-gate-stage.js';
+import type { NoteReaderDeps } from '../src/clinical-text/read-notes.js';
+import { emptyNotesReport, readRecordNotes, type ReadNotesReport } from './read-notes-stage.js';
 
 /** Everything that shapes the KG; recorded on the KgBuild node and part of the build id. */
 export interface BuildParams {
@@ -54,6 +56,8 @@ export interface BuildServices {
   indexFactory: IndexFactory;
   llm: BuildLlm | null;
   progress?: Progress;
+  /** Reads records' notes (issue 24); a loader is called at the first record with notes. Absent: notes are not read. */
+  noteReader?: NoteReaderDeps | (() => Promise<NoteReaderDeps>) | null;
 }
 
 export interface BuildInput {
@@ -85,6 +89,8 @@ export interface BuildOutcome {
   triples: { rows: number; unmatched: number };
   /** The gate stage: its manifest entry, or why it trained no classifier. */
   gate?: GateStageOutcome;
+  /** What was read from notes: notes, findings, sections left out, identifiers scrubbed, emergent concepts. */
+  notes: ReadNotesReport & { emergent: { candidates: number; kept: number } };
 }
 
 export async function runBuild(input: BuildInput, services: BuildServices): Promise<BuildOutcome> {
@@ -108,7 +114,9 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
   const preparing = timed('neo4jPrepare', () => prepareLoad(services.graph)).then(() => null, (error: unknown) => ({ error }));
   try {
     progress.start('scan', null);
-    const scan = await timed('scan', () => scanRecords({ records: input.source.records(), spoolPath, ...(input.include ? { include: input.include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
+    const notesReport = emptyNotesReport();
+    const records = services.noteReader ? readRecordNotes(input.source.records(), services.noteReader, notesReport, input.include) : input.source.records();
+    const scan = await timed('scan', () => scanRecords({ records, spoolPath, ...(input.include ? { include: input.include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
     progress.stop();
     const declared = input.source.declaredEvidence ? await input.source.declaredEvidence() : null;
     const clusters = attachDeclaredEvidence(await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster)), declared);
@@ -193,7 +201,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const manifest = gated.manifest;
     await setCurrent(input.dataDir, buildId);
     const { features, ...scanRest } = scan;
-    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples, gate: gated.gate };
+    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples, gate: gated.gate, notes: { ...notesReport, emergent: ehr.emergent } };
   } finally {
     progress.stop();
     await rm(spoolPath, { force: true });

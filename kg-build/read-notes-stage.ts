@@ -49,6 +49,19 @@ export function withNotesRead(r: NormalizedRecord, deps: NoteReaderDeps, report:
   return { ...rest, findings: [...r.findings, ...fromNotes, ...candidates], text: [r.text, ...said].filter(Boolean).join('\n') };
 }
 
-export async function* readRecordNotes(records: AsyncIterable<NormalizedRecord>, deps: NoteReaderDeps, report: ReadNotesReport): AsyncIterable<NormalizedRecord> {
-  for await (const r of records) yield withNotesRead(r, deps, report);
+/**
+ * `deps` may be a loader: the vocabularies (HPO's 18k concepts, the DDXPlus question set) are
+ * loaded when the first record with notes arrives, so a coded-only source never pays for them.
+ */
+export async function* readRecordNotes(records: AsyncIterable<NormalizedRecord>, deps: NoteReaderDeps | (() => Promise<NoteReaderDeps>), report: ReadNotesReport, include?: (r: NormalizedRecord) => boolean): AsyncIterable<NormalizedRecord> {
+  let loaded = typeof deps === 'function' ? null : deps;
+  for await (const r of records) {
+    // A held-out record is never read: the scan drops it, and its notes must not shape the report.
+    if (include && !include(r)) {
+      yield r;
+      continue;
+    }
+    if (r.notes && r.notes.length > 0 && loaded === null) loaded = await (deps as () => Promise<NoteReaderDeps>)();
+    yield loaded ? withNotesRead(r, loaded, report) : r;
+  }
 }

@@ -16,6 +16,12 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
       `L4 features ${c.features.length} (ehr ${c.features.filter((f) => f.kind === 'ehr').length}, augmented ${c.features.filter((f) => f.kind === 'augmented').length})`,
   );
   lines.push(`edges: manifestations ${c.manifestations.length} | key differences ${c.keyDifferences.length} (statistical ${c.keyDifferences.filter((k) => k.source === 'statistical').length}, llm ${c.keyDifferences.filter((k) => k.source === 'llm').length})`);
+  const n = o.notes;
+  if (n && n.notes > 0) {
+    const by = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+    lines.push(`notes: ${n.notes} notes of ${n.records} records read; ${n.findings} vocabulary findings, ${n.unread} findings no vocabulary read; emergent concepts ${n.emergent.kept} kept of ${n.emergent.candidates} candidate phrases`);
+    lines.push(`  left out (sections stating the diagnosis, characters): ${by(n.leftOut)}; identifiers scrubbed: ${by(n.scrubbed)}`);
+  }
   if (o.triples.rows > 0) lines.push(`triples: ${o.triples.rows} rows imported as L4a, ${o.triples.unmatched} with a subject that names no disease (skipped)`);
   const sizes = c.diseases.map((d) => d.recordCount).sort((a, b) => a - b);
   const merged = c.diseases.filter((d) => d.aliases.length > 0);

@@ -93,7 +93,7 @@ async function build(o: FreeTextOptions, graph: GraphStore): Promise<number> {
   while (Number((await graph.write('bench/wipe', { limit: 20_000 }))[0]?.deleted ?? 0) > 0);
   // The CLI's own flag rules and defaults (`dxgraph build --test-fraction 0.4 --seed 1`), so the
   // bench builds what a user builds.
-  const params = paramsFromFlags({ source: `ddxplus:${o.ddxplusDir}`, hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000, ...(o.split ?? {}) });
+  const params = paramsFromFlags({ source: [`ddxplus:${o.ddxplusDir}`], hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000, ...(o.split ?? {}) });
   const source = await openSource(parseSourceSpec(`ddxplus:${o.ddxplusDir}`), { strict: false });
   try {
     await runBuild(

@@ -10,6 +10,9 @@ import { buildDir } from '../domain/artifacts.js';
 import { InputError } from '../errors.js';
 import { withoutDemographics } from '../sources/drop-demographics.js';
 import { describeSourceSpec, openSource, parseSourceSpec } from '../sources/source-spec.js';
+import { ConcatSource } from '../sources/concat-source.js';
+import type { RecordSource, SourceSpec } from '../sources/types.js';
+import { loadNoteReader } from '../../kg-build/note-reader.js';
 import { splitFilter } from '../sources/split.js';
 import type { HierarchyRequest } from '../../kg-build/aggregate-hierarchy.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
@@ -19,9 +22,11 @@ import { formatReport } from '../../kg-build/report.js';
 import { defaultLexiconPath, loadConceptNames } from '../../kg-build/hierarchy-lexicon.js';
 
 interface BuildFlags {
-  source: string;
-  mapping?: string;
-  queryFile?: string;
+  /** One or more sources; the i-th --mapping / --query-file goes with the i-th tabular / postgres source. */
+  source: string[];
+  mapping?: string[];
+  queryFile?: string[];
+  minPatients?: number;
   hierarchy: string;
   strict?: boolean;
   recordsInGraph?: boolean;
@@ -60,7 +65,7 @@ export function paramsFromFlags(o: BuildFlags): BuildParams {
     hierarchy: o.hierarchy as HierarchyRequest,
     sizes: { subcategories: size('subcategories', o.subcategories), categories: size('categories', o.categories) },
     cluster: {},
-    decompose: {},
+    decompose: o.minPatients !== undefined ? { emergent: { minPatients: o.minPatients } } : {},
     keyDifferences: {},
     index: {},
     batchSize: o.batchSize,
@@ -80,11 +85,18 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
   if (o.lexicon !== undefined && names.value === null) throw new InputError(`--lexicon: no file at ${o.lexicon}`, { field: 'lexicon' });
   faissThreadsForBuild(); // before faiss-node loads (first index created by the build)
   const config = loadConfig();
-  const spec = parseSourceSpec(o.source, { mapping: o.mapping ?? null, queryFile: o.queryFile ?? null });
+  const specs = sourceSpecs(o);
   const include = params.split ? splitFilter({ ...params.split, part: 'train' }) : undefined;
   const graph = new GraphStore(config.neo4j);
   await graph.connect();
-  const opened = await openSource(spec, { strict: o.strict === true });
+  const parts: RecordSource[] = [];
+  try {
+    for (const spec of specs) parts.push(await openSource(spec, { strict: o.strict === true }));
+  } catch (e) {
+    await Promise.allSettled([...parts.map((p) => p.close()), graph.close()]);
+    throw e;
+  }
+  const opened = parts.length === 1 ? parts[0]! : new ConcatSource(parts);
   // DXGRAPH_DROP_DEMOGRAPHICS: age and sex never enter the build (docs/security.md).
   const source = config.privacy.dropDemographics ? withoutDemographics(opened) : opened;
   try {
@@ -93,23 +105,45 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
       : null;
     const outcome = await runBuild(
       { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, conceptNames: names.value, ...(include ? { include } : {}) },
-      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress() },
+      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader()).deps },
     );
     process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
-    process.stdout.write(`source: ${describeSourceSpec(spec)}\n`);
+    process.stdout.write(`source: ${specs.map(describeSourceSpec).join(' + ')}\n`);
   } finally {
     await source.close();
     await graph.close();
   }
 }
 
+/**
+ * The sources of `--source A [--source B …]`: mappings and query files are handed out in order
+ * to the sources that need them (csv/jsonl/postgres need a mapping; postgres may take a query
+ * file); one left over or missing is an error naming the flag.
+ */
+export function sourceSpecs(o: Pick<BuildFlags, 'source' | 'mapping' | 'queryFile'>): SourceSpec[] {
+  const mappings = [...(o.mapping ?? [])];
+  const queries = [...(o.queryFile ?? [])];
+  const specs = o.source.map((s) => {
+    const kind = s.split(':', 1)[0];
+    const tabular = kind === 'csv' || kind === 'jsonl' || kind === 'postgres' || kind === 'postgresql';
+    const queryFile = kind === 'postgres' || kind === 'postgresql' ? (queries.shift() ?? null) : null;
+    return parseSourceSpec(s, { mapping: tabular && (queryFile === null || mappings.length > 0) ? (mappings.shift() ?? null) : null, queryFile });
+  });
+  if (mappings.length > 0) throw new InputError(`--mapping: ${mappings.length} more than the csv/jsonl/postgres sources given`, { field: 'mapping' });
+  if (queries.length > 0) throw new InputError(`--query-file: ${queries.length} more than the postgres sources given`, { field: 'query-file' });
+  return specs;
+}
+
+const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
+
 export function registerBuildCommand(program: Command): void {
   program
     .command('build')
     .description('build the four-tier diagnostic KG in Neo4j and the FAISS indexes from an EHR source')
-    .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL | omop:postgres://…[?schema=S] | fhir:DIR')
-    .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources')
-    .option('--query-file <file>', 'SQL query yielding the rows (postgres)')
+    .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL | omop:postgres://…[?schema=S] | fhir:DIR (repeat for one KG from several sources)', collect)
+    .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources (repeat: in the order of those sources)', collect)
+    .option('--query-file <file>', 'SQL query yielding the rows (postgres; repeat: in the order of the postgres sources)', collect)
+    .option('--min-patients <k>', 'records an emergent concept read from notes, and each phrase stored for it, must have been seen in (default 5)', num('min-patients', { integer: true }))
     .option('--hierarchy <mode>', 'auto (ICD-10 when ~all diseases have codes, else LLM if configured, else statistical) | statistical | icd10 | llm', 'auto')
     .option('--lexicon <file>', 'concept lexicon (JSON) naming statistical groups (default: datasets/lexicon/ddxplus-lexicon.json when present)')
     .option('--subcategories <n>', "number of L2 subcategories, or 'auto'", 'auto')

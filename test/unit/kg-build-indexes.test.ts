@@ -114,7 +114,7 @@ describe('kg-build build-indexes (artifacts)', () => {
 });
 
 describe('dxgraph build flags', () => {
-  const flags = { source: 'ddxplus:x', hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000 };
+  const flags = { source: ['ddxplus:x'], hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000 };
   it('map to build params', () => {
     const p = paramsFromFlags({ ...flags, hierarchy: 'icd10', subcategories: '12', testFraction: 0.2, seed: 7, recordsInGraph: true });
     assert.equal(p.hierarchy, 'icd10');
