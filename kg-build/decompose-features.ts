@@ -4,7 +4,7 @@ import type { DiseaseClusters } from './cluster-diseases.js';
 import { featureIdOf, isFreeTextKey } from './feature-key.js';
 import { readSpool, type FeatureProto, type RecordScan } from './scan-records.js';
 import { dot, embedAll } from './vectors.js';
-import { emergentConcepts, isEmergentKey, type EmergentConcepts, type EmergentOptions } from './emergent-concepts.js';
+import { DEFAULT_EMERGENT_OPTIONS, emergentConcepts, isEmergentKey, type EmergentConcepts, type EmergentOptions } from './emergent-concepts.js';
 
 // MedRAG 4.1.1: decompose each disease's manifestations into discrete features E_L4d.
 
@@ -31,13 +31,13 @@ export interface DecomposedFeatures {
 }
 
 export async function decomposeFeatures(
-  input: { scan: RecordScan; clusters: DiseaseClusters; embeddings: Embeddings },
+  input: { scan: RecordScan; clusters: DiseaseClusters; embeddings: Embeddings; noteKeys?: ReadonlySet<string> },
   options: Partial<DecomposeOptions> = {},
 ): Promise<DecomposedFeatures> {
   const opts = { ...DEFAULT_DECOMPOSE_OPTIONS, ...options };
   const { scan, clusters } = input;
   const canonical = await mergeFreeText(scan, input.embeddings, opts.mergeSimilarity);
-  const emergent = await groupEmergent(scan, input.embeddings, opts.emergent ?? {});
+  const emergent = await groupEmergent(scan, input.embeddings, opts.emergent ?? {}, input.noteKeys ?? new Set());
   // A candidate phrase whose concept was not kept (too few patients) is no feature at all.
   for (const [k, rep] of emergent.canonical) canonical.set(k, rep ?? '');
 
@@ -68,12 +68,17 @@ export async function decomposeFeatures(
 }
 
 /** Records per candidate emergent phrase (one spool pass), then the concepts they form. */
-async function groupEmergent(scan: RecordScan, embeddings: Embeddings, options: Partial<EmergentOptions>): Promise<EmergentConcepts> {
+async function groupEmergent(scan: RecordScan, embeddings: Embeddings, options: Partial<EmergentOptions>, noteKeys: ReadonlySet<string>): Promise<EmergentConcepts> {
   const support = new Map<string, number>();
-  if ([...scan.features.keys()].some(isEmergentKey)) {
-    for await (const row of readSpool(scan.spoolPath)) for (const k of new Set(row.features)) if (isEmergentKey(k)) support.set(k, (support.get(k) ?? 0) + 1);
+  const counted = (k: string) => isEmergentKey(k) || noteKeys.has(k);
+  if (noteKeys.size > 0 || [...scan.features.keys()].some(isEmergentKey)) {
+    for await (const row of readSpool(scan.spoolPath)) for (const k of new Set(row.features)) if (counted(k)) support.set(k, (support.get(k) ?? 0) + 1);
   }
-  return emergentConcepts({ support, protos: scan.features, embeddings }, options);
+  const grouped = await emergentConcepts({ support, protos: scan.features, embeddings }, options);
+  // A vocabulary concept read from notes needs k records too: it is a phrase of the notes all the same.
+  const k = { ...DEFAULT_EMERGENT_OPTIONS, ...options }.minVocabularyPatients;
+  for (const key of noteKeys) if ((support.get(key) ?? 0) < k) grouped.canonical.set(key, null);
+  return grouped;
 }
 
 function toNode(p: FeatureProto): FeatureNode {

@@ -19,9 +19,15 @@ export interface EmergentOptions {
   mergeSimilarity: number;
   /** Clustering is quadratic: beyond this many candidates (most shared first) the rest stay alone. */
   maxClustered: number;
+  /**
+   * Records a vocabulary concept read from notes (HPO, DDXPlus) must be seen in: a concept of one
+   * note is that note's noise, not knowledge of the disease. Not a privacy bound (the concept's
+   * name is the vocabulary's, not the note's), so lower than k.
+   */
+  minVocabularyPatients: number;
 }
 
-export const DEFAULT_EMERGENT_OPTIONS: EmergentOptions = { minPatients: 5, mergeSimilarity: 0.9, maxClustered: 2500 };
+export const DEFAULT_EMERGENT_OPTIONS: EmergentOptions = { minPatients: 5, mergeSimilarity: 0.9, maxClustered: 2500, minVocabularyPatients: 2 };
 
 export interface EmergentInput {
   /** Candidate feature key ("e:<stems>") → records showing it. */

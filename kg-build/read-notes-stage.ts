@@ -20,9 +20,11 @@ export interface ReadNotesReport {
   leftOut: Record<string, number>;
   /** Identifier kind → identifiers scrubbed before reading. */
   scrubbed: Record<string, number>;
+  /** Feature keys read from notes (vocabulary concepts): each must reach k records to enter the KG. */
+  keys: Set<string>;
 }
 
-export const emptyNotesReport = (): ReadNotesReport => ({ records: 0, notes: 0, findings: 0, unread: 0, leftOut: {}, scrubbed: {} });
+export const emptyNotesReport = (): ReadNotesReport => ({ records: 0, notes: 0, findings: 0, unread: 0, leftOut: {}, scrubbed: {}, keys: new Set() });
 
 const merge = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
@@ -40,6 +42,7 @@ export function withNotesRead(r: NormalizedRecord, deps: NoteReaderDeps, report:
   // A concept the record also carries as a code keeps the source's own answer.
   const coded = new Set(r.findings.map(featureKey));
   const fromNotes = reading.findings.filter((f) => !coded.has(featureKey(f)));
+  for (const f of fromNotes) if (f.polarity === 'present') report.keys.add(featureKey(f));
   const candidates: Finding[] = reading.candidates.map((p) => ({
     text: p.key, polarity: 'present', code: null, valueCode: null, question: null, valueText: p.surface, antecedent: null,
     concept: { vocabulary: EMERGENT_CANDIDATE, forms: [p.surface] },
