@@ -6,6 +6,7 @@ import type { NormalizedRecord } from '../../src/domain/record.js';
 import { SourceRowError } from '../../src/errors.js';
 import { datePart, icd10Of, normalizeReference, preferredConcept } from '../../src/sources/fhir/fhir-codes.js';
 import { FhirSource } from '../../src/sources/fhir/fhir-source.js';
+import { htmlToText } from '../../src/sources/fhir/fhir-notes.js';
 import { describeSourceSpec, parseSourceSpec } from '../../src/sources/source-spec.js';
 
 const SCT = 'http://snomed.info/sct';
@@ -116,5 +117,57 @@ describe('FHIR R4 source (files in a temp dir)', () => {
   it('an empty or missing directory is a clear input error', async () => {
     await assert.rejects(read(dir), /has no \*\.json or \*\.ndjson files/);
     await assert.rejects(read(join(dir, 'nope')), /cannot read FHIR directory/);
+  });
+
+  it('reads HTML as its text: tags dropped, blocks on their own lines, entities decoded, scripts and styles gone', () => {
+    assert.equal(
+      htmlToText('<html><head><title>x</title><style>p{}</style></head><body><h2>History</h2><p>Cough &amp; fever&nbsp;for 3&#160;days.<br/>No chest pain.</p><!-- x --><ul><li>T 38.9 &deg;C</li></ul><script>alert(1)</script><table><tr><td>WBC</td><td>15.2</td></tr></table></body></html>'),
+      'History\nCough & fever for 3 days.\nNo chest pain.\nT 38.9 °C\nWBC 15.2',
+    );
+  });
+
+  it('DocumentReference and DiagnosticReport text go to the notes of their encounter; URL-only, PDF and unplaceable notes are counted', async () => {
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+    const att = (contentType: string, text: string, title?: string) => ({ contentType, data: b64(text), ...(title ? { title } : {}) });
+    const enc = (id: string, start: string, end?: string) => ({ resourceType: 'Encounter', id, status: 'finished', subject: { reference: 'Patient/a' }, period: { start, ...(end ? { end } : {}) } });
+    const doc = (id: string, over: object) => ({ resourceType: 'DocumentReference', id, status: 'current', subject: { reference: 'Patient/a' }, content: [], ...over });
+    const lines = (xs: object[]) => xs.map((x) => JSON.stringify(x)).join('\n') + '\n';
+    writeFileSync(join(dir, 'r.ndjson'), lines([
+      { resourceType: 'Patient', id: 'a', gender: 'female', birthDate: '1970-01-01' },
+      enc('e1', '2024-03-01T09:00:00Z', '2024-03-04T12:00:00Z'),
+      enc('e2', '2024-03-03T09:00:00Z'),
+      ...['e1', 'e2'].map((e) => ({ resourceType: 'Condition', id: `c-${e}`, subject: { reference: 'Patient/a' }, encounter: { reference: `Encounter/${e}` }, code: cc(SCT, '233604007', 'Pneumonia') })),
+      // Alternatives of one document: the plain text is read, the HTML and the URL are the same document.
+      doc('d2', { type: { coding: [{ system: LOINC, code: '34111-5', display: 'Emergency department note' }] }, context: { encounter: [{ reference: 'Encounter/e1' }] }, date: '2024-03-01T10:00:00Z',
+        content: [{ attachment: att('text/html', '<p>other format</p>') }, { attachment: att('text/plain; charset=utf-8', 'Jane Doe, cough for 3 days.\nNo chest pain.') }, { attachment: { contentType: 'application/pdf', url: 'https://x/d2.pdf' } }] }),
+      doc('d1', { description: 'Triage note', context: { encounter: [{ reference: 'Encounter/e1' }] }, date: '2024-03-01T08:00:00Z', content: [{ attachment: att('text/html', '<h3>Triage</h3><p>Febrile &amp; tachypnoeic.</p>') }] }),
+      // No encounter: placed by date on the patient's encounter holding it (e2 starts later than e1 and holds it).
+      doc('d3', { date: '2024-03-03T15:00:00Z', content: [{ attachment: att('text/markdown', '# Progress\n- improving', 'Progress note') }] }),
+      doc('d4', { date: '2023-01-01', content: [{ attachment: att('text/plain', 'before any encounter') }] }),
+      doc('d5', { context: { encounter: [{ reference: 'Encounter/e1' }] }, content: [{ attachment: { contentType: 'text/plain', url: 'https://ehr.example/notes/5' } }] }),
+      doc('d6', { context: { encounter: [{ reference: 'Encounter/e1' }] }, content: [{ attachment: { contentType: 'application/pdf', data: b64('%PDF') } }] }),
+      doc('d7', { context: { encounter: [{ reference: 'Encounter/e404' }] }, content: [{ attachment: att('text/plain', 'lost') }] }),
+      { resourceType: 'DiagnosticReport', id: 'r1', status: 'final', code: { text: 'Chest X-ray' }, subject: { reference: 'Patient/a' }, encounter: { reference: 'Encounter/e2' }, effectiveDateTime: '2024-03-03T11:00:00Z',
+        presentedForm: [att('text/plain', 'Right lower lobe opacity.')], conclusion: 'Consistent with pneumonia.' },
+      { resourceType: 'DiagnosticReport', id: 'r2', status: 'final', code: cc(LOINC, '58410-2', 'CBC panel'), encounter: { reference: 'Encounter/e2' }, presentedForm: [{ contentType: 'application/pdf', url: 'https://x/r2.pdf' }], conclusion: 'Leukocytosis.' },
+      { resourceType: 'DiagnosticReport', id: 'r3', status: 'final', code: cc(LOINC, '24357-6', 'Urinalysis'), encounter: { reference: 'Encounter/e2' }, result: [{ reference: 'Observation/o1' }] },
+    ]));
+    const { records, src } = await read(dir);
+    const byId = new Map(records.map((r) => [r.id.split(':').pop(), r]));
+    assert.deepEqual(byId.get('e1')?.notes, [
+      { origin: 'DocumentReference/d1', title: 'Triage note', text: 'Triage\nFebrile & tachypnoeic.' },
+      { origin: 'DocumentReference/d2', title: 'Emergency department note', text: 'Jane Doe, cough for 3 days.\nNo chest pain.' },
+    ]);
+    assert.deepEqual(byId.get('e2')?.notes, [
+      { origin: 'DocumentReference/d3', title: 'Progress note', text: '# Progress\n- improving' },
+      { origin: 'DiagnosticReport/r1', title: 'Chest X-ray', text: 'Right lower lobe opacity.' },
+      { origin: 'DiagnosticReport/r1 conclusion', title: 'Chest X-ray: conclusion', text: 'Consistent with pneumonia.' },
+      { origin: 'DiagnosticReport/r2 conclusion', title: 'CBC panel: conclusion', text: 'Leukocytosis.' },
+    ]);
+    assert.ok(records.every((r) => !r.text.includes('Jane') && !r.text.includes('opacity')), 'notes never go into the record text');
+    const s = src.summary();
+    assert.deepEqual(s.factsSkipped?.byReason, { 'note-not-inline': 2, 'unsupported-note-format': 1, 'empty-note': 1, 'note-without-visit': 1, 'fact-of-unknown-visit': 1 });
+    assert.ok(s.factsSkipped!.examples.every((e) => !/before any encounter|lost|%PDF/.test(e.reason)), 'no note text in reasons');
+    assert.ok(s.factsSkipped!.examples.some((e) => /DocumentReference\/d5: the attachment is given by URL only \(never fetched\)/.test(e.reason)));
   });
 });

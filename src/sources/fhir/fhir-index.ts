@@ -1,9 +1,10 @@
-import type { Condition, Encounter, Observation, Patient } from '@medplum/fhirtypes';
+import type { Condition, DiagnosticReport, DocumentReference, Encounter, Observation, Patient } from '@medplum/fhirtypes';
 import { TertileCollector } from '../binning/tertiles.js';
 import type { ConditionFact, EventFact, FactValue } from '../omop/clinical-facts.js';
 import type { RowProblem } from '../row-issues.js';
 import { conceptKey } from '../omop/visit-to-record.js';
 import { datePart, icd10Of, normalizeReference, preferredConcept } from './fhir-codes.js';
+import { diagnosticReportNotes, documentReferenceNotes, type FhirNote, type NoteOutcome } from './fhir-notes.js';
 
 /**
  * What the FHIR source keeps of a directory after its first pass: compact facts (codes,
@@ -15,6 +16,8 @@ export interface FhirEncounter {
   location: string;
   patientRef: string | null;
   startDate: string | null;
+  /** period.end (YYYY-MM-DD), else the start: a note without an encounter joins the encounter whose period holds its date. */
+  endDate: string | null;
   /** Condition reference -> Encounter.diagnosis rank (1 = primary). */
   ranks: Map<string, number>;
 }
@@ -33,6 +36,8 @@ export interface FhirIndex {
   encounters: Map<string, FhirEncounter>;
   conditionsByPatient: Map<string, FhirCondition[]>;
   eventsByEncounter: Map<string, EventFact[]>;
+  /** Notes of DocumentReference / DiagnosticReport resources, placed on encounters once every file is read. */
+  notes: FhirNote[];
   /** fullUrl (urn:uuid:…) -> "Type/id", for transaction bundles. */
   aliases: Map<string, string>;
   tertiles: TertileCollector;
@@ -40,7 +45,7 @@ export interface FhirIndex {
 }
 
 export const emptyIndex = (): FhirIndex => ({
-  patients: new Map(), encounters: new Map(), conditionsByPatient: new Map(), eventsByEncounter: new Map(), aliases: new Map(), tertiles: new TertileCollector(), problems: [],
+  patients: new Map(), encounters: new Map(), conditionsByPatient: new Map(), eventsByEncounter: new Map(), notes: [], aliases: new Map(), tertiles: new TertileCollector(), problems: [],
 });
 
 const LAB_CATEGORIES = new Set(['laboratory', 'vital-signs']);
@@ -64,7 +69,8 @@ export function addEncounter(ix: FhirIndex, e: Encounter, location: string): voi
     const ref = normalizeReference(d.condition?.reference);
     if (ref !== null && typeof d.rank === 'number') ranks.set(ref, d.rank);
   }
-  ix.encounters.set(`Encounter/${e.id}`, { id: String(e.id), location, patientRef: normalizeReference(e.subject?.reference), startDate: datePart(e.period?.start), ranks });
+  const startDate = datePart(e.period?.start);
+  ix.encounters.set(`Encounter/${e.id}`, { id: String(e.id), location, patientRef: normalizeReference(e.subject?.reference), startDate, endDate: datePart(e.period?.end) ?? startDate, ranks });
 }
 
 export function addCondition(ix: FhirIndex, c: Condition, location: string): void {
@@ -121,4 +127,17 @@ export function addObservation(ix: FhirIndex, o: Observation, location: string):
   if (value.kind === 'number' && value.range.low === null && value.range.high === null) ix.tertiles.add(conceptKey(concept), value.value);
   const origin = `Observation/${o.id}`;
   push(ix.eventsByEncounter, encounterRef, { table: lab ? 'measurement' : 'observation', concept, value, provenance: { origin, sourceValue: o.code?.text ?? null } });
+}
+
+function addNotes(ix: FhirIndex, out: NoteOutcome, location: string): void {
+  ix.notes.push(...out.notes);
+  for (const problem of out.problems) ix.problems.push({ location, problem });
+}
+
+export function addDocumentReference(ix: FhirIndex, d: DocumentReference, location: string): void {
+  addNotes(ix, documentReferenceNotes(d, location), location);
+}
+
+export function addDiagnosticReport(ix: FhirIndex, r: DiagnosticReport, location: string): void {
+  addNotes(ix, diagnosticReportNotes(r, location), location);
 }

@@ -1,14 +1,16 @@
-import type { Condition, Encounter, Observation, Patient } from '@medplum/fhirtypes';
-import type { NormalizedRecord } from '../../domain/record.js';
+import type { Condition, DiagnosticReport, DocumentReference, Encounter, Observation, Patient } from '@medplum/fhirtypes';
+import type { NormalizedRecord, RecordNote } from '../../domain/record.js';
 import { RowTally } from '../row-issues.js';
 import type { ImportSummary, RecordSource, SourceOptions } from '../types.js';
 import type { ConditionFact, VisitFacts } from '../omop/clinical-facts.js';
 import { FactTally } from '../omop/fact-tally.js';
 import { visitToRecord } from '../omop/visit-to-record.js';
 import { readFhirDir } from './fhir-files.js';
-import { addCondition, addEncounter, addObservation, addPatient, emptyIndex, type FhirCondition, type FhirEncounter, type FhirIndex } from './fhir-index.js';
+import { addCondition, addDiagnosticReport, addDocumentReference, addEncounter, addObservation, addPatient, emptyIndex, type FhirCondition, type FhirEncounter, type FhirIndex } from './fhir-index.js';
+import type { FhirNote } from './fhir-notes.js';
 
 const numeric = new Intl.Collator('en', { numeric: true });
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * A directory of FHIR R4 bundles and/or bulk-export ndjson as a RecordSource: one record per
@@ -40,11 +42,12 @@ export class FhirSource implements RecordSource {
       const key = resolve(k)!;
       if (!ix.encounters.has(key)) this.facts.skipMany(ix.eventsByEncounter.get(k)!.length, key, { category: 'fact-of-unknown-visit', reason: `Observations name ${key}, which is not in the directory` });
     }
+    const notes = this.placeNotes(ix, resolve);
     const ctx = { idPrefix: `fhir:${this.dir.replace(/\/+$/, '').split('/').pop() ?? 'fhir'}`, labelRule: 'primary' as const, tertiles: ix.tertiles.tertiles() };
     for (const key of [...ix.encounters.keys()].sort(numeric.compare)) {
       const enc = ix.encounters.get(key)!;
       this.rows.read();
-      const visit = assemble(enc, ix, { events: events.get(key) ?? [], conditions: byPatient.get(resolve(enc.patientRef) ?? '') ?? [] }, resolve);
+      const visit = assemble(enc, ix, { events: events.get(key) ?? [], conditions: byPatient.get(resolve(enc.patientRef) ?? '') ?? [], notes: notes.get(key) ?? [] }, resolve);
       if (visit === null) {
         this.rows.skip(enc.location, { category: 'visit-without-date', reason: `${key}: no period.start` });
         continue;
@@ -86,12 +89,56 @@ export class FhirSource implements RecordSource {
         case 'Observation':
           addObservation(ix, r as Observation, item.location);
           break;
+        case 'DocumentReference':
+          addDocumentReference(ix, r as DocumentReference, item.location);
+          break;
+        case 'DiagnosticReport':
+          addDiagnosticReport(ix, r as DiagnosticReport, item.location);
+          break;
         default:
           // Read but not part of the record model (Procedure, MedicationRequest…): counted, not silent.
-          this.facts.skip(item.location, { category: 'unsupported-resource', reason: `${r.resourceType} is not read (Patient, Encounter, Condition, Observation are)` });
+          this.facts.skip(item.location, { category: 'unsupported-resource', reason: `${r.resourceType} is not read (Patient, Encounter, Condition, Observation, DocumentReference, DiagnosticReport are)` });
       }
     }
     return ix;
+  }
+
+  /**
+   * Each note on its encounter: the one it names, else the patient's encounter whose period
+   * holds the note's date (the latest start, then the lowest id), as the OMOP source places a
+   * note without a visit_occurrence_id. Notes of an encounter in date (undated last), then resource id order.
+   */
+  private placeNotes(ix: FhirIndex, resolve: (r: string | null) => string | null): Map<string, RecordNote[]> {
+    const byPatient = new Map<string, FhirEncounter[]>();
+    for (const enc of ix.encounters.values()) {
+      const p = resolve(enc.patientRef);
+      if (p !== null) pushTo(byPatient, p, enc);
+    }
+    const placed = new Map<string, FhirNote[]>();
+    for (const n of ix.notes) {
+      let key = resolve(n.encounterRef);
+      if (key !== null && !ix.encounters.has(key)) {
+        this.facts.skip(n.location, { category: 'fact-of-unknown-visit', reason: `${n.note.origin} names ${key}, which is not in the directory` });
+        continue;
+      }
+      if (key === null) {
+        const date = n.date;
+        const holding = date === null ? [] : (byPatient.get(resolve(n.patientRef) ?? '') ?? []).filter((e) => e.startDate !== null && e.startDate <= date && date <= (e.endDate ?? e.startDate));
+        holding.sort((a, b) => (a.startDate! < b.startDate! ? 1 : a.startDate! > b.startDate! ? -1 : numeric.compare(a.id, b.id)));
+        if (holding[0] === undefined) {
+          this.facts.skip(n.location, { category: 'note-without-visit', reason: `${n.note.origin}: no encounter named, and none of its patient holds its date` });
+          continue;
+        }
+        key = `Encounter/${holding[0].id}`;
+      }
+      pushTo(placed, key, n);
+    }
+    const out = new Map<string, RecordNote[]>();
+    for (const [key, list] of placed) {
+      list.sort((a, b) => cmp(a.date ?? '~', b.date ?? '~') || numeric.compare(a.resourceId, b.resourceId) || cmp(a.note.origin, b.note.origin));
+      out.set(key, list.map((n) => n.note));
+    }
+    return out;
   }
 
   summary(): ImportSummary {
@@ -101,6 +148,12 @@ export class FhirSource implements RecordSource {
   async close(): Promise<void> {
     // Files are opened and closed within records(): nothing stays open.
   }
+}
+
+function pushTo<V>(m: Map<string, V[]>, k: string, v: V): void {
+  const list = m.get(k);
+  if (list === undefined) m.set(k, [v]);
+  else list.push(v);
 }
 
 /** Re-keys a map by resolved reference (urn:uuid fullUrls -> Type/id), merging lists that meet. */
@@ -124,7 +177,7 @@ function birthOf(d: string): { year: number; month: number | null; day: number |
  * before it or name it, and conditions of the patient's other encounters that started before
  * it, are history. null when the encounter has no start date.
  */
-function assemble(enc: FhirEncounter, ix: FhirIndex, of: { events: VisitFacts['events']; conditions: FhirCondition[] }, resolve: (r: string | null) => string | null): VisitFacts | null {
+function assemble(enc: FhirEncounter, ix: FhirIndex, of: { events: VisitFacts['events']; conditions: FhirCondition[]; notes: RecordNote[] }, resolve: (r: string | null) => string | null): VisitFacts | null {
   if (enc.startDate === null) return null;
   const patientRef = resolve(enc.patientRef);
   const patient = patientRef === null ? undefined : ix.patients.get(patientRef);
@@ -145,5 +198,6 @@ function assemble(enc: FhirEncounter, ix: FhirIndex, of: { events: VisitFacts['e
     conditions,
     history,
     events: of.events,
+    notes: of.notes,
   };
 }
