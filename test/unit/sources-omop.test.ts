@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { ConditionFact, EventFact, VisitFacts } from '../../src/sources/omop/clinical-facts.js';
 import { chooseLabel } from '../../src/sources/omop/label-rule.js';
 import { parseOmopUrl } from '../../src/sources/omop/omop-options.js';
-import { groupVisits, type OmopFactRow } from '../../src/sources/omop/omop-rows.js';
+import { groupVisits, noteTermOf, type OmopFactRow } from '../../src/sources/omop/omop-rows.js';
 import { ageAt, visitToRecord } from '../../src/sources/omop/visit-to-record.js';
 import { parseSourceSpec, describeSourceSpec } from '../../src/sources/source-spec.js';
 
@@ -94,6 +94,7 @@ describe('OMOP source: rules (no database)', () => {
       visit_id: '1', part: 0, row_id: null, start_date: '2024-01-05', person_id: '1', year_of_birth: 1980, month_of_birth: null, day_of_birth: null, gender_concept_id: 8507,
       concept_id: null, vocabulary_id: null, concept_code: null, concept_name: null, raw_concept_id: null, source_value: null, num: null, unit: null, range_low: null, range_high: null,
       value_concept_id: null, value_vocabulary: null, value_code: null, value_name: null, value_text: null, primary_rank: null, icd10: null,
+      note_order: null, note_title: null, note_text: null, term_exists: null, term_temporal: null, term_modifiers: null,
     };
     const fact = (over: Partial<OmopFactRow>): OmopFactRow => ({ ...base, person_id: null, year_of_birth: null, gender_concept_id: null, concept_id: 5, vocabulary_id: 'SNOMED', concept_code: '233604007', concept_name: 'Pneumonia', ...over });
     async function* rows() {
@@ -115,5 +116,67 @@ describe('OMOP source: rules (no database)', () => {
     assert.deepEqual(items[1], { kind: 'orphans', visitId: '2', count: 1 });
     const v3 = items[2];
     assert.equal(v3?.kind === 'visit' ? v3.facts.person : 'x', null, 'a visit without its person is still yielded (reported by the source)');
+  });
+
+  it('note_nlp assertions: term_exists N / negation -> absent, past / history -> antecedent; other subjects and unasserted terms reported', () => {
+    const term = (term_exists: string | null, term_temporal: string | null = null, term_modifiers: string | null = null) => noteTermOf({ row_id: 9, term_exists, term_temporal, term_modifiers });
+    assert.deepEqual(term('Y'), { ok: true, value: { polarity: 'present', past: false } });
+    assert.deepEqual(term(null), { ok: true, value: { polarity: 'present', past: false } });
+    assert.deepEqual(term('N'), { ok: true, value: { polarity: 'absent', past: false } });
+    assert.deepEqual(term('Y', 'past'), { ok: true, value: { polarity: 'present', past: true } });
+    assert.deepEqual(term(null, 'present', 'negated=true, subject=patient'), { ok: true, value: { polarity: 'absent', past: false } });
+    assert.deepEqual(term('Y', null, 'negated=no,subject=patient,certainty=undef,conditional=false,history=true'), { ok: true, value: { polarity: 'present', past: true } });
+    const family = term('N', null, 'negated=no,subject=family,certainty=undef,conditional=false,general=false');
+    assert.ok(!family.ok && family.error.category === 'term-not-about-patient', 'a relative\'s rash is not the patient\'s absent rash');
+    for (const m of ['conditional=true', 'rule_out=yes', 'certainty=very low']) {
+      const r = term('N', null, m);
+      assert.ok(!r.ok && r.error.category === 'term-not-asserted', m);
+    }
+  });
+
+  it('groups notes and note_nlp terms with their visit: terms become findings, notes stay whole and out of the text', async () => {
+    const base: OmopFactRow = {
+      visit_id: '1', part: 0, row_id: null, start_date: '2024-01-05', person_id: '1', year_of_birth: 1980, month_of_birth: null, day_of_birth: null, gender_concept_id: 8532,
+      concept_id: null, vocabulary_id: null, concept_code: null, concept_name: null, raw_concept_id: null, source_value: null, num: null, unit: null, range_low: null, range_high: null,
+      value_concept_id: null, value_vocabulary: null, value_code: null, value_name: null, value_text: null, primary_rank: null, icd10: null,
+      note_order: null, note_title: null, note_text: null, term_exists: null, term_temporal: null, term_modifiers: null,
+    };
+    const row = (over: Partial<OmopFactRow>): OmopFactRow => ({ ...base, person_id: null, year_of_birth: null, gender_concept_id: null, ...over });
+    const snomed = (id: number, code: string, name: string) => ({ concept_id: id, raw_concept_id: id, vocabulary_id: 'SNOMED', concept_code: code, concept_name: name });
+    async function* rows() {
+      yield base;
+      yield row({ part: 1, row_id: 11, primary_rank: 0, ...snomed(5, '233604007', 'Pneumonia') });
+      yield row({ part: 4, row_id: 12, ...snomed(6, '49727002', 'Cough') });
+      yield row({ part: 5, row_id: 21, note_order: '2024-01-05', note_title: 'ED note', note_text: 'Jane Roe, 44F. Cough for 3 days, no fever.\nPlan: chest x-ray.' });
+      yield row({ part: 5, row_id: 22, note_order: '2024-01-05', note_title: null, note_text: '   ' });
+      yield row({ part: 6, row_id: 31, ...snomed(7, '386661006', 'Fever'), source_value: 'fever', term_exists: 'N' });
+      yield row({ part: 6, row_id: 32, ...snomed(6, '49727002', 'Cough'), source_value: 'cough', term_exists: 'Y' });
+      yield row({ part: 6, row_id: 33, raw_concept_id: 0, source_value: 'night sweats', term_exists: 'Y' });
+      yield row({ part: 6, row_id: 34, ...snomed(8, '195967001', 'Asthma'), source_value: 'asthma', term_exists: 'Y', term_temporal: 'past' });
+      yield row({ part: 6, row_id: 35, ...snomed(9, '271807003', 'Eruption of skin'), source_value: 'rash', term_exists: 'N', term_modifiers: 'subject=family' });
+      yield row({ part: 6, row_id: 36, raw_concept_id: 0, source_value: ' ' });
+    }
+    const items = [];
+    for await (const it of groupVisits(rows())) items.push(it);
+    const v = items[0]!.kind === 'visit' ? items[0]! : assert.fail();
+    assert.deepEqual(v.facts.notes, [{ origin: 'note 21', title: 'ED note', text: 'Jane Roe, 44F. Cough for 3 days, no fever.\nPlan: chest x-ray.' }]);
+    assert.deepEqual(v.problems.map((p) => [p.location, p.problem.category]), [
+      ['visit_occurrence 1 note 22', 'empty-note'], ['visit_occurrence 1 note_nlp 35', 'term-not-about-patient'], ['visit_occurrence 1 note_nlp 36', 'unmapped-concept'],
+    ]);
+    const out = visitToRecord(v.facts, ctx);
+    assert.ok(out.ok);
+    const r = out.value.record;
+    assert.deepEqual(r.notes, v.facts.notes);
+    assert.ok(!r.text.includes('Jane') && !r.text.includes('x-ray'), 'the record text carries findings, never the note');
+    const nlp = r.findings.filter((f) => f.provenance?.origin.startsWith('note_nlp') || f.code === null);
+    assert.deepEqual(nlp.map((f) => [f.text, f.polarity, f.code, f.antecedent]), [
+      ['history of Asthma', 'present', 'SNOMED:195967001', true],
+      ['Fever: absent', 'absent', 'SNOMED:386661006', false],
+      ['night sweats', 'present', null, false],
+    ]);
+    assert.deepEqual(nlp[0]!.provenance, { vocabulary: 'SNOMED', conceptCode: '195967001', conceptId: 8, sourceValue: 'asthma', origin: 'note_nlp 34' });
+    assert.deepEqual(r.findings.filter((f) => f.code === 'SNOMED:49727002').map((f) => f.provenance?.origin), ['observation 12'], 'the observation and the NLP term of one concept are one finding');
+    const noNotes = visitToRecord({ ...v.facts, notes: [] }, ctx);
+    assert.ok(noNotes.ok && !('notes' in noNotes.value.record), 'a visit without notes gives a record without the field');
   });
 });

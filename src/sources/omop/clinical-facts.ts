@@ -1,3 +1,4 @@
+import type { Polarity, RecordNote } from '../../domain/record.js';
 import type { ReferenceRange } from '../binning/bins.js';
 
 /**
@@ -50,6 +51,22 @@ export interface EventFact {
   provenance: FactProvenance;
 }
 
+/**
+ * A term an NLP system read from one of the visit's notes (OMOP note_nlp): a finding of the
+ * visit like an observation, with the assertion the system gave it.
+ */
+export interface NoteTerm {
+  /** The standard concept; null when the row has none (concept 0 or not in `concept`): the lexical variant is the finding. */
+  concept: Concept | null;
+  /** The text the system matched (lexical_variant). */
+  lexical: string;
+  /** term_exists 'N' or a negation modifier: absent, evidence against. */
+  polarity: Polarity;
+  /** term_temporal 'past' or a history modifier: an antecedent ("history of ..."). */
+  past: boolean;
+  provenance: FactProvenance;
+}
+
 export interface VisitFacts {
   /** Source-local visit id (visit_occurrence_id, Encounter.id). */
   visitId: string;
@@ -64,4 +81,8 @@ export interface VisitFacts {
   /** Conditions of the same person that started before the visit: antecedent findings. */
   history: ConditionFact[];
   events: EventFact[];
+  /** The visit's clinical notes as the source holds them (OMOP note, FHIR DocumentReference / DiagnosticReport). */
+  notes?: RecordNote[];
+  /** Terms an NLP system read from those notes (OMOP note_nlp). */
+  noteTerms?: NoteTerm[];
 }

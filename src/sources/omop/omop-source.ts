@@ -9,7 +9,7 @@ import type { ImportSummary, RecordSource, SourceOptions } from '../types.js';
 import { FactTally } from './fact-tally.js';
 import type { OmopOptions } from './omop-options.js';
 import { groupVisits, type OmopFactRow } from './omop-rows.js';
-import { factsWithoutVisitSql, tertilesSql, visitFactsSql } from './omop-sql.js';
+import { factsWithoutVisitSql, noteTablesSql, tertilesSql, visitFactsSql, type NoteTables } from './omop-sql.js';
 import { conceptKey, visitToRecord } from './visit-to-record.js';
 
 /**
@@ -44,13 +44,20 @@ export class OmopSource implements RecordSource {
     }
     try {
       const tertiles = await this.tertiles(client);
-      const noVisit = await this.query<{ measurement: number; observation: number }>(client, factsWithoutVisitSql(this.opts.schema), []);
+      // note / note_nlp are read when the schema has them (an OHDSI CDM has them, possibly empty).
+      const found = (await this.query<{ note: boolean; note_nlp: boolean }>(client, noteTablesSql, [this.opts.schema]))[0];
+      const tables: NoteTables = { note: found?.note === true, noteNlp: found?.note_nlp === true };
+      const noVisit = (await this.query<{ measurement: number; observation: number; note: number; note_nlp: number }>(client, factsWithoutVisitSql(this.opts.schema, tables), []))[0];
       for (const table of ['measurement', 'observation'] as const) {
-        const n = noVisit[0]?.[table] ?? 0;
+        const n = noVisit?.[table] ?? 0;
         this.facts.skipMany(n, table, { category: 'fact-without-visit', reason: `${n} ${table} rows have no visit_occurrence_id` });
       }
+      const notes = noVisit?.note ?? 0;
+      this.facts.skipMany(notes, 'note', { category: 'note-without-visit', reason: `${notes} notes have no visit_occurrence_id and no visit of their person on their note_date` });
+      const terms = noVisit?.note_nlp ?? 0;
+      this.facts.skipMany(terms, 'note_nlp', { category: 'note-without-visit', reason: `${terms} note_nlp rows belong to no note or to a note without a visit` });
       const ctx = { idPrefix: this.idPrefix, labelRule: this.opts.labelRule, tertiles };
-      for await (const item of groupVisits(this.cursorRows(client, visitFactsSql(this.opts.schema)))) {
+      for await (const item of groupVisits(this.cursorRows(client, visitFactsSql(this.opts.schema, tables)))) {
         if (item.kind === 'orphans') {
           this.facts.skipMany(item.count, `visit_occurrence ${item.visitId}`, { category: 'fact-of-unknown-visit', reason: `${item.count} facts name visit_occurrence_id ${item.visitId}, which has no visit row` });
           continue;

@@ -4,8 +4,9 @@
  *
  * One query streams every visit with its facts, ordered by visit: a header row per visit
  * (part 0: the visit and its person, LEFT JOINed so a missing person is seen and reported),
- * then its conditions (1), the person's earlier conditions (2), measurements (3) and
- * observations (4). Every row has the same columns; a part leaves the others NULL.
+ * then its conditions (1), the person's earlier conditions (2), measurements (3),
+ * observations (4) and, when the schema has the tables, its notes (5) and the note_nlp terms
+ * of those notes (6). Every row has the same columns; a part leaves the others NULL.
  */
 const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 /** A CDM table of the schema, both identifiers quoted. */
@@ -16,7 +17,33 @@ export const PRIMARY_STATUS = 32902;
 /** condition_type_concept_id values that mark a first-position / primary diagnosis. */
 export const PRIMARY_TYPES = [38000183, 38000199, 38000215, 38000230, 44786627];
 
-export function visitFactsSql(schema: string): string {
+/** Which of the optional CDM tables the schema has (the OHDSI DDL creates them; subsets may not). */
+export interface NoteTables {
+  note: boolean;
+  noteNlp: boolean;
+}
+
+export const NO_NOTE_TABLES: NoteTables = { note: false, noteNlp: false };
+
+/** $1 = the schema: does it have `note` / `note_nlp`? */
+export const noteTablesSql = `SELECT to_regclass(format('%I.%I', $1::text, 'note')) IS NOT NULL AS note,
+  to_regclass(format('%I.%I', $1::text, 'note_nlp')) IS NOT NULL AS note_nlp`;
+
+/**
+ * The visit of each note: its visit_occurrence_id, else the visit of the same person whose
+ * dates contain the note's date (the latest such start, then the lowest id); NULL if none.
+ * (`::date`: some CDM exports keep note_date as a timestamp.)
+ */
+function noteVisitCte(t: (table: string) => string): string {
+  return `note_visit AS (
+    SELECT n.note_id, COALESCE(n.visit_occurrence_id, (
+      SELECT v.visit_occurrence_id FROM ${t('visit_occurrence')} v
+      WHERE v.person_id = n.person_id AND n.note_date::date BETWEEN v.visit_start_date AND COALESCE(v.visit_end_date, v.visit_start_date)
+      ORDER BY v.visit_start_date DESC, v.visit_occurrence_id LIMIT 1)) AS visit_id
+    FROM ${t('note')} n)`;
+}
+
+export function visitFactsSql(schema: string, tables: NoteTables = NO_NOTE_TABLES): string {
   const t = tableOf(schema);
   const icd10 = (alias: string) => `COALESCE(
       (SELECT s.concept_code FROM ${t('concept')} s WHERE s.concept_id = ${alias}.condition_source_concept_id AND s.vocabulary_id = 'ICD10CM'),
@@ -28,10 +55,13 @@ export function visitFactsSql(schema: string): string {
   const none = `NULL::bigint AS person_id, NULL::integer AS year_of_birth, NULL::integer AS month_of_birth, NULL::integer AS day_of_birth, NULL::integer AS gender_concept_id`;
   const noValue = `NULL::float8 AS num, NULL::text AS unit, NULL::float8 AS range_low, NULL::float8 AS range_high, NULL::integer AS value_concept_id, NULL::text AS value_vocabulary, NULL::text AS value_code, NULL::text AS value_name, NULL::text AS value_text`;
   const concept = (c: string) => `${c}.concept_id AS concept_id, ${c}.vocabulary_id, ${c}.concept_code, ${c}.concept_name`;
+  const noConcept = `NULL::integer AS concept_id, NULL::text AS vocabulary_id, NULL::text AS concept_code, NULL::text AS concept_name`;
+  const noTerm = `NULL::text AS term_exists, NULL::text AS term_temporal, NULL::text AS term_modifiers`;
+  const noNote = `NULL::text AS note_order, NULL::text AS note_title, NULL::text AS note_text, ${noTerm}`;
   const condition = (part: number, alias: string, join: string) => `
     SELECT v.visit_occurrence_id AS visit_id, ${part} AS part, ${alias}.condition_occurrence_id AS row_id, ${alias}.condition_start_date::text AS start_date, ${none},
       ${concept('c')}, ${alias}.condition_concept_id AS raw_concept_id, ${alias}.condition_source_value AS source_value, ${noValue},
-      ${rank(alias)} AS primary_rank, ${icd10(alias)} AS icd10
+      ${rank(alias)} AS primary_rank, ${icd10(alias)} AS icd10, ${noNote}
     FROM ${t('visit_occurrence')} v ${join}
     LEFT JOIN ${t('concept')} c ON c.concept_id = ${alias}.condition_concept_id`;
   const event = (part: number, table: 'measurement' | 'observation') => {
@@ -43,25 +73,45 @@ export function visitFactsSql(schema: string): string {
       ${concept('c')}, e.${p}_concept_id AS raw_concept_id, e.${p}_source_value AS source_value,
       e.value_as_number::float8 AS num, COALESCE(u.concept_code, e.unit_source_value) AS unit, ${ranges},
       NULLIF(e.value_as_concept_id, 0) AS value_concept_id, vc.vocabulary_id AS value_vocabulary, vc.concept_code AS value_code, vc.concept_name AS value_name,
-      ${valueText} AS value_text, NULL::integer AS primary_rank, NULL::text AS icd10
+      ${valueText} AS value_text, NULL::integer AS primary_rank, NULL::text AS icd10, ${noNote}
     FROM ${t(table)} e
     LEFT JOIN ${t('concept')} c ON c.concept_id = e.${p}_concept_id
     LEFT JOIN ${t('concept')} u ON u.concept_id = NULLIF(e.unit_concept_id, 0)
     LEFT JOIN ${t('concept')} vc ON vc.concept_id = NULLIF(e.value_as_concept_id, 0)
     WHERE e.visit_occurrence_id IS NOT NULL`;
   };
-  return `
+  // Notes: the title is note_title, else the name of the note's class, else of its type concept.
+  const note = `
+    SELECT nv.visit_id, 5 AS part, n.note_id AS row_id, n.note_date::date::text AS start_date, ${none},
+      ${noConcept}, NULL::integer AS raw_concept_id, NULL::text AS source_value, ${noValue}, NULL::integer AS primary_rank, NULL::text AS icd10,
+      n.note_date::date::text AS note_order, COALESCE(NULLIF(btrim(n.note_title), ''), nc.concept_name, nt.concept_name) AS note_title, n.note_text::text AS note_text, ${noTerm}
+    FROM note_visit nv JOIN ${t('note')} n ON n.note_id = nv.note_id
+    LEFT JOIN ${t('concept')} nc ON nc.concept_id = NULLIF(n.note_class_concept_id, 0)
+    LEFT JOIN ${t('concept')} nt ON nt.concept_id = NULLIF(n.note_type_concept_id, 0)
+    WHERE nv.visit_id IS NOT NULL`;
+  const noteNlp = `
+    SELECT nv.visit_id, 6 AS part, x.note_nlp_id AS row_id, NULL::text AS start_date, ${none},
+      ${concept('c')}, x.note_nlp_concept_id AS raw_concept_id, x.lexical_variant::text AS source_value, ${noValue}, NULL::integer AS primary_rank, NULL::text AS icd10,
+      NULL::text AS note_order, NULL::text AS note_title, NULL::text AS note_text,
+      x.term_exists::text AS term_exists, x.term_temporal::text AS term_temporal, x.term_modifiers::text AS term_modifiers
+    FROM ${t('note_nlp')} x JOIN note_visit nv ON nv.note_id = x.note_id
+    LEFT JOIN ${t('concept')} c ON c.concept_id = NULLIF(x.note_nlp_concept_id, 0)
+    WHERE nv.visit_id IS NOT NULL`;
+  const withNotes = tables.note ? `WITH ${noteVisitCte(t)}` : '';
+  return `${withNotes}
     SELECT v.visit_occurrence_id AS visit_id, 0 AS part, NULL::bigint AS row_id, v.visit_start_date::text AS start_date,
       p.person_id, p.year_of_birth, p.month_of_birth, p.day_of_birth, p.gender_concept_id,
-      NULL::integer AS concept_id, NULL::text AS vocabulary_id, NULL::text AS concept_code, NULL::text AS concept_name, NULL::integer AS raw_concept_id,
-      NULL::text AS source_value, ${noValue}, NULL::integer AS primary_rank, NULL::text AS icd10
+      ${noConcept}, NULL::integer AS raw_concept_id,
+      NULL::text AS source_value, ${noValue}, NULL::integer AS primary_rank, NULL::text AS icd10, ${noNote}
     FROM ${t('visit_occurrence')} v LEFT JOIN ${t('person')} p ON p.person_id = v.person_id
     UNION ALL ${condition(1, 'co', `JOIN ${t('condition_occurrence')} co ON co.visit_occurrence_id = v.visit_occurrence_id`)}
     UNION ALL ${condition(2, 'h', `JOIN ${t('condition_occurrence')} h ON h.person_id = v.person_id AND h.condition_start_date < v.visit_start_date
       AND h.visit_occurrence_id IS DISTINCT FROM v.visit_occurrence_id`)}
     UNION ALL ${event(3, 'measurement')}
-    UNION ALL ${event(4, 'observation')}
-    ORDER BY visit_id, part, row_id`;
+    UNION ALL ${event(4, 'observation')}${tables.note ? `
+    UNION ALL ${note}` : ''}${tables.note && tables.noteNlp ? `
+    UNION ALL ${noteNlp}` : ''}
+    ORDER BY visit_id, part, note_order, row_id`;
 }
 
 /**
@@ -83,10 +133,21 @@ export function tertilesSql(schema: string): string {
     GROUP BY c.vocabulary_id, c.concept_code`;
 }
 
-/** Facts that name no visit: they cannot join a record, so they are counted and reported. */
-export function factsWithoutVisitSql(schema: string): string {
+/**
+ * Facts that name no visit: they cannot join a record, so they are counted and reported. With
+ * the note tables: notes without a visit_occurrence_id and no visit of their person on their
+ * date, and the note_nlp rows of those notes or of no note at all.
+ */
+export function factsWithoutVisitSql(schema: string, tables: NoteTables = NO_NOTE_TABLES): string {
   const t = tableOf(schema);
+  const unattached = (n: string) => `${n}.visit_occurrence_id IS NULL AND NOT EXISTS (SELECT 1 FROM ${t('visit_occurrence')} v
+        WHERE v.person_id = ${n}.person_id AND ${n}.note_date::date BETWEEN v.visit_start_date AND COALESCE(v.visit_end_date, v.visit_start_date))`;
+  const note = tables.note ? `,
+      (SELECT count(*) FROM ${t('note')} n WHERE ${unattached('n')})::int AS note` : `, 0 AS note`;
+  const noteNlp = tables.note && tables.noteNlp ? `,
+      (SELECT count(*) FROM ${t('note_nlp')} x LEFT JOIN ${t('note')} n ON n.note_id = x.note_id WHERE n.note_id IS NULL OR (${unattached('n')}))::int AS note_nlp`
+    : `, 0 AS note_nlp`;
   return `SELECT
       (SELECT count(*) FROM ${t('measurement')} WHERE visit_occurrence_id IS NULL)::int AS measurement,
-      (SELECT count(*) FROM ${t('observation')} WHERE visit_occurrence_id IS NULL)::int AS observation`;
+      (SELECT count(*) FROM ${t('observation')} WHERE visit_occurrence_id IS NULL)::int AS observation${note}${noteNlp}`;
 }

@@ -2,7 +2,7 @@ import type { Finding, NormalizedRecord } from '../../domain/record.js';
 import { err, ok, type Result } from '../../result.js';
 import { binByInterpretation, binByRange, binByTertiles, type NumericBin, type Tertiles } from '../binning/bins.js';
 import type { RowProblem } from '../row-issues.js';
-import type { Concept, ConditionFact, EventFact, FactProvenance, VisitFacts } from './clinical-facts.js';
+import type { Concept, ConditionFact, EventFact, FactProvenance, NoteTerm, VisitFacts } from './clinical-facts.js';
 import { chooseLabel, type LabelRule } from './label-rule.js';
 
 /** SNOMED "Yes" / "No" (OMOP concepts 4188539 / 4188540) as an observation's value concept. */
@@ -55,6 +55,7 @@ export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOut
     if (f.ok) findings.push(f.value);
     else issues.push({ location: `${v.location} ${e.provenance.origin}`, problem: f.error });
   }
+  for (const t of v.noteTerms ?? []) findings.push(noteTermFinding(t));
   const unique = dedupe(findings);
   const sex = v.person.sex;
   const lines = [`age: ${age}`, `sex: ${sex === 'M' ? 'male' : sex === 'F' ? 'female' : 'unknown'}`, ...unique.map((f) => f.text)];
@@ -70,6 +71,8 @@ export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOut
       text: lines.join('\n'),
       location: v.location,
       differential: null,
+      // The notes as the source holds them, never in `text`: the build scrubs and reads them.
+      ...(v.notes !== undefined && v.notes.length > 0 ? { notes: v.notes } : {}),
     },
     issues,
   });
@@ -81,6 +84,20 @@ function historyFinding(h: ConditionFact): Finding {
   return {
     text: `history of ${h.concept.name}`, polarity: 'present', code: conceptKey(h.concept), valueCode: null,
     question: null, valueText: null, antecedent: true, answerType: 'yes-no', provenance: provenanceOf(h.concept, h.provenance),
+  };
+}
+
+/**
+ * A term an NLP system read from a note: worded like the same concept recorded as an
+ * observation ("Cough", "Fever: absent") or as history ("history of Asthma"), so both give one
+ * feature. Without a concept the lexical variant is the finding, uncoded like free text.
+ */
+function noteTermFinding(t: NoteTerm): Finding {
+  const name = t.concept?.name ?? t.lexical;
+  const text = `${t.past ? `history of ${name}` : name}${t.polarity === 'absent' ? ': absent' : ''}`;
+  return {
+    text, polarity: t.polarity, code: t.concept === null ? null : conceptKey(t.concept), valueCode: null, question: null, valueText: null,
+    antecedent: t.past, answerType: 'yes-no', provenance: t.concept === null ? null : provenanceOf(t.concept, t.provenance),
   };
 }
 
@@ -117,7 +134,8 @@ const tertileBin = (value: number, t: Tertiles | undefined, unit: string | null)
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Map<string, Finding>();
   for (const f of findings) {
-    const k = `${f.antecedent ? 0 : 1}|${f.code}|${f.valueCode ?? ''}|${f.polarity}`;
+    // Uncoded findings (an NLP term without a concept) are told apart by their text.
+    const k = `${f.antecedent ? 0 : 1}|${f.code ?? `text:${f.text.toLowerCase()}`}|${f.valueCode ?? ''}|${f.polarity}`;
     if (!seen.has(k)) seen.set(k, f);
   }
   return [...seen.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, f]) => f);
