@@ -10,3 +10,5 @@ SET search_path TO cdm;
 \copy observation FROM 'data/observation.csv' WITH (FORMAT csv, HEADER true)
 \copy concept FROM 'data/concept.csv' WITH (FORMAT csv, HEADER true)
 \copy concept_relationship FROM 'data/concept_relationship.csv' WITH (FORMAT csv, HEADER true)
+\copy note FROM 'data/note.csv' WITH (FORMAT csv, HEADER true)
+\copy note_nlp FROM 'data/note_nlp.csv' WITH (FORMAT csv, HEADER true)

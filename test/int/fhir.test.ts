@@ -64,7 +64,7 @@ describe('FHIR R4 source (synthetic bundles, real Neo4j, real faiss-node)', func
     assert.ok(Number(c.subcategories) >= 2 && Number(c.categories) >= 1);
     assert.ok(Number(c.ehrFeatures) >= 30 && Number(c.manifestations) > Number(c.ehrFeatures));
     assert.deepEqual(summary.skippedByReason, { 'visit-without-condition': 1, 'missing-person': 1 });
-    assert.deepEqual(summary.factsSkipped?.byReason, { 'fact-without-visit': 1, 'unparseable-value': 1 });
+    assert.deepEqual(summary.factsSkipped?.byReason, { 'fact-without-visit': 1, 'unparseable-value': 1, 'note-without-visit': 1 });
     const orphan = await store.runText("MATCH (d:Disease) WHERE d.icd10 IS NULL RETURN count(d) AS n", {}, 'READ');
     assert.equal(Number(orphan[0]?.n), 0, 'every disease carries the ICD-10-CM code of its FHIR coding');
   });
@@ -90,6 +90,23 @@ describe('FHIR R4 source (synthetic bundles, real Neo4j, real faiss-node)', func
     const res = await service.diagnose(textInput('Burning pain when passing urine and going very often. Leukocyte esterase positive. No cough.'));
     assert.equal(res.differential[0]?.disease, 'Urinary tract infectious disease');
     assert.ok(res.trace.matches.some((m) => m.featureId.startsWith('feat:')));
+  });
+
+  it('DocumentReference and DiagnosticReport text arrive as the notes of their encounter, never in the record text', async () => {
+    const src = await openSource(parseSourceSpec(`fhir:${BUNDLES}`), { strict: false });
+    const byEncounter = new Map<string, NormalizedRecord>();
+    for await (const r of src.records()) byEncounter.set(r.id.split(':').pop()!, r);
+    const notes = (e: string) => byEncounter.get(e)?.notes?.map((n) => [n.origin, n.title]);
+    assert.deepEqual(notes('e9'), [['DocumentReference/n1', 'Progress note']]);
+    assert.deepEqual(notes('e6'), [['DocumentReference/n2', 'Nursing triage note']], 'no encounter named: placed by its date on the patient\'s encounter');
+    assert.deepEqual(notes('e12'), [['DiagnosticReport/n3', '12-lead ECG report'], ['DiagnosticReport/n3 conclusion', '12-lead ECG report: conclusion']]);
+    assert.deepEqual(notes('e10'), [['DocumentReference/n5', 'Discharge summary']]);
+    assert.match(byEncounter.get('e9')!.notes![0]!.text, /^PROGRESS NOTE {2}Pt: Rosa Alvarez/);
+    assert.equal(byEncounter.get('e10')!.notes![0]!.text.split('\n')[0], 'Emergency department discharge summary', 'HTML read as its text');
+    assert.ok(!byEncounter.get('e10')!.notes![0]!.text.includes('<'));
+    assert.equal([...byEncounter.values()].filter((r) => r.notes !== undefined).length, 4);
+    assert.ok([...byEncounter.values()].every((r) => !/Rosa|Okafor|ST depression/.test(r.text)));
+    assert.equal(src.summary().factsSkipped?.byReason['note-without-visit'], 1, 'a note of no encounter and no encounter on its date is reported');
   });
 
   it('the ndjson bulk export of the same patients gives the same records as the bundles', async () => {

@@ -23,7 +23,7 @@ import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
  * and compared with the FHIR build of the same patients (datasets/fhir-synthetic).
  */
 const OMOP_DIR = 'datasets/omop-synthetic';
-const TABLES = ['person', 'visit_occurrence', 'condition_occurrence', 'measurement', 'observation', 'concept', 'concept_relationship'];
+const TABLES = ['person', 'visit_occurrence', 'condition_occurrence', 'measurement', 'observation', 'concept', 'concept_relationship', 'note', 'note_nlp'];
 const hashed = new HashedEmbedder();
 const embedder = { id: hashed.id, embeddings: hashed };
 
@@ -40,7 +40,8 @@ async function loadOmop(url: string): Promise<void> {
         // Empty CSV field = NULL, as COPY ... CSV reads it (load.sql).
         const params = batch.flat().map((v) => (v === '' ? null : v));
         const tuples = batch.map((_, b) => `(${header!.map((__, c) => `$${b * header!.length + c + 1}`).join(', ')})`);
-        await client.query(`INSERT INTO cdm.${table} (${header!.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+        // Quoted: note_nlp has a column named "offset".
+        await client.query(`INSERT INTO cdm.${table} (${header!.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}`, params);
       }
     }
   } finally {
@@ -58,11 +59,39 @@ async function collect(src: RecordSource): Promise<{ records: NormalizedRecord[]
   return { records, summary: src.summary() };
 }
 
-/** What the same patients must give whatever the format: no ids, locations or OMOP concept ids. */
-const comparable = (r: NormalizedRecord) => ({
-  ...r, id: null, location: null,
-  findings: r.findings.map((f) => ({ ...f, provenance: f.provenance ? { vocabulary: f.provenance.vocabulary, conceptCode: f.provenance.conceptCode } : null })),
-});
+/** Findings from OMOP note_nlp (coded, or the lexical variant, uncoded): FHIR has no NLP output to give them. */
+const fromNoteNlp = (f: NormalizedRecord['findings'][number]) => f.code === null || f.provenance?.origin.startsWith('note_nlp ') === true;
+
+/** The record without its note_nlp findings (and their lines of the text). */
+function withoutNoteNlp(r: NormalizedRecord): NormalizedRecord {
+  const dropped = new Set(r.findings.filter(fromNoteNlp).map((f) => f.text));
+  return { ...r, findings: r.findings.filter((f) => !fromNoteNlp(f)), text: r.text.split('\n').filter((l) => !dropped.has(l)).join('\n') };
+}
+
+/**
+ * What the same patients must give whatever the format: no ids, locations or OMOP concept ids,
+ * notes by title and text (their origins name the table or resource), no note_nlp findings.
+ */
+const comparable = (rec: NormalizedRecord) => {
+  const r = withoutNoteNlp(rec);
+  return {
+    ...r, id: null, location: null,
+    findings: r.findings.map((f) => ({ ...f, provenance: f.provenance ? { vocabulary: f.provenance.vocabulary, conceptCode: f.provenance.conceptCode } : null })),
+    notes: r.notes?.map((n) => ({ title: n.title, text: n.text })),
+  };
+};
+
+/** A source whose records lose their note_nlp findings, so the OMOP build compares with the FHIR one. */
+function withoutNoteNlpSource(src: RecordSource): RecordSource {
+  return {
+    description: src.description,
+    async *records() {
+      for await (const r of src.records()) yield withoutNoteNlp(r);
+    },
+    summary: () => src.summary(),
+    close: () => src.close(),
+  };
+}
 
 /** The KG in Neo4j as comparable rows: diseases, features by code, manifestations with counts. */
 async function kgSnapshot(store: GraphStore) {
@@ -75,9 +104,9 @@ async function kgSnapshot(store: GraphStore) {
   };
 }
 
-async function build(store: GraphStore, source: string, dataDir: string) {
+async function build(store: GraphStore, source: string, dataDir: string, wrap: (s: RecordSource) => RecordSource = (s) => s) {
   await clearDatabase({ store });
-  const src = await openSource(parseSourceSpec(source), { strict: false });
+  const src = wrap(await openSource(parseSourceSpec(source), { strict: false }));
   try {
     return await runBuild(
       { source: src, dataDir, params: { ...SMALL_BUILD_PARAMS, hierarchy: 'icd10' } },
@@ -114,7 +143,7 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
     assert.equal(summary.recordsEmitted + summary.skipped, summary.rowsRead);
     assert.equal(records.length, summary.recordsEmitted);
     assert.deepEqual(summary.skippedByReason, { 'missing-person': 1, 'visit-without-condition': 1 });
-    assert.deepEqual(summary.factsSkipped?.byReason, { 'fact-without-visit': 1, 'unparseable-value': 1 });
+    assert.deepEqual(summary.factsSkipped?.byReason, { 'fact-without-visit': 1, 'unparseable-value': 1, 'note-without-visit': 1 });
     assert.ok(records.every((r) => r.id.startsWith('omop:postgres:') && r.age !== null && r.sex !== null));
     // Labels: SNOMED condition names with the ICD-10-CM code, from the source concept or 'Maps to'.
     const labels = new Map(records.map((r) => [r.diagnosis, r.icd10]));
@@ -126,6 +155,62 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
     const history = records.flatMap((r) => r.findings.filter((f) => f.antecedent === true));
     assert.ok(history.length > 20 && history.every((f) => f.code?.startsWith('SNOMED:') && f.provenance?.conceptId !== null && f.text.startsWith('history of ')));
     assert.ok(records.some((r) => r.findings.some((f) => f.polarity === 'absent')), 'No answers are absent findings');
+  });
+
+  it('reads the note table by visit (or by date when no visit is named) and turns note_nlp rows into findings', async () => {
+    const { records } = await collect(await openSource(parseSourceSpec(omopUrl), { strict: false }));
+    const byVisit = new Map(records.map((r) => [r.id.split(':').pop(), r]));
+    const noteRows = parse(readFileSync(join(OMOP_DIR, 'data/note.csv')), { columns: true }) as Array<Record<string, string>>;
+    const textOf = (id: string) => noteRows.find((n) => n.note_id === id)!.note_text;
+    assert.deepEqual(byVisit.get('9')?.notes, [{ origin: 'note 1', title: 'Progress note', text: textOf('1') }]);
+    assert.deepEqual(byVisit.get('6')?.notes, [{ origin: 'note 2', title: 'Nursing triage note', text: textOf('2') }], 'no visit_occurrence_id: placed on the visit of its person and date');
+    assert.deepEqual(byVisit.get('12')?.notes?.map((n) => [n.origin, n.title]), [['note 3', '12-lead ECG report'], ['note 4', '12-lead ECG report: conclusion']]);
+    assert.deepEqual(byVisit.get('10')?.notes?.map((n) => n.title), ['Discharge summary']);
+    assert.equal(records.filter((r) => r.notes !== undefined).length, 4);
+    assert.ok(records.every((r) => !/Rosa|MRN|Okafor|ST depression/.test(r.text)), 'the record text never carries a note');
+    const nlp = byVisit.get('9')!.findings.filter(fromNoteNlp);
+    assert.deepEqual(nlp.map((f) => [f.text, f.polarity, f.code, f.antecedent]), [
+      ['history of Asthma', 'present', 'SNOMED:195967001', true],
+      ['Productive cough', 'present', 'SNOMED:28743005', false],
+      ['Chest pain: absent', 'absent', 'SNOMED:29857009', false],
+      ['Night sweats', 'present', null, false],
+    ]);
+    assert.deepEqual(nlp[1]!.provenance, { vocabulary: 'SNOMED', conceptCode: '28743005', conceptId: 2000000025, sourceValue: 'productive cough', origin: 'note_nlp 1' });
+    assert.ok(byVisit.get('9')!.text.split('\n').includes('Chest pain: absent'), 'NLP findings are findings: in the text like the others');
+  });
+
+  it('reads a CDM without note tables, or with empty ones (as the OHDSI Synthea export ships them); note titles from the class concept; unasserted NLP terms reported', async () => {
+    const client = new pg.Client(server.url);
+    await client.connect();
+    const mini = `omop:${server.url}?schema=mini`;
+    try {
+      await client.query('CREATE SCHEMA mini');
+      for (const table of TABLES.slice(0, 7)) await client.query(`CREATE TABLE mini.${table} (LIKE cdm.${table})`);
+      await client.query(`INSERT INTO mini.concept SELECT * FROM cdm.concept;
+        INSERT INTO mini.person SELECT * FROM cdm.person WHERE person_id = 6;
+        INSERT INTO mini.visit_occurrence SELECT * FROM cdm.visit_occurrence WHERE visit_occurrence_id = 9;
+        INSERT INTO mini.condition_occurrence SELECT * FROM cdm.condition_occurrence WHERE visit_occurrence_id = 9`);
+      const none = await collect(await openSource(parseSourceSpec(mini), { strict: true }));
+      assert.equal(none.records.length, 1);
+      assert.equal(none.records[0]!.notes, undefined);
+      await client.query('CREATE TABLE mini.note (LIKE cdm.note); CREATE TABLE mini.note_nlp (LIKE cdm.note_nlp)');
+      const empty = await collect(await openSource(parseSourceSpec(mini), { strict: true }));
+      assert.deepEqual(empty.records, none.records);
+      assert.deepEqual(empty.summary.factsSkipped?.byReason, {});
+      await client.query(`INSERT INTO mini.concept VALUES (2000000900, 'Emergency department note', 'Meas Value', 'LOINC', 'Doc Kind', 'S', '34111-5', '1970-01-01', '2099-12-31', NULL);
+        INSERT INTO mini.note (note_id, person_id, note_date, note_type_concept_id, note_class_concept_id, note_title, note_text, encoding_concept_id, language_concept_id, visit_occurrence_id)
+          VALUES (7, 6, '2023-05-28', 32817, 2000000900, '', 'Mother has a rash. Cough.', 0, 0, 9), (8, 6, '2023-05-28', 32817, 0, NULL, 'x', 0, 0, 404);
+        INSERT INTO mini.note_nlp (note_nlp_id, note_id, lexical_variant, note_nlp_concept_id, nlp_date, term_exists, term_modifiers)
+          VALUES (1, 7, 'rash', 0, '2023-05-29', 'N', 'negated=false,subject=mother'), (2, 7, 'wet cough', 999, '2023-05-29', 'Y', NULL), (3, 8, 'x', 0, '2023-05-29', 'Y', NULL)`);
+      const withNotes = await collect(await openSource(parseSourceSpec(mini), { strict: false }));
+      assert.deepEqual(withNotes.records[0]!.notes, [{ origin: 'note 7', title: 'Emergency department note', text: 'Mother has a rash. Cough.' }], 'an empty note_title: the note class concept names it');
+      assert.deepEqual(withNotes.records[0]!.findings.filter((f) => f.code === null).map((f) => f.text), ['wet cough'], 'a concept not in the vocabulary: the lexical variant');
+      assert.deepEqual(withNotes.summary.factsSkipped?.byReason, { 'term-not-about-patient': 1, 'fact-of-unknown-visit': 2 });
+      await assert.rejects(collect(await openSource(parseSourceSpec(mini), { strict: true })), SourceRowError);
+    } finally {
+      await client.query('DROP SCHEMA IF EXISTS mini CASCADE').catch(() => undefined);
+      await client.end();
+    }
   });
 
   it('bins numeric labs and vitals: a few values per code, never one feature per value', async () => {
@@ -161,7 +246,8 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
   });
 
   it('builds the KG into Neo4j (ICD-10 hierarchy), diagnoses from it, and the FHIR build gives the same KG', async () => {
-    const outcome = await build(store, omopUrl, join(dataDir, 'omop'));
+    // Without the note_nlp findings, which the FHIR set has no resource for.
+    const outcome = await build(store, omopUrl, join(dataDir, 'omop'), withoutNoteNlpSource);
     const omopKg = await kgSnapshot(store);
     const counts = (await store.read('build/counts'))[0]!;
     process.stderr.write(`    [omop] ${outcome.scan.recordCount} records -> ${counts.diseases} diseases, ${counts.ehrFeatures} features, ${counts.manifestations} manifestations, ${counts.subcategories} subcategories, ${counts.categories} categories\n`);

@@ -1,10 +1,10 @@
 -- OMOP Common Data Model v5.4: the tables dxgraph's OMOP source reads (person,
--- visit_occurrence, condition_occurrence, measurement, observation) and the vocabulary
--- tables it joins (concept, concept_relationship), for PostgreSQL.
+-- visit_occurrence, condition_occurrence, measurement, observation, note, note_nlp) and the
+-- vocabulary tables it joins (concept, concept_relationship), for PostgreSQL.
 --
 -- Column names, types and nullability follow the OHDSI CDM v5.4 specification and its
 -- PostgreSQL DDL (OHDSI CommonDataModel, inst/ddl/5.4/postgresql/OMOPCDM_postgresql_5.4_ddl.sql,
--- https://github.com/OHDSI/CommonDataModel, Apache License 2.0); only these seven tables are
+-- https://github.com/OHDSI/CommonDataModel, Apache License 2.0); only these nine tables are
 -- given here. Unqualified names: run with the target schema first on the search_path
 -- (see ../load.sql). Primary keys as in the CDM's primary-key script; foreign keys are left
 -- out on purpose: the synthetic set holds a visit whose person is missing, which the source
@@ -149,3 +149,39 @@ CREATE INDEX idx_condition_person_id ON condition_occurrence (person_id);
 CREATE INDEX idx_measurement_visit_id ON measurement (visit_occurrence_id);
 CREATE INDEX idx_observation_visit_id ON observation (visit_occurrence_id);
 CREATE INDEX idx_concept_relationship_id_2 ON concept_relationship (concept_id_2);
+
+CREATE TABLE note (
+  note_id integer NOT NULL PRIMARY KEY,
+  person_id integer NOT NULL,
+  note_date date NOT NULL,
+  note_datetime timestamp NULL,
+  note_type_concept_id integer NOT NULL,
+  note_class_concept_id integer NOT NULL,
+  note_title varchar(250) NULL,
+  note_text text NOT NULL,
+  encoding_concept_id integer NOT NULL,
+  language_concept_id integer NOT NULL,
+  provider_id integer NULL,
+  visit_occurrence_id integer NULL,
+  visit_detail_id integer NULL,
+  note_source_value varchar(50) NULL,
+  note_event_id bigint NULL,
+  note_event_field_concept_id integer NULL
+);
+
+CREATE TABLE note_nlp (
+  note_nlp_id integer NOT NULL PRIMARY KEY,
+  note_id integer NOT NULL,
+  section_concept_id integer NULL,
+  snippet varchar(250) NULL,
+  "offset" varchar(50) NULL,
+  lexical_variant varchar(250) NOT NULL,
+  note_nlp_concept_id integer NULL,
+  note_nlp_source_concept_id integer NULL,
+  nlp_system varchar(250) NULL,
+  nlp_date date NOT NULL,
+  nlp_datetime timestamp NULL,
+  term_exists varchar(1) NULL,
+  term_temporal varchar(50) NULL,
+  term_modifiers varchar(2000) NULL
+);
