@@ -6,25 +6,19 @@
  *   node --import tsx bench/notes-kg.ts --train datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl \
  *        --test datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl,datasets/vignettes/test-c.jsonl
  */
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { runNotesBench, type NotesSet } from './lib/notes-kg-run.js';
+import { loadNotesSet as load, runNotesBench } from './lib/notes-kg-run.js';
 
 const { values: a } = parseArgs({
   options: {
     train: { type: 'string', default: 'datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl' },
     test: { type: 'string', default: 'datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl,datasets/vignettes/test-c.jsonl' },
     k: { type: 'string', default: '5' },
-    pairs: { type: 'boolean', default: true },
     json: { type: 'string' },
     reasoner: { type: 'string' },
   },
 });
 
-async function load(path: string): Promise<NotesSet> {
-  const rows = (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as NotesSet['notes'][number]);
-  return { name: path, notes: rows };
-}
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 const train = await Promise.all(list(a.train!).map(load));
 const tests = await Promise.all(list(a.test!).map(load));

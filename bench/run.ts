@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './scale/generate.js';
 import { forkPhase } from './lib/fork-phase.js';
+import { loadNotesSet, NOTES_CORPORA, runNotesBench } from './lib/notes-kg-run.js';
 import { runLoad } from './load.js';
 import { calibrate } from './lib/calibrate.js';
 import { benchNeo4j } from './lib/neo4j.js';
@@ -49,6 +50,7 @@ const { values: a } = parseArgs({
     'neo4j-uri': { type: 'string' },
     'work-dir': { type: 'string', default: '.dxgraph-bench' },
     'skip-free-text': { type: 'boolean', default: false },
+    'skip-notes': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 });
@@ -154,4 +156,16 @@ const report: BenchReport & { freeText: FreeTextReport | null; freeTextError: st
 process.stdout.write(`${formatTable(report)}\n${freeText ? `\n${formatFreeText(freeText)}\n` : ''}\ntargets:\n`);
 for (const t of report.targets) process.stdout.write(`  ${t.met === null ? '·' : t.met ? '✓' : '✗'} ${t.name.padEnd(34)} ${t.target.padEnd(14)} ${t.measured}\n`);
 process.stdout.write(`(load average ${loadAvgStart.map((x) => x.toFixed(1)).join(' ')} -> ${report.machine.loadAvgEnd.map((x) => x.toFixed(1)).join(' ')}; ${report.totalSeconds} s total)\n`);
-if (a.json) await writeFile(a.json, JSON.stringify(report, null, 2));
+// Notes KGs (issue 24): a KG from notes alone per corpus, beside TF-IDF kNN and centroid on the same notes.
+const notes: string[] = [];
+if (!a['skip-notes']) {
+  for (const corpus of NOTES_CORPORA) {
+    try {
+      notes.push((await runNotesBench({ train: await Promise.all(corpus.train.map(loadNotesSet)), tests: await Promise.all(corpus.test.map(loadNotesSet)), minPatients: 5 }, log)).table);
+    } catch (e) {
+      notes.push(`notes KG (${corpus.train.join(', ')}): ${(e as Error).message}\n`);
+    }
+  }
+  process.stdout.write(`\n${notes.join('\n')}`);
+}
+if (a.json) await writeFile(a.json, JSON.stringify({ ...report, notes }, null, 2));

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { NormalizedRecord } from '../../src/domain/record.js';
+import { InputError } from '../../src/errors.js';
 import { HashedEmbedder } from '../../src/adapters/embeddings/index.js';
 import { WordLlamaEmbedder } from '../../src/adapters/embeddings/wordllama-embedder.js';
 import { defaultDdxplusLexiconPath, loadLexicon } from '../../src/concepts/lexicon.js';
@@ -13,6 +15,21 @@ import { TfidfKnn } from './tfidf-knn.js';
 export interface NotesSet {
   name: string;
   notes: { id: string; condition: string; text: string; age: number | null; sex: 'M' | 'F' | null }[];
+}
+
+/** The shipped corpora: DDXPlus-condition vignettes (dev sets train, blind sets test) and the primary-care notes. */
+export const NOTES_CORPORA = [
+  { train: ['datasets/vignettes/dev.jsonl', 'datasets/vignettes/dev-b.jsonl'], test: ['datasets/vignettes/test.jsonl', 'datasets/vignettes/test-b.jsonl', 'datasets/vignettes/test-c.jsonl'] },
+  { train: ['datasets/notes-pc/train-a.jsonl', 'datasets/notes-pc/train-b.jsonl'], test: ['datasets/notes-pc/test.jsonl'] },
+];
+
+export async function loadNotesSet(path: string): Promise<NotesSet> {
+  const rows = (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim() !== '');
+  return { name: path, notes: rows.map((l, i) => {
+    const r = JSON.parse(l) as Partial<NotesSet['notes'][number]>;
+    if (typeof r.id !== 'string' || typeof r.condition !== 'string' || typeof r.text !== 'string') throw new InputError(`${path}:${i + 1}: a note needs string id, condition and text`, { field: 'notes' });
+    return { id: r.id, condition: r.condition, text: r.text, age: r.age ?? null, sex: r.sex ?? null };
+  }) };
 }
 
 export interface SetScore {

@@ -1,0 +1,4 @@
+/** Section detection for clinical notes (issue 24): headings as data, diagnosis sections blanked before analysis. */
+export { detectSections, type Section } from './detect-sections.js';
+export { withoutDiagnosisSections, type RemovedSection, type StrippedText } from './strip-diagnosis-sections.js';
+export { defaultSectionRulesPath, loadSectionRules, parseSectionRules, type SectionRule, type SectionRules } from './section-rules.js';

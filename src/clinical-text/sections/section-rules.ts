@@ -1,0 +1,92 @@
+/**
+ * The section rules file (issue 24): which headings open which kind of section, and whether that
+ * kind states the diagnosis. The rules are data handed to `detectSections`, so a site with other
+ * headings ships another file instead of editing code. The loader rejects what the detector could
+ * not use reliably (upper-case headings, one heading under two kinds) rather than let it misread.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { LexiconError, errorMessage } from '../../errors.js';
+import { err, ok, type Result } from '../../result.js';
+
+/** The rules shipped next to this file (resolved from it, so it works from any cwd). */
+export function defaultSectionRulesPath(): string {
+  return fileURLToPath(new URL('./section-rules.json', import.meta.url));
+}
+
+/** Headings are compared in this form: lower case, single spaces, no spaces around / & +. */
+export function normalizeHeading(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, ' ').replace(/ ?([/&+]) ?/g, '$1').trim();
+}
+
+const heading = z
+  .string()
+  .min(1, 'must not be blank')
+  .refine((s) => s === s.toLowerCase().replace(/\s+/g, ' ').trim(), 'must be lower case with single spaces (headings match case-insensitively)');
+
+const ruleSchema = z
+  .strictObject({
+    kind: z.string().regex(/^[a-z][a-z_]*$/, 'kinds are snake_case'),
+    /** True for sections whose text names the diagnosis (assessment, plan, diagnosis): blanked before analysis. */
+    statesDiagnosis: z.boolean(),
+    headings: z.array(heading).min(1, 'needs at least 1 heading'),
+    /** Headings that also name a finding or are one letter ("pe", "p"): see detect-sections.ts. */
+    ambiguous: z.array(heading),
+  })
+  .superRefine((rule, ctx) => {
+    rule.ambiguous.forEach((h, i) => {
+      if (!rule.headings.includes(h)) ctx.addIssue({ code: 'custom', path: ['ambiguous', i], message: `"${h}" is not one of the rule's headings` });
+    });
+  });
+
+export const sectionRulesSchema = z
+  .strictObject({
+    version: z.literal(1),
+    provenance: z.string().trim().min(1, 'must not be blank'),
+    sections: z.array(ruleSchema).min(1, 'needs at least 1 section rule'),
+  })
+  .superRefine((file, ctx) => {
+    // One heading under two kinds would make the section kind depend on rule order.
+    const kinds = new Set<string>();
+    const owner = new Map<string, string>();
+    file.sections.forEach((rule, i) => {
+      if (kinds.has(rule.kind)) ctx.addIssue({ code: 'custom', path: ['sections', i, 'kind'], message: `duplicate kind "${rule.kind}"` });
+      kinds.add(rule.kind);
+      rule.headings.forEach((h, j) => {
+        const first = owner.get(normalizeHeading(h));
+        if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['sections', i, 'headings', j], message: `duplicate heading "${h}" (also under ${first})` });
+        else owner.set(normalizeHeading(h), rule.kind);
+      });
+    });
+  });
+
+export type SectionRules = z.infer<typeof sectionRulesSchema>;
+export type SectionRule = SectionRules['sections'][number];
+
+/** Validates already-parsed JSON; the error names the first offending field as a dotted path. */
+export function parseSectionRules(raw: unknown, path: string): Result<SectionRules, LexiconError> {
+  const parsed = sectionRulesSchema.safeParse(raw);
+  if (parsed.success) return ok(parsed.data);
+  const issue = parsed.error.issues[0];
+  const field = issue !== undefined && issue.path.length > 0 ? issue.path.map(String).join('.') : null;
+  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem(s))` : '';
+  return err(new LexiconError(path, field, `section rules ${path}: ${field ?? '(root)'}: ${issue?.message ?? 'invalid'}${more}`));
+}
+
+/** Reads and validates a section rules file (default: the shipped one). */
+export async function loadSectionRules(path: string = defaultSectionRulesPath()): Promise<Result<SectionRules, LexiconError>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    return err(new LexiconError(path, null, `cannot read section rules ${path}: ${errorMessage(e)}`, { cause: e }));
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return err(new LexiconError(path, null, `section rules ${path} are not valid JSON: ${errorMessage(e)}`, { cause: e }));
+  }
+  return parseSectionRules(raw, path);
+}
