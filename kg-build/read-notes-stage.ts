@@ -6,8 +6,8 @@ import { EMERGENT_CANDIDATE, featureKey } from './feature-key.js';
  * Build stage before the scan (issue 24): every record's notes are read into findings
  * (src/clinical-text/read-notes.ts) and added to its coded findings; candidate emergent
  * phrases ride along as findings of their own kind until decomposition groups them. The
- * record's text (what the record index embeds and evaluation asks) gains the findings read,
- * never the note: the raw note is not kept past this stage.
+ * record's text (what the record index embeds and evaluation asks) gains the vocabulary findings
+ * read, never the note nor a candidate phrase: the raw note is not kept past this stage.
  */
 export interface ReadNotesReport {
   /** Records that had notes, and the notes read. */
@@ -47,7 +47,9 @@ export function withNotesRead(r: NormalizedRecord, deps: NoteReaderDeps, report:
     text: p.key, polarity: 'present', code: null, valueCode: null, question: null, valueText: p.surface, antecedent: null,
     concept: { vocabulary: EMERGENT_CANDIDATE, forms: [p.surface] },
   }));
-  const said = [...fromNotes.map((f) => `${f.polarity === 'absent' ? 'no ' : ''}${f.text}`), ...reading.candidates.map((p) => p.surface)];
+  // Vocabulary findings only: a candidate phrase may be one patient's (k is known after the scan),
+  // and the record text reaches records.jsonl, the record index and the trace.
+  const said = fromNotes.map((f) => `${f.polarity === 'absent' ? 'no ' : ''}${f.text}`);
   const { notes: _raw, ...rest } = r;
   return { ...rest, findings: [...r.findings, ...fromNotes, ...candidates], text: [r.text, ...said].filter(Boolean).join('\n') };
 }
