@@ -69,7 +69,9 @@ export async function emergentConcepts(input: EmergentInput, options: Partial<Em
 async function cluster(keys: string[], input: EmergentInput, minSim: number): Promise<string[][]> {
   if (keys.length < 2 || minSim > 1) return keys.map((k) => [k]);
   const vecs = await embedAll(input.embeddings, keys.map((k) => input.protos.get(k)!.forms?.[0] ?? input.protos.get(k)!.text));
-  const dist = keys.map((_, i) => keys.map((__, j) => (i === j ? 0 : Math.max(0, 1 - dot(vecs[i]!, vecs[j]!)))));
+  // A relative's phrase ("fh breast cancer") never joins the patient's concept, however alike.
+  const relative = keys.map((k) => k.startsWith('e:fh '));
+  const dist = keys.map((_, i) => keys.map((__, j) => (i === j ? 0 : relative[i] !== relative[j] ? 1 : Math.max(0, 1 - dot(vecs[i]!, vecs[j]!)))));
   const tree = agnes(dist, { method: 'average', isDistanceMatrix: true });
   return tree.cut(1 - minSim).map((c) => c.indices().map((i) => keys[i]!));
 }

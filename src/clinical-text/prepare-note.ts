@@ -10,7 +10,10 @@ import { detectSections, loadSectionRules, withoutDiagnosisSections, type Sectio
  */
 export function prepareNote(text: string, rules: { identifiers: IdentifierRules; sections: SectionRules }): PreparedNote {
   const scrubbed = scrubIdentifiers(text, rules.identifiers);
-  const stripped = withoutDiagnosisSections(scrubbed.text, detectSections(scrubbed.text, rules.sections));
+  // The placeholders ("[NAME]", "[MRN]") are blanked too: in every note's header, they would read
+  // as words and become an emergent concept of every disease.
+  const blanked = scrubbed.text.replace(/\[(?:NAME|DATE|MRN|PHONE|ADDRESS|EMAIL|ID|URL)\]/g, (m) => ' '.repeat(m.length));
+  const stripped = withoutDiagnosisSections(blanked, detectSections(blanked, rules.sections));
   const leftOut: Record<string, number> = {};
   for (const r of stripped.removed) leftOut[r.kind] = (leftOut[r.kind] ?? 0) + r.chars;
   const found: Record<string, number> = {};

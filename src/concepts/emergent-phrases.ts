@@ -25,6 +25,8 @@ const FILLER: ReadonlySet<string> = new Set([
   'doesnt', 'cant', 'wont', 'isnt', 'not', 'to', 'up', 'out', 'off', 'down', 'like', 'since', 'noted', 'note', 'states', 'per',
   'x', 'w/', 'w', 'h/o', 's/p', 'due', 'mild', 'some', 'other', 'any', 'one', 'two', 'three', 'times', 'time', 'started', 'start',
   'began', 'went', 'go', 'going', 'been', 'being', 'went', 'today', 'last', 'night', 'morning', 'recent', 'recently', 'new',
+  // Labels of the identifiers the scrubber removed: left alone they would be in every note's header.
+  'mrn', 'dob', 'acct', 'ssn', 'phone', 'tel', 'address', 'name', 'email', 'seen', 'visit', 'date',
 ]);
 
 const RELATIVE = 'fh ';
