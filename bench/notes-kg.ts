@@ -1,26 +1,52 @@
 /**
  * Notes-KG bench (issue 24): a KG built from notes alone (training JSONL: id, condition, text,
  * age, sex), asked with held-out notes, beside TF-IDF kNN and TF-IDF nearest centroid trained
- * on the same notes. In memory (bench/lib/notes-kg-memory.ts): the KG's knowledge alone.
+ * on the same notes. By default in memory (the KG's knowledge alone, bench/lib/notes-kg-memory.ts);
+ * with --served, built through Neo4j and FAISS and asked through the whole diagnose path, once per
+ * ablation row (naive Bayes alone, + vote, + key differences, + kNN).
  *
- *   node --import tsx bench/notes-kg.ts --train datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl \
- *        --test datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl,datasets/vignettes/test-c.jsonl
+ *   node --import tsx bench/notes-kg.ts                                   # the DDXPlus-condition vignettes
+ *   node --import tsx bench/notes-kg.ts --train datasets/notes-pc/train-a.jsonl,datasets/notes-pc/train-b.jsonl --test datasets/notes-pc/test.jsonl
+ *   node --import tsx bench/notes-kg.ts --served                          # dedicated Neo4j, real build and diagnose
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
 import { loadNotesSet as load, runNotesBench } from './lib/notes-kg-run.js';
+import { runServedNotes } from './lib/notes-kg-served.js';
+import { benchNeo4j } from './lib/neo4j.js';
 
 const { values: a } = parseArgs({
   options: {
     train: { type: 'string', default: 'datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl' },
     test: { type: 'string', default: 'datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl,datasets/vignettes/test-c.jsonl' },
     k: { type: 'string', default: '5' },
-    json: { type: 'string' },
     reasoner: { type: 'string' },
+    served: { type: 'boolean', default: false },
+    'data-dir': { type: 'string', default: '.dxgraph-bench/notes' },
+    // Extra rows: reasoner settings as JSON objects separated by ';' (tuning on a dev split).
+    extra: { type: 'string' },
   },
 });
 
+const log = (s: string) => process.stderr.write(`[notes-kg] ${s}\n`);
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 const train = await Promise.all(list(a.train!).map(load));
 const tests = await Promise.all(list(a.test!).map(load));
-const out = await runNotesBench({ train, tests, minPatients: Number(a.k), ...(a.reasoner ? { reasoner: JSON.parse(a.reasoner) as Record<string, number> } : {}) }, (s) => process.stderr.write(`[notes-kg] ${s}\n`));
+const k = Number(a.k);
+const out = await runNotesBench({ train, tests, minPatients: k, ...(a.reasoner ? { reasoner: JSON.parse(a.reasoner) as Record<string, number> } : {}) }, log);
 process.stdout.write(out.table);
+if (a.served) {
+  const neo = await benchNeo4j({ uri: null });
+  try {
+    const base = loadConfig();
+    const config = { ...base, neo4j: { ...base.neo4j, uri: neo.uri, password: '' }, dataDir: resolve(a['data-dir']!), llm: { ...base.llm, enabled: false } };
+    const extra = (a.extra ?? '').split(';').filter((s) => s.trim()).map((s) => ({ name: s.trim(), weights: JSON.parse(s) as Record<string, number> }));
+    const served = await runServedNotes({ config, train, tests, minPatients: k, log, extra });
+    const pct = (x: number, n: number) => (Math.round((1000 * x) / n) / 10).toFixed(1);
+    process.stdout.write(`\nablation (built through Neo4j in ${served.buildSeconds.toFixed(1)} s, whole diagnose path, top-1 / top-3):\n| setting | ${served.scores.map((s) => s.set.split('/').pop()).join(' | ')} |\n| --- |${served.scores.map(() => ' --- |').join('')}\n`);
+    for (const [i, row] of served.scores[0]!.rows.entries()) process.stdout.write(`| ${row.name} | ${served.scores.map((s) => `${pct(s.rows[i]!.top1, s.n)} / ${pct(s.rows[i]!.top3, s.n)}`).join(' | ')} |\n`);
+  } finally {
+    await neo.stop();
+  }
+}

@@ -76,7 +76,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   const rows = createWriteStream(join(tmpDir, 'records.jsonl'), { encoding: 'utf8' });
   let records: WritableIndex | null = null;
   let dim = 0;
-  let batch: { id: string; diagnosis: string; diseaseId: string; text: string }[] = [];
+  let batch: { id: string; diagnosis: string; diseaseId: string; text: string; embed: string }[] = [];
   let done = 0;
   if (nlist !== null) {
     const sample = await trainingSample(input, trainSampleSize(nlist), opts.embedBatch);
@@ -88,11 +88,11 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   }
   const flush = async () => {
     if (batch.length === 0) return;
-    const vecs = await embedUnit(input.embeddings, batch.map((r) => r.text));
+    const vecs = await embedUnit(input.embeddings, batch.map((r) => r.embed));
     dim ||= vecs[0]!.length;
     records ??= input.factory.create({ kind, dim, ...(nlist === null ? {} : { nlist }) });
     records.add(batch.map((r) => r.id), vecs);
-    for (const r of batch) if (!rows.write(JSON.stringify(r) + '\n')) await once(rows, 'drain');
+    for (const { embed: _embed, ...r } of batch) if (!rows.write(JSON.stringify(r) + '\n')) await once(rows, 'drain');
     done += batch.length;
     input.onRecords?.(done);
     batch = [];
@@ -101,7 +101,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     for await (const row of readSpool(input.spoolPath)) {
       const diseaseId = input.diseaseOf.get(row.diagnosis);
       if (diseaseId === undefined) continue;
-      batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text });
+      batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text, embed: row.embed ?? row.text });
       if (batch.length >= opts.embedBatch) await flush();
     }
     await flush();
@@ -144,7 +144,7 @@ async function trainingSample(input: IndexInput, size: number, batchSize: number
     if (!input.diseaseOf.has(row.diagnosis)) continue;
     if (i++ < next) continue;
     next += step;
-    texts.push(row.text);
+    texts.push(row.embed ?? row.text);
     if (texts.length >= batchSize) {
       out.push(...(await embedUnit(input.embeddings, texts)));
       texts = [];

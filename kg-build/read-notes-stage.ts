@@ -51,7 +51,8 @@ export function withNotesRead(r: NormalizedRecord, deps: NoteReaderDeps, report:
   // and the record text reaches records.jsonl, the record index and the trace.
   const said = fromNotes.map((f) => `${f.polarity === 'absent' ? 'no ' : ''}${f.text}`);
   const { notes: _raw, ...rest } = r;
-  return { ...rest, findings: [...r.findings, ...fromNotes, ...candidates], text: [r.text, ...said].filter(Boolean).join('\n') };
+  const text = [r.text, ...said].filter(Boolean).join('\n');
+  return { ...rest, findings: [...r.findings, ...fromNotes, ...candidates], text, retrievalText: [r.text, ...reading.prepared].filter(Boolean).join('\n') };
 }
 
 /**

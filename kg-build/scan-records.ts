@@ -34,6 +34,8 @@ export interface SpoolRow {
   id: string;
   diagnosis: string;
   text: string;
+  /** NormalizedRecord.retrievalText: what the record index embeds instead of `text` (the spool is deleted after the build). */
+  embed?: string;
   features: string[];
 }
 
@@ -86,7 +88,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
       tally(d.demographics, r);
       if (r.icd10) d.icd.set(r.icd10, (d.icd.get(r.icd10) ?? 0) + 1);
       diag.set(r.diagnosis, d);
-      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort() };
+      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}) };
       hash.update(`${r.id}\u0000${r.diagnosis}\u0000${row.features.join(',')}\n`);
       if (!out.write(JSON.stringify(row) + '\n')) await once(out, 'drain');
       recordCount++;

@@ -40,7 +40,12 @@ export interface NoteReading {
   unread: number;
   leftOut: Record<string, number>;
   scrubbed: Record<string, number>;
+  /** The notes as read (scrubbed, diagnosis sections blanked): what the record index may embed, never store. */
+  prepared: string[];
 }
+
+/** A whole note that states the diagnosis by its title (a report's conclusion, an impression). */
+const DIAGNOSIS_TITLE = /\b(?:conclusions?|impressions?|diagnos[ie]s|assessment)\b/i;
 
 const add = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
@@ -55,13 +60,18 @@ export function toFinding(node: FeatureNode, polarity: Finding['polarity']): Fin
 }
 
 export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): NoteReading {
-  const out: NoteReading = { findings: [], candidates: [], unread: 0, leftOut: {}, scrubbed: {} };
+  const out: NoteReading = { findings: [], candidates: [], unread: 0, leftOut: {}, scrubbed: {}, prepared: [] };
   const byFeature = new Map<number, Finding['polarity']>();
   const candidates = new Map<string, EmergentPhrase>();
   for (const note of notes) {
+    if (note.title && DIAGNOSIS_TITLE.test(note.title)) {
+      out.leftOut['note titled as a diagnosis'] = (out.leftOut['note titled as a diagnosis'] ?? 0) + note.text.length;
+      continue;
+    }
     const prepared = deps.prepare(note.text);
     add(out.leftOut, prepared.leftOut);
     add(out.scrubbed, prepared.scrubbed);
+    out.prepared.push(prepared.text.replace(/\s+/g, ' ').trim());
     const { findings } = decompose({ text: prepared.text, findings: [] });
     const read = matchConcepts({ snapshot: deps.vocabulary, lexicon: deps.lexicon, phraseEmbedder: null }, { findings, text: prepared.text });
     findings.forEach((f: InputFinding, i) => {

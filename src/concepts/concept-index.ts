@@ -36,6 +36,12 @@ export interface ConceptIndex {
   entries: FormEntry[];
   /** stem → entries that contain it. */
   byStem: Map<string, number[]>;
+  /**
+   * stem → entries whose rarest stem it is: each entry once. A form matches only when all its
+   * stems are in the finding, so looking entries up by their rarest stem finds every candidate
+   * while skipping the thousands of forms a common stem ("pain") is in.
+   */
+  byAnchor: Map<string, number[]>;
   /** Evidence code → its lexicon context and whether its values need a trigger word. */
   evidence: Map<string, { canonical: string; context: LexiconContext; hasTriggers: boolean; scale: { min: number; max: number } | null }>;
   /** Codes of the evidences whose values are body sites, by trigger priority. */
@@ -127,7 +133,15 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
       else byStem.set(s, [i]);
     }
   });
-  return { entries, byStem, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon && withLexicon ? equivalentEncodings(lexicon, snapshot) : new Map(), snapshot };
+  const byAnchor = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    let anchor = e.stems[0]!;
+    for (const s of e.stems) if (byStem.get(s)!.length < byStem.get(anchor)!.length) anchor = s;
+    const list = byAnchor.get(anchor);
+    if (list) list.push(i);
+    else byAnchor.set(anchor, [i]);
+  });
+  return { entries, byStem, byAnchor, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon && withLexicon ? equivalentEncodings(lexicon, snapshot) : new Map(), snapshot };
 }
 
 const cache = new WeakMap<KgSnapshot, WeakMap<object, Map<string, ConceptIndex>>>();

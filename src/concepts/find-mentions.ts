@@ -143,21 +143,14 @@ const inScope = (entry: FormEntry, scope: MentionScope | undefined): boolean =>
 
 export function findMentions(index: ConceptIndex, tokens: readonly Token[], scope?: MentionScope): Mention[] {
   const slots = contentTokens(tokens).map(({ token, at }) => ({ at, raw: token.raw, cands: candidates(index, token) }));
-  const tried = new Set<number>();
   const found: Mention[] = [];
-  for (const slot of slots) {
-    for (const c of slot.cands) {
-      for (const e of index.byStem.get(c.stem) ?? []) {
-        if (tried.has(e)) continue;
-        tried.add(e);
-        const entry = index.entries[e]!;
-        if (!inScope(entry, scope)) continue;
-        const m = matchEntry(entry, slots);
-        if (!m) continue;
-        const mention = { entry, at: m.at, score: m.score, via: `${m.typo ? 'typo-tolerant ' : ''}form "${entry.form}"` };
-        if (resolvable(index, mention)) found.push(mention);
-      }
-    }
+  for (const e of candidateEntries(index, slots)) {
+    const entry = index.entries[e]!;
+    if (!inScope(entry, scope)) continue;
+    const m = matchEntry(entry, slots);
+    if (!m) continue;
+    const mention = { entry, at: m.at, score: m.score, via: `${m.typo ? 'typo-tolerant ' : ''}form "${entry.form}"` };
+    if (resolvable(index, mention)) found.push(mention);
   }
   // Abbreviations index by stem too, so they were tried above; keep the best per target.
   found.sort((a, b) => b.at.length - a.at.length || b.score - a.score);
@@ -169,6 +162,36 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[], scop
     if (!dominated && !duplicate) kept.push(m);
   }
   return kept;
+}
+
+/**
+ * The entries whose every stem is among the finding's candidate stems (only those can match),
+ * found by their rarest stem (ConceptIndex.byAnchor), in the order a scan of the slots would
+ * meet them (first slot and candidate holding one of their stems, then entry order): ties later
+ * keep the first, so the order is part of the result.
+ */
+function candidateEntries(index: ConceptIndex, slots: readonly { cands: Candidate[] }[]): number[] {
+  const first = new Map<string, number>();
+  let n = 0;
+  for (const slot of slots) for (const c of slot.cands) if (!first.has(c.stem)) first.set(c.stem, n++);
+  const out: { e: number; at: number }[] = [];
+  for (const stem of first.keys()) {
+    for (const e of index.byAnchor.get(stem) ?? []) {
+      const stems = index.entries[e]!.stems;
+      let at = Infinity;
+      let all = true;
+      for (const s of stems) {
+        const p = first.get(s);
+        if (p === undefined) {
+          all = false;
+          break;
+        }
+        if (p < at) at = p;
+      }
+      if (all) out.push({ e, at });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at || a.e - b.e).map((x) => x.e);
 }
 
 export function targetKey(m: Mention): string {

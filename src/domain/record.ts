@@ -83,6 +83,13 @@ export interface NormalizedRecord {
    * the record has no notes.
    */
   notes?: RecordNote[] | null;
+  /**
+   * What the record index embeds when it is not `text`: a record with notes is found by what its
+   * notes say (identifiers scrubbed, diagnosis sections blanked), as MedRAG retrieves similar EHRs
+   * by their content. Only the vector keeps it; records.jsonl, the trace and :Record nodes show
+   * `text`. Set by the build's note stage; absent/null: `text` is embedded.
+   */
+  retrievalText?: string | null;
 }
 
 export interface RecordNote {
