@@ -1,12 +1,12 @@
 import type { Embeddings } from '@langchain/core/embeddings';
 import { agnes } from 'ml-hclust';
-import { EMERGENT_VOCABULARY } from '../src/concepts/tiers.js';
+import { EMERGENT_VOCABULARY } from '../src/clinical-text/concepts/tiers.js';
 import type { FeatureProto } from './scan-records.js';
 import { dot, embedAll } from './vectors.js';
 
 /**
  * Emergent concepts (issue 24): the phrases of notes that no vocabulary read, grouped across the
- * corpus. Candidates (src/concepts/emergent-phrases.ts) that enough patients share are embedded
+ * corpus. Candidates (src/clinical-text/concepts/emergent-phrases.ts) that enough patients share are embedded
  * and clustered (ml-hclust, average linkage on cosine distance), so "tender RLQ" and "RLQ
  * tenderness" become one concept named by its most shared phrase. A concept is kept only when
  * at least `minPatients` records show it, and only phrases that many records show are stored as

@@ -11,7 +11,7 @@
 import type { VectorIndexLike } from '../src/adapters/faiss/types.js';
 import type { Diagnoser } from '../src/gate/masking-annotation.js';
 import { DEFAULT_OPTIONS, type FeatureMatch, type InputFinding } from '../src/query/contracts.js';
-import { decompose } from '../src/query/decompose.js';
+import { decompose } from '../src/clinical-text/decompose.js';
 import type { TextEmbedder } from '../src/query/embed.js';
 import type { KgSnapshot } from '../src/query/kg-snapshot.js';
 import { matchFeatures } from '../src/query/match-features.js';

@@ -8,7 +8,7 @@ import { stableHash } from './text.js';
 
 /**
  * Reads the canonical phrases of a concept lexicon (datasets/lexicon/ddxplus-lexicon.json,
- * schema in src/concepts/lexicon.ts) for hierarchy names. Only the fields naming needs are
+ * schema in src/clinical-text/concepts/lexicon.ts) for hierarchy names. Only the fields naming needs are
  * read (evidence, value and site canonicals); the concept layer validates the whole file. A
  * missing file is no error (the lexicon is optional: names are then cut from the questions);
  * an unreadable or malformed one is.

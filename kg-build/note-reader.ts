@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NoteReaderDeps } from '../src/clinical-text/read-notes.js';
 import { defaultNotePreparer } from '../src/clinical-text/prepare-note.js';
-import { defaultDdxplusLexiconPath, loadLexicon } from '../src/concepts/lexicon.js';
+import { defaultDdxplusLexiconPath, loadLexicon } from '../src/clinical-text/concepts/lexicon.js';
 import { loadDdxplusDictionary } from '../src/sources/ddxplus/dictionary.js';
 import { hpoPath, loadHpo } from '../src/vocabularies/load-hpo.js';
 import { noteVocabularies, type NoteVocabularies } from './note-vocabularies.js';

@@ -1,7 +1,7 @@
 import type { FeatureNode } from '../src/domain/kg.js';
 import type { Finding } from '../src/domain/record.js';
 import type { Vocabulary } from '../src/clinical-text/vocabulary.js';
-import type { ConceptLexicon } from '../src/concepts/types.js';
+import type { ConceptLexicon } from '../src/clinical-text/concepts/types.js';
 import { buildSnapshot, type KgSnapshot } from '../src/query/kg-snapshot.js';
 import type { DdxplusDictionary } from '../src/sources/ddxplus/dictionary.js';
 import type { EvidenceToken } from '../src/sources/ddxplus/evidence-token.js';
@@ -10,7 +10,7 @@ import { featureIdOf, featureKey } from './feature-key.js';
 
 /**
  * The vocabularies notes are read into (issue 24), as one snapshot of features with no diseases,
- * in the reading order of src/concepts/tiers.ts: the DDXPlus question set (every evidence and
+ * in the reading order of src/clinical-text/concepts/tiers.ts: the DDXPlus question set (every evidence and
  * answer value, as the DDXPlus source renders them, so a note's "fever" and a DDXPlus record's
  * E_91 are one feature), read with the reviewed lexicon; then HPO phenotypes by their labels and
  * synonyms. Vocabularies are data handed in; nothing here knows what a fever is.

@@ -3,7 +3,7 @@ import type { NormalizedRecord } from '../../src/domain/record.js';
 import { InputError } from '../../src/errors.js';
 import { HashedEmbedder } from '../../src/adapters/embeddings/index.js';
 import { WordLlamaEmbedder } from '../../src/adapters/embeddings/wordllama-embedder.js';
-import { defaultDdxplusLexiconPath, loadLexicon } from '../../src/concepts/lexicon.js';
+import { defaultDdxplusLexiconPath, loadLexicon } from '../../src/clinical-text/concepts/lexicon.js';
 import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
 import { loadHpo } from '../../src/vocabularies/load-hpo.js';
 import { noteVocabularies } from '../../kg-build/note-vocabularies.js';

@@ -1,4 +1,4 @@
-import { decompose } from '../../src/query/decompose.js';
+import { decompose } from '../../src/clinical-text/decompose.js';
 import type { TextEmbedder } from '../../src/query/embed.js';
 import { matchFeatures } from '../../src/query/match-features.js';
 import { DEFAULT_OPTIONS } from '../../src/query/contracts.js';

@@ -1,11 +1,11 @@
 import type { Finding, RecordNote } from '../domain/record.js';
 import type { FeatureNode } from '../domain/kg.js';
-import type { InputFinding } from '../query/contracts.js';
-import { decompose } from '../query/decompose.js';
-import type { KgSnapshot } from '../query/kg-snapshot.js';
-import { matchConcepts } from '../concepts/match-concepts.js';
-import { emergentPhrases, type EmergentPhrase } from '../concepts/emergent-phrases.js';
-import type { ConceptLexicon } from '../concepts/types.js';
+import type { InputFinding } from './findings.js';
+import { decompose } from './decompose.js';
+import type { ConceptSet } from './concepts/concept-set.js';
+import { matchConcepts } from './concepts/match-concepts.js';
+import { emergentPhrases, type EmergentPhrase } from './concepts/emergent-phrases.js';
+import type { ConceptLexicon } from './concepts/types.js';
 
 /**
  * Notes → findings at build time (issue 24), with the very functions that read a query:
@@ -26,7 +26,7 @@ export interface PreparedNote {
 
 export interface NoteReaderDeps {
   /** The vocabularies as a snapshot of features (no diseases): what a finding can be read as. */
-  vocabulary: KgSnapshot;
+  vocabulary: ConceptSet;
   lexicon: ConceptLexicon | null;
   prepare: (text: string) => PreparedNote;
 }

@@ -5,31 +5,9 @@
  */
 import type { Polarity } from '../domain/record.js';
 
-/** A structured finding in a request (free text is decomposed into these). */
-export interface InputFinding {
-  text: string;
-  polarity: Polarity;
-  /** Source code for coded input (DDXPlus evidence "E_55" / value "V_89"), else null. */
-  code: string | null;
-  valueCode: string | null;
-  /** Free-text findings only (src/query/text): where the finding sits in the request text (UTF-16 offsets). */
-  span?: { start: number; end: number };
-  /** The clause the finding came from: modifiers ("worse when breathing in") keep their head's clause. */
-  clause?: { start: number; end: number };
-  /** NegEx/ConText attributes; `polarity` stays the summary ('absent' only for negated findings). */
-  assertion?: 'present' | 'absent' | 'possible' | 'hypothetical';
-  experiencer?: 'patient' | 'family' | 'other';
-  temporality?: 'current' | 'historical';
-  /** The cue that set a non-default attribute ("denies", "h/o", "mother had"). */
-  cue?: string | null;
-  /** Values read from the finding: laterality, 0-10 intensity, temperature, duration. */
-  values?: {
-    side?: 'R' | 'L' | 'both';
-    intensity?: number;
-    temperatureC?: number;
-    duration?: { value: number; unit: 'hour' | 'day' | 'week' | 'month' | 'year'; days: number };
-  };
-}
+/** Findings and their matches are the clinical-text module's (build and query read text alike). */
+export type { FeatureMatch, InputFinding } from '../clinical-text/findings.js';
+import type { FeatureMatch, InputFinding } from '../clinical-text/findings.js';
 
 /** Follow-up rankers selectable per request (issue 6). */
 export const FOLLOW_UP_RANKERS = ['information-gain', 'sigma'] as const;
@@ -71,17 +49,6 @@ export interface DiagnoseInput {
   options: DiagnoseOptions;
 }
 
-export interface FeatureMatch {
-  findingIndex: number;
-  featureId: string;
-  featureText: string;
-  similarity: number;
-  polarity: Polarity;
-  /** Matches of one finding sharing this key are alternatives (one unit of weight); absent = the finding index. */
-  alternatives?: string;
-  /** How the finding became this feature: a lexicon form, a typo correction, an embedding, a code (trace only). */
-  via?: string;
-}
 
 export interface SubcategoryVote {
   subcategoryId: string;

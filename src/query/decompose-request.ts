@@ -1,7 +1,7 @@
 import type { LlmBudget } from '../adapters/llm/budget.js';
-import type { ConceptLexicon } from '../concepts/types.js';
+import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
 import type { DiagnoseInput, InputFinding } from './contracts.js';
-import { decompose } from './decompose.js';
+import { decompose } from '../clinical-text/decompose.js';
 import type { LlmDecomposer } from './decompose-llm.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 

@@ -7,7 +7,7 @@ import type { Reasoner } from '../reasoners/reasoner.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type SubcategoryVote, type Triple } from './contracts.js';
 import { decomposeRequest } from './decompose-request.js';
 import type { LlmDecomposer } from './decompose-llm.js';
-import type { PhraseEmbedder } from '../concepts/embed-forms.js';
+import type { PhraseEmbedder } from '../clinical-text/concepts/embed-forms.js';
 import type { TextEmbedder } from './embed.js';
 import type { FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
@@ -21,7 +21,7 @@ import { filterRetrieved, type KnowledgeFilterDeps } from './filter-retrieved.js
 import { retrieveForQuery, type FindRetrievalDeps } from './retrieve-find.js';
 import { voteSubcategory } from './vote-subcategory.js';
 import { assessEvidence } from './assess-evidence.js';
-import type { ConceptLexicon } from '../concepts/types.js';
+import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
 
 /**
  * The diagnose use case: decompose → gate → match → vote → differences KG ∥ record retrieval →
@@ -55,7 +55,7 @@ export interface DiagnoseDeps {
   decomposer?: LlmDecomposer | null;
   /** The concept layer's embedding fallback (WordLlama when installed, else hashed n-grams); absent/null: none. */
   phraseEmbedder?: PhraseEmbedder | null;
-  /** Reviewed clinical surface forms for the concept layer (src/concepts); absent: forms from feature labels. */
+  /** Reviewed clinical surface forms for the concept layer (src/clinical-text/concepts); absent: forms from feature labels. */
   lexicon?: ConceptLexicon | null;
 }
 

@@ -44,7 +44,8 @@ export interface KgSnapshot {
   totalRecords: number;
 }
 
-export const codeKey = (code: string, valueCode: string | null): string => `${code}|${valueCode ?? ''}`;
+export { codeKey } from '../clinical-text/concepts/concept-set.js';
+import { codeKey } from '../clinical-text/concepts/concept-set.js';
 
 const indexBy = <T extends { id: string }>(xs: T[]) => new Map(xs.map((x, i) => [x.id, i] as const));
 

@@ -4,15 +4,15 @@ import { codeKey, type KgSnapshot } from './kg-snapshot.js';
 import { embedBatch, type TextEmbedder } from './embed.js';
 import { featureMatrixFor, rememberFeatureMatrix } from './feature-matrix.js';
 import { PhraseMatchCache, phraseCacheFor } from './phrase-match-cache.js';
-import { matchConcepts } from '../concepts/match-concepts.js';
-import type { ConceptLexicon } from '../concepts/types.js';
-import type { PhraseEmbedder } from '../concepts/embed-forms.js';
+import { matchConcepts } from '../clinical-text/concepts/match-concepts.js';
+import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
+import type { PhraseEmbedder } from '../clinical-text/concepts/embed-forms.js';
 
 /**
  * Clinical features matching (MedRAG eq. 9-11): each finding's top-m feature nodes by
  * cosine similarity, kept only when sim > t_matching (eq. 10's indicator δ). Coded
  * findings (DDXPlus E_55 / V_89) match their feature node exactly with similarity 1 and
- * skip the embedder. Free-text findings go through the concept layer first (src/concepts:
+ * skip the embedder. Free-text findings go through the concept layer first (src/clinical-text/concepts:
  * lexicon and label surface forms, assertion-aware); the embedder decides only where no concept
  * was recognised, or where a finding is a near-verbatim feature text (a DDXPlus rendering).
  * Phrases matched before come from a per-index memo (phrase-match-cache.ts); the rest take one
@@ -33,7 +33,7 @@ export interface MatchFeaturesDeps {
   /** Reviewed surface forms (the shipped DDXPlus lexicon); null: forms from feature labels only. */
   lexicon?: ConceptLexicon | null;
   /**
-   * The concept layer's embedding fallback (nearest concept form, src/concepts/embed-forms.ts).
+   * The concept layer's embedding fallback (nearest concept form, src/clinical-text/concepts/embed-forms.ts).
    * With it, the feature-index search below only keeps verbatim feature texts: short phrases
    * against whole question sentences matched "ear pain" to "pain character: haunting".
    */

@@ -12,11 +12,11 @@ import type { KgSnapshot } from './kg-snapshot.js';
 import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } from './load-snapshot.js';
 import type { KnowledgeFilterDeps } from './filter-retrieved.js';
 import { cachedDifferencesKg, uncachedDifferencesKg } from './differences-kg-cache.js';
-import type { ConceptLexicon } from '../concepts/types.js';
-import { defaultDdxplusLexiconPath, loadLexicon } from '../concepts/lexicon.js';
+import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
+import { defaultDdxplusLexiconPath, loadLexicon } from '../clinical-text/concepts/lexicon.js';
 import type { LlmDecomposer } from './decompose-llm.js';
-import type { PhraseEmbedder } from '../concepts/embed-forms.js';
-import { prepareConcepts } from '../concepts/match-concepts.js';
+import type { PhraseEmbedder } from '../clinical-text/concepts/embed-forms.js';
+import { prepareConcepts } from '../clinical-text/concepts/match-concepts.js';
 import { HashedEmbedder } from '../adapters/embeddings/hashed-embedder.js';
 import { WordLlamaEmbedder } from '../adapters/embeddings/wordllama-embedder.js';
 import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
@@ -51,7 +51,7 @@ export interface QueryServiceDeps {
   gate?: GateConfig;
   /** The LLM knowledge filter on retrieved records (FIND §3.3.2); absent/null = no filter. */
   knowledgeFilter?: KnowledgeFilterDeps | null;
-  /** The concept layer's lexicon (src/concepts); absent/null = surface forms from feature labels only. */
+  /** The concept layer's lexicon (src/clinical-text/concepts); absent/null = surface forms from feature labels only. */
   lexicon?: ConceptLexicon | null;
   /** LLM decomposition (decompose-llm.ts) when an LLM is configured; absent/null = the rule path. */
   decomposer?: LlmDecomposer | null;

@@ -1,5 +1,5 @@
 import type { FeatureNode } from '../../src/domain/kg.js';
-import type { ConceptLexicon, LexiconEvidence } from '../../src/concepts/types.js';
+import type { ConceptLexicon, LexiconEvidence } from '../../src/clinical-text/concepts/types.js';
 import { buildSnapshot, type KgSnapshot } from '../../src/query/kg-snapshot.js';
 
 /**

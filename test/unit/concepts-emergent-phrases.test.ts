@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { emergentPhrases, formKey, type EmergentPhrase } from '../../src/concepts/emergent-phrases.js';
+import { emergentPhrases, formKey, type EmergentPhrase } from '../../src/clinical-text/concepts/emergent-phrases.js';
 import type { InputFinding } from '../../src/query/contracts.js';
 
 /**

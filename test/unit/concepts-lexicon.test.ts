@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LexiconError } from '../../src/errors.js';
-import { defaultDdxplusLexiconPath, type EvidenceDefinition, type Lexicon, lexiconCoverage, loadLexicon, parseLexicon } from '../../src/concepts/lexicon.js';
-import { buildConceptIndex, type ConceptIndex } from '../../src/concepts/concept-index.js';
-import { tokenize } from '../../src/concepts/normalize.js';
-import { resolveFeatures } from '../../src/concepts/resolve-features.js';
+import { defaultDdxplusLexiconPath, type EvidenceDefinition, type Lexicon, lexiconCoverage, loadLexicon, parseLexicon } from '../../src/clinical-text/concepts/lexicon.js';
+import { buildConceptIndex, type ConceptIndex } from '../../src/clinical-text/concepts/concept-index.js';
+import { tokenize } from '../../src/clinical-text/concepts/normalize.js';
+import { resolveFeatures } from '../../src/clinical-text/concepts/resolve-features.js';
 import type { FeatureNode } from '../../src/domain/kg.js';
 import { buildSnapshot, type KgSnapshot } from '../../src/query/kg-snapshot.js';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { PhraseEmbedder } from '../../src/concepts/embed-forms.js';
-import { matchConcepts } from '../../src/concepts/match-concepts.js';
-import type { ConceptLexicon, LexiconEvidence } from '../../src/concepts/types.js';
+import type { PhraseEmbedder } from '../../src/clinical-text/concepts/embed-forms.js';
+import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
+import type { ConceptLexicon, LexiconEvidence } from '../../src/clinical-text/concepts/types.js';
 import type { FeatureNode } from '../../src/domain/kg.js';
 import type { InputFinding } from '../../src/query/contracts.js';
 import { buildSnapshot } from '../../src/query/kg-snapshot.js';

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { buildConceptIndex } from '../../src/concepts/concept-index.js';
-import { deriveForms } from '../../src/concepts/derive-forms.js';
-import { editDistance, stem, tokenize } from '../../src/concepts/normalize.js';
-import { resolveFeatures } from '../../src/concepts/resolve-features.js';
+import { buildConceptIndex } from '../../src/clinical-text/concepts/concept-index.js';
+import { deriveForms } from '../../src/clinical-text/concepts/derive-forms.js';
+import { editDistance, stem, tokenize } from '../../src/clinical-text/concepts/normalize.js';
+import { resolveFeatures } from '../../src/clinical-text/concepts/resolve-features.js';
 import type { InputFinding } from '../../src/query/contracts.js';
 import { miniLexicon, miniSnapshot } from '../support/concept-fixture.js';
 
@@ -103,7 +103,7 @@ describe('concept layer: helpers', () => {
 
 describe('concept layer: spelled as it sounds', () => {
   it('matches lay misspellings by Double Metaphone within an edit budget', async () => {
-    const { phoneticIndex, soundsLike } = await import('../../src/concepts/sounds-like.js');
+    const { phoneticIndex, soundsLike } = await import('../../src/clinical-text/concepts/sounds-like.js');
     const idx = phoneticIndex(['cough', 'hoarse', 'diarrhea', 'fever', 'rash', 'sweat']);
     assert.deepEqual(soundsLike(idx, 'horse'), ['hoarse']);
     assert.deepEqual(soundsLike(idx, 'diarea'), ['diarrhea']);

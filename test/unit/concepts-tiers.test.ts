@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { buildConceptIndex, conceptIndexFor } from '../../src/concepts/concept-index.js';
-import { matchConcepts } from '../../src/concepts/match-concepts.js';
-import { EMERGENT_VOCABULARY, snapshotTiers, tierOf } from '../../src/concepts/tiers.js';
+import { buildConceptIndex, conceptIndexFor } from '../../src/clinical-text/concepts/concept-index.js';
+import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
+import { EMERGENT_VOCABULARY, snapshotTiers, tierOf } from '../../src/clinical-text/concepts/tiers.js';
 import type { FeatureNode } from '../../src/domain/kg.js';
-import { decompose } from '../../src/query/decompose.js';
+import { decompose } from '../../src/clinical-text/decompose.js';
 import { buildSnapshot, type KgSnapshot } from '../../src/query/kg-snapshot.js';
 
 /**

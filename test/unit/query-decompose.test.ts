@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { decompose } from '../../src/query/decompose.js';
+import { decompose } from '../../src/clinical-text/decompose.js';
 
 const texts = (text: string) => decompose({ text, findings: [] }).findings.map((f) => [f.polarity === 'absent' ? '-' : '+', f.text].join(''));
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { analyzeClinicalText, type TextFinding } from '../../src/query/text/index.js';
+import { analyzeClinicalText, type TextFinding } from '../../src/clinical-text/analysis/index.js';
 
 /**
  * Table-driven checks of the clinical text analyser (issue 17). Each finding is written

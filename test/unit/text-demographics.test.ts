@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { analyzeClinicalText } from '../../src/query/text/index.js';
+import { analyzeClinicalText } from '../../src/clinical-text/analysis/index.js';
 
 /** Age and sex from the text (issue 17); the words that said them never become findings. */
 const cases: [string, number | null, 'M' | 'F' | null, string[]][] = [

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { analyzeClinicalText } from '../../src/query/text/index.js';
+import { analyzeClinicalText } from '../../src/clinical-text/analysis/index.js';
 
 /** Where findings sit in the text, their clause and cue, and invariants over many inputs (issue 17). */
 describe('text: spans, clauses and cues', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { analyzeClinicalText, type ExtractedValues } from '../../src/query/text/index.js';
+import { analyzeClinicalText, type ExtractedValues } from '../../src/clinical-text/analysis/index.js';
 
 /** Values read from findings (issue 17): laterality, 0-10 intensity, temperature in °C, durations. */
 const valuesOf = (text: string, finding: string): ExtractedValues => {

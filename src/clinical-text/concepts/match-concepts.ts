@@ -1,5 +1,5 @@
-import type { FeatureMatch, InputFinding } from '../query/contracts.js';
-import type { KgSnapshot } from '../query/kg-snapshot.js';
+import type { FeatureMatch, InputFinding } from '../findings.js';
+import type { ConceptSet } from './concept-set.js';
 import { conceptIndexFor, featureFor, type ConceptIndex } from './concept-index.js';
 import { formVectorsFor, nearestForm, type PhraseEmbedder } from './embed-forms.js';
 import { phoneticFor } from './find-mentions.js';
@@ -23,7 +23,7 @@ export interface MatchConceptsInput {
 }
 
 export interface MatchConceptsDeps {
-  snapshot: KgSnapshot;
+  snapshot: ConceptSet;
   lexicon: ConceptLexicon | null;
   /** Static phrase embedder for the fallback (WordLlama, else hashed n-grams); null: no fallback. */
   phraseEmbedder?: PhraseEmbedder | null;

@@ -1,4 +1,4 @@
-import type { InputFinding } from '../query/contracts.js';
+import type { InputFinding } from '../findings.js';
 import { STOPWORDS, tokenize } from './normalize.js';
 
 /**

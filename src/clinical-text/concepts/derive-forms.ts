@@ -1,4 +1,4 @@
-import type { FeatureNode } from '../domain/kg.js';
+import type { FeatureNode } from '../../domain/kg.js';
 
 /**
  * Surface forms for a feature no lexicon covers, from the source's own labels: the short

@@ -7,13 +7,13 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { LexiconError, errorMessage } from '../errors.js';
-import { err, ok, type Result } from '../result.js';
+import { LexiconError, errorMessage } from '../../errors.js';
+import { err, ok, type Result } from '../../result.js';
 import type { ConceptLexicon } from './types.js';
 
 /** Where the reviewed DDXPlus lexicon ships (resolved from this file, so it works from any cwd). */
 export function defaultDdxplusLexiconPath(): string {
-  return fileURLToPath(new URL('../../datasets/lexicon/ddxplus-lexicon.json', import.meta.url));
+  return fileURLToPath(new URL('../../../datasets/lexicon/ddxplus-lexicon.json', import.meta.url));
 }
 
 /** Abbreviations are matched case-sensitively, so they must look like one: a short token with a capital. */

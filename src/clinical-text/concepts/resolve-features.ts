@@ -1,5 +1,5 @@
-import type { Polarity } from '../domain/record.js';
-import type { InputFinding } from '../query/contracts.js';
+import type { Polarity } from '../../domain/record.js';
+import type { InputFinding } from '../findings.js';
 import { featureFor, type ConceptIndex } from './concept-index.js';
 import { joinEquivalent } from './equivalent-encodings.js';
 import { findMentions, type Mention } from './find-mentions.js';

@@ -1,5 +1,5 @@
-import type { InputFinding } from '../query/contracts.js';
-import type { KgSnapshot } from '../query/kg-snapshot.js';
+import type { InputFinding } from '../findings.js';
+import type { ConceptSet } from './concept-set.js';
 import { emergentPhrases, formKey } from './emergent-phrases.js';
 import type { ConceptMatch } from './resolve-features.js';
 import { tierOf } from './tiers.js';
@@ -9,9 +9,9 @@ import { tierOf } from './tiers.js';
  * same candidate keys the build counted (emergent-phrases.ts), and each key one of the KG's
  * emergent features was formed from reads as that feature. Each key is its own observation.
  */
-const cache = new WeakMap<KgSnapshot, Map<string, number>>();
+const cache = new WeakMap<ConceptSet, Map<string, number>>();
 
-export function emergentKeys(s: KgSnapshot): Map<string, number> {
+export function emergentKeys(s: ConceptSet): Map<string, number> {
   const hit = cache.get(s);
   if (hit) return hit;
   const byKey = new Map<string, number>();
@@ -23,7 +23,7 @@ export function emergentKeys(s: KgSnapshot): Map<string, number> {
   return byKey;
 }
 
-export function matchEmergent(s: KgSnapshot, finding: InputFinding): ConceptMatch[] {
+export function matchEmergent(s: ConceptSet, finding: InputFinding): ConceptMatch[] {
   const keys = emergentKeys(s);
   if (keys.size === 0) return [];
   const out = new Map<number, ConceptMatch>();

@@ -1,5 +1,5 @@
-import type { FeatureNode } from '../domain/kg.js';
-import type { KgSnapshot } from '../query/kg-snapshot.js';
+import type { FeatureNode } from '../../domain/kg.js';
+import type { ConceptSet } from './concept-set.js';
 
 /**
  * The order a finding is read in (issue 24): the build's coded concepts first (DDXPlus
@@ -20,10 +20,10 @@ export function tierOf(f: Pick<FeatureNode, 'vocabulary'>): ConceptTier {
   return 'coded';
 }
 
-const seen = new WeakMap<KgSnapshot, ConceptTier[]>();
+const seen = new WeakMap<ConceptSet, ConceptTier[]>();
 
 /** The tiers a snapshot's features fall in, in reading order ('coded' always first). */
-export function snapshotTiers(s: KgSnapshot): ConceptTier[] {
+export function snapshotTiers(s: ConceptSet): ConceptTier[] {
   const hit = seen.get(s);
   if (hit) return hit;
   const present = new Set<ConceptTier>(['coded']);

@@ -1,11 +1,11 @@
-import type { InputFinding } from './contracts.js';
-import { analyzeClinicalText, type Demographics, type TextFinding } from './text/index.js';
-import { blank } from './text/analyze.js';
-import { LIST_MARK } from './text/segment.js';
+import type { InputFinding } from './findings.js';
+import { analyzeClinicalText, type Demographics, type TextFinding } from './analysis/index.js';
+import { blank } from './analysis/analyze.js';
+import { LIST_MARK } from './analysis/segment.js';
 
 /**
  * Decomposition of manifestations (MedRAG eq. 8: q → {f_1..f_n}). Rule-based and
- * deterministic. Prose goes through the clinical text analyser (src/query/text: atomic
+ * deterministic. Prose goes through the clinical text analyser (src/clinical-text/analysis: atomic
  * findings, NegEx/ConText assertions, values, age and sex); renderings of structured
  * records ("Do you have a fever? yes", "pain location: lower chest, upper chest") keep
  * their question/answer split; structured findings and DDXPlus evidence codes

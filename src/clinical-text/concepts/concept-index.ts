@@ -1,5 +1,4 @@
-import type { KgSnapshot } from '../query/kg-snapshot.js';
-import { codeKey } from '../query/kg-snapshot.js';
+import { codeKey, type ConceptSet } from './concept-set.js';
 import { deriveForms } from './derive-forms.js';
 import { equivalentEncodings, type EquivalentEncodings } from './equivalent-encodings.js';
 import { familyCore, onlyRelative } from './family-forms.js';
@@ -53,7 +52,7 @@ export interface ConceptIndex {
   expansions: Map<string, string>;
   /** Yes/no concept → the KG's site-value features that encode the same complaint (equivalent-encodings.ts). */
   equivalents: EquivalentEncodings;
-  snapshot: KgSnapshot;
+  snapshot: ConceptSet;
 }
 
 /** The form whose content words' initials spell the abbreviation (CP → chest pain, N/V → nausea and vomiting). */
@@ -78,7 +77,7 @@ export function featureFor(index: ConceptIndex, code: string, valueCode: string 
  * `tier`: which of the snapshot's features the index reads (tiers.ts): the coded concepts with
  * the lexicon, a phenotype vocabulary's concepts without it, or 'all' for the embedding fallback.
  */
-export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon | null, tier: ConceptTier | 'all' = 'coded'): ConceptIndex {
+export function buildConceptIndex(snapshot: ConceptSet, lexicon: ConceptLexicon | null, tier: ConceptTier | 'all' = 'coded'): ConceptIndex {
   const entries: FormEntry[] = [];
   const add = (form: string, target: ConceptTarget, context: LexiconContext, caseSensitive = false, familyOnly?: FormEntry['familyOnly']) => {
     const stems = formStems(form);
@@ -144,14 +143,14 @@ export function buildConceptIndex(snapshot: KgSnapshot, lexicon: ConceptLexicon 
   return { entries, byStem, byAnchor, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon && withLexicon ? equivalentEncodings(lexicon, snapshot) : new Map(), snapshot };
 }
 
-const cache = new WeakMap<KgSnapshot, WeakMap<object, Map<string, ConceptIndex>>>();
+const cache = new WeakMap<ConceptSet, WeakMap<object, Map<string, ConceptIndex>>>();
 const NO_LEXICON = {};
 
 /**
  * One index per (snapshot, lexicon, tier): built on the first query, reused after. A snapshot of
  * coded features only (every DDXPlus or OMOP build) has one index: 'all' is the coded one.
  */
-export function conceptIndexFor(snapshot: KgSnapshot, lexicon: ConceptLexicon | null, tier: ConceptTier | 'all' = 'coded'): ConceptIndex {
+export function conceptIndexFor(snapshot: ConceptSet, lexicon: ConceptLexicon | null, tier: ConceptTier | 'all' = 'coded'): ConceptIndex {
   const tiers = snapshotTiers(snapshot);
   const t = tier === 'all' && tiers.length === 1 && tiers[0] === 'coded' ? 'coded' : tier;
   const perSnap = cache.get(snapshot) ?? new WeakMap<object, Map<string, ConceptIndex>>();

@@ -1,7 +1,7 @@
 /**
  * The concept layer's data (issue 17): surface forms that clinicians and patients write,
  * keyed by the KG's source codes. The shipped DDXPlus lexicon (datasets/lexicon/) has this
- * shape; src/concepts/lexicon.ts validates it. Features of other sources get forms derived
+ * shape; src/clinical-text/concepts/lexicon.ts validates it. Features of other sources get forms derived
  * from their own labels (derive-forms.ts).
  */
 export interface LexiconValue {

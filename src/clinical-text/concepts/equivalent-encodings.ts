@@ -1,4 +1,4 @@
-import { codeKey, type KgSnapshot } from '../query/kg-snapshot.js';
+import { codeKey, type ConceptSet } from './concept-set.js';
 import type { ConceptIndex } from './concept-index.js';
 import type { ConceptMatch } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
@@ -17,7 +17,7 @@ import type { ConceptLexicon } from './types.js';
 export type EquivalentEncodings = Map<string, number[]>;
 
 /** Built once with the concept index: pairs from shared forms, kept where the KG holds the site value. */
-export function equivalentEncodings(lexicon: ConceptLexicon, snapshot: KgSnapshot): EquivalentEncodings {
+export function equivalentEncodings(lexicon: ConceptLexicon, snapshot: ConceptSet): EquivalentEncodings {
   const out: EquivalentEncodings = new Map();
   const siteQuestions = Object.entries(lexicon.evidences).filter(([, ev]) => ev.valueSet === 'sites');
   for (const [code, ev] of Object.entries(lexicon.evidences)) {
