@@ -27,7 +27,7 @@ export interface EmergentOptions {
   minVocabularyPatients: number;
 }
 
-export const DEFAULT_EMERGENT_OPTIONS: EmergentOptions = { minPatients: 5, mergeSimilarity: 0.9, maxClustered: 2500, minVocabularyPatients: 2 };
+export const DEFAULT_EMERGENT_OPTIONS: EmergentOptions = { minPatients: 5, mergeSimilarity: 0.9, maxClustered: 1000, minVocabularyPatients: 2 };
 
 export interface EmergentInput {
   /** Candidate feature key ("e:<stems>") → records showing it. */

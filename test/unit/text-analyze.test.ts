@@ -208,3 +208,13 @@ describe('text: analyzeClinicalText findings and assertions (table)', () => {
   }
   it('has at least 80 cases', () => assert.ok(cases.length >= 80, String(cases.length)));
 });
+
+describe('clinical text analysis: a superlative is not a denial (issue 24)', () => {
+  const read = (t: string) => analyzeClinicalText(t).findings.map((f) => [f.text, f.assertion]);
+  it('"never had a headache this bad" says the headache is present', () => assert.deepEqual(read("I've never had a headache this bad."), [['headache', 'present']]));
+  it('"never had chest pain like this before" says the chest pain is present', () => assert.deepEqual(read('Never had chest pain like this before'), [['chest pain', 'present']]));
+  it('"never had a fever" and "never had asthma" stay denials', () => {
+    assert.deepEqual(read('never had a fever'), [['fever', 'absent']]);
+    assert.deepEqual(read("I've never had asthma"), [['asthma', 'absent']]);
+  });
+});

@@ -36,7 +36,21 @@ export function analyzeClinicalText(text: string): TextAnalysis {
   }
   const demographics = { ...demo.demographics };
   relativeAsPatient(text, findings, demographics);
+  for (const f of findings) worstEver(f);
   return { findings, demographics };
+}
+
+/** "never had a headache this bad", "never felt pain like this": a superlative, not a denial. */
+const NEVER = /^(?:never|never had|never felt|never experienced|never been)$/i;
+const SUPERLATIVE = /\s+(?:(?:this|so|that)\s+(?:bad|severe|painful|intense|strong|awful|terrible)|like (?:this|it|that)(?: before)?|before)\s*$/i;
+
+function worstEver(f: TextFinding): void {
+  if (f.assertion !== 'absent' || !f.cue || !NEVER.test(f.cue.trim())) return;
+  const tail = SUPERLATIVE.exec(f.text);
+  if (!tail) return;
+  f.assertion = 'present';
+  f.cue = null;
+  f.text = f.text.slice(0, tail.index);
 }
 
 const NO_ANSWER = /^(?:no|nope|nah|none|never|negative|neg|denies|n)$/i;

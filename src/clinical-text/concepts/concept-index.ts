@@ -41,6 +41,18 @@ export interface ConceptIndex {
    * while skipping the thousands of forms a common stem ("pain") is in.
    */
   byAnchor: Map<string, number[]>;
+  /**
+   * Whether a word the index lacks may be read as a typo or a sound-alike of one it has. Not for a
+   * phenotype vocabulary: among its 39k ontology forms an ordinary word too often has a neighbour
+   * ("pounding" sounds like "punding").
+   */
+  fuzzy: boolean;
+  /**
+   * Stems of the later tiers' forms (phenotype, emergent): real words of another vocabulary, never
+   * read as a typo of this one ("grouped vesicles" is no croup when HPO or the notes know "grouped").
+   * Empty for a KG of coded features only.
+   */
+  laterTierStems: ReadonlySet<string>;
   /** Evidence code → its lexicon context and whether its values need a trigger word. */
   evidence: Map<string, { canonical: string; context: LexiconContext; hasTriggers: boolean; scale: { min: number; max: number } | null }>;
   /** Codes of the evidences whose values are body sites, by trigger priority. */
@@ -140,7 +152,14 @@ export function buildConceptIndex(snapshot: ConceptSet, lexicon: ConceptLexicon 
     if (list) list.push(i);
     else byAnchor.set(anchor, [i]);
   });
-  return { entries, byStem, byAnchor, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon && withLexicon ? equivalentEncodings(lexicon, snapshot) : new Map(), snapshot };
+  const laterTierStems = new Set<string>();
+  if (tier === 'coded') {
+    for (const feature of snapshot.features) {
+      if (tierOf(feature) === 'coded') continue;
+      for (const form of feature.forms ?? [feature.text]) for (const s of formStems(form)) laterTierStems.add(s);
+    }
+  }
+  return { entries, byStem, byAnchor, fuzzy: tier !== 'phenotype', laterTierStems, evidence, siteEvidences, siteCanonical, siteSide, expansions, equivalents: lexicon && withLexicon ? equivalentEncodings(lexicon, snapshot) : new Map(), snapshot };
 }
 
 const cache = new WeakMap<ConceptSet, WeakMap<object, Map<string, ConceptIndex>>>();

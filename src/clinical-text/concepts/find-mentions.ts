@@ -35,6 +35,7 @@ const fuzzyCache = new WeakMap<ConceptIndex, Map<string, Candidate[]>>();
 /** The vocabulary stems a text token can stand for: itself, or stems within its typo budget. */
 function candidates(index: ConceptIndex, token: Token): Candidate[] {
   if (index.byStem.has(token.stem)) return [{ stem: token.stem, penalty: 1 }];
+  if (!index.fuzzy || index.laterTierStems.has(token.stem)) return [];
   // The budget follows the stem's length, and the first letter must agree: typos rarely
   // hit it, and without that rule "crushing" was one stem edit from "cough".
   const budget = typoBudget(token.stem);
