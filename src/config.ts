@@ -119,6 +119,11 @@ const EnvSchema = z.object({
   DXGRAPH_READY_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_LIMITS.readyCacheMs),
   DXGRAPH_SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_LIMITS.shutdown.drainMs),
   DXGRAPH_SHUTDOWN_LINGER_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_LIMITS.shutdown.lingerMs),
+  /** The offline reasoner's prior weights, "vote=0.5,keyDifferences=0.25,knn=1" (any subset; docs/query.md, ablation in docs/notes.md). */
+  DXGRAPH_PRIOR_WEIGHTS: z
+    .string()
+    .regex(/^\s*(?:(?:vote|keyDifferences|knn)=\d+(?:\.\d+)?\s*(?:,\s*|$))+$/, 'must look like vote=0.5,keyDifferences=0.25,knn=1 (numbers >= 0)')
+    .optional(),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
 });
@@ -151,6 +156,25 @@ export interface Config {
   query?: { differencesCache: boolean };
   /** Absent (hand-built configs in tests) = DEFAULT_LIMITS; loadConfig always fills it. */
   limits?: LimitsConfig;
+  /** Prior weights of the offline evidence reasoner that DXGRAPH_PRIOR_WEIGHTS sets; absent or empty = the reasoner's defaults. */
+  priorWeights?: PriorWeightsConfig;
+}
+
+export interface PriorWeightsConfig {
+  voteWeight?: number;
+  keyDifferenceWeight?: number;
+  knnWeight?: number;
+}
+
+const PRIOR_NAMES: Readonly<Record<string, keyof PriorWeightsConfig>> = { vote: 'voteWeight', keyDifferences: 'keyDifferenceWeight', knn: 'knnWeight' };
+
+function priorWeights(spec: string | undefined): PriorWeightsConfig {
+  const out: PriorWeightsConfig = {};
+  for (const part of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [name, value] = part.split('=');
+    out[PRIOR_NAMES[name!.trim()]!] = Number(value);
+  }
+  return out;
 }
 
 /** Parse and validate `env` (defaults to process.env). Throws ConfigError naming the variable. */
@@ -205,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
     query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE },
+    priorWeights: priorWeights(e.DXGRAPH_PRIOR_WEIGHTS),
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,
       maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,

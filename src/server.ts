@@ -41,7 +41,7 @@ export interface StartServerOptions {
 }
 
 export async function createReasoners(config: Config, logger: Logger): Promise<Reasoner[]> {
-  const evidence = new EvidenceReasoner();
+  const evidence = new EvidenceReasoner(config.priorWeights ?? {});
   if (!config.llm.enabled) return [evidence];
   const llm = new LlmReasoner({ chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs });
   return [evidence, new WithFallback(llm, evidence, { timeoutMs: config.llm.timeoutMs, logger })];

@@ -38,3 +38,15 @@ describe('config', () => {
     rejects({ DXGRAPH_EMBEDDER: 'openai' }, 'DXGRAPH_EMBEDDER');
   });
 });
+
+describe('config: the evidence reasoner prior weights (DXGRAPH_PRIOR_WEIGHTS, issue 24 ablation)', () => {
+  it('reads any subset of vote, keyDifferences and knn', () => {
+    assert.deepEqual(loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'vote=0, knn=2.5' }).priorWeights, { voteWeight: 0, knnWeight: 2.5 });
+    assert.deepEqual(loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'keyDifferences=0' }).priorWeights, { keyDifferenceWeight: 0 });
+  });
+  it('leaves the reasoner defaults when unset', () => assert.deepEqual(loadConfig({}).priorWeights, {}));
+  it('rejects an unknown prior or a non-number, naming the variable', () => {
+    assert.throws(() => loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'gate=1' }), /DXGRAPH_PRIOR_WEIGHTS/);
+    assert.throws(() => loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'vote=-1' }), /DXGRAPH_PRIOR_WEIGHTS/);
+  });
+});
