@@ -31,7 +31,7 @@ export interface DecomposedFeatures {
 }
 
 export async function decomposeFeatures(
-  input: { scan: RecordScan; clusters: DiseaseClusters; embeddings: Embeddings; noteKeys?: ReadonlySet<string> },
+  input: { scan: RecordScan; clusters: DiseaseClusters; embeddings: Embeddings; noteKeys?: ReadonlySet<string>; codedKeys?: ReadonlySet<string> },
   options: Partial<DecomposeOptions> = {},
 ): Promise<DecomposedFeatures> {
   const opts = { ...DEFAULT_DECOMPOSE_OPTIONS, ...options };
@@ -62,7 +62,8 @@ export async function decomposeFeatures(
       manifestations.push({ diseaseId, featureId: featureIdOf(key), prevalence: count / n, count, source: 'ehr' });
     }
   }
-  const features = [...used].sort().map((key) => toNode(emergent.protos.get(key) ?? scan.features.get(key)!));
+  const noteOnly = (key: string) => isEmergentKey(key) || ((input.noteKeys?.has(key) ?? false) && !(input.codedKeys?.has(key) ?? false));
+  const features = [...used].sort().map((key) => ({ ...toNode(emergent.protos.get(key) ?? scan.features.get(key)!), ...(noteOnly(key) ? { fromNotes: true } : {}) }));
   const merged = [...canonical.entries()].filter(([k, v]) => k !== v && !isEmergentKey(k)).length;
   return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept } };
 }

@@ -120,7 +120,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     progress.stop();
     const declared = input.source.declaredEvidence ? await input.source.declaredEvidence() : null;
     const clusters = attachDeclaredEvidence(await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster)), declared);
-    const ehr = await timed('decompose', () => decomposeFeatures({ scan, clusters, embeddings, noteKeys: notesReport.keys }, params.decompose));
+    const ehr = await timed('decompose', () => decomposeFeatures({ scan, clusters, embeddings, noteKeys: notesReport.keys, codedKeys: notesReport.codedKeys }, params.decompose));
     const base = { diseases: clusters.diseases, features: ehr.features, manifestations: ehr.manifestations };
     const llm = services.llm;
     const hierarchy = await timed('hierarchy', () =>

@@ -22,9 +22,11 @@ export interface ReadNotesReport {
   scrubbed: Record<string, number>;
   /** Feature keys read from notes (vocabulary concepts): each must reach k records to enter the KG. */
   keys: Set<string>;
+  /** Feature keys some record carries as a source code: such a feature is not one learnt from notes only. */
+  codedKeys: Set<string>;
 }
 
-export const emptyNotesReport = (): ReadNotesReport => ({ records: 0, notes: 0, findings: 0, unread: 0, leftOut: {}, scrubbed: {}, keys: new Set() });
+export const emptyNotesReport = (): ReadNotesReport => ({ records: 0, notes: 0, findings: 0, unread: 0, leftOut: {}, scrubbed: {}, keys: new Set(), codedKeys: new Set() });
 
 const merge = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
@@ -67,6 +69,7 @@ export async function* readRecordNotes(records: AsyncIterable<NormalizedRecord>,
       yield r;
       continue;
     }
+    for (const f of r.findings) if (f.polarity === 'present') report.codedKeys.add(featureKey(f));
     if (r.notes && r.notes.length > 0 && loaded === null) loaded = await (deps as () => Promise<NoteReaderDeps>)();
     yield loaded ? withNotesRead(r, loaded, report) : r;
   }

@@ -40,7 +40,7 @@ export async function buildMemoryKg(records: readonly NormalizedRecord[], deps: 
     const report = emptyNotesReport();
     const scan = await scanRecords({ records: readRecordNotes(stream(records), deps.reader, report), spoolPath: join(dir, 'spool.jsonl') });
     const clusters = await clusterDiseases({ diagnoses: scan.diagnoses, embeddings: deps.embeddings });
-    const ehr = await decomposeFeatures({ scan, clusters, embeddings: deps.embeddings, noteKeys: report.keys }, deps.decompose ?? {});
+    const ehr = await decomposeFeatures({ scan, clusters, embeddings: deps.embeddings, noteKeys: report.keys, codedKeys: report.codedKeys }, deps.decompose ?? {});
     const hierarchy = await aggregateHierarchy({ diseases: clusters.diseases, features: ehr.features, manifestations: ehr.manifestations }, { mode: 'statistical', sizes: { subcategories: 'auto', categories: 'auto' } });
     const kg = assemble({ clusters, hierarchy, ehr, augmented: { features: [], manifestations: [] }, keyDifferences: [] });
     return { snapshot: buildSnapshot(kg), report, emergent: ehr.emergent };

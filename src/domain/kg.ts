@@ -67,6 +67,12 @@ export interface FeatureNode {
    * synonyms, an emergent concept's phrases seen in notes of at least k patients. Null/absent: none.
    */
   forms?: string[] | null;
+  /**
+   * True when the feature was learnt only from notes: a note that does not mention it says nothing
+   * about it, so the reasoner never counts it as absent for being unreported (a questionnaire's
+   * unanswered question is a no; a note's unwritten finding is unknown). Null/absent: coded.
+   */
+  fromNotes?: boolean | null;
 }
 
 /** (:Disease)-[:HAS_MANIFESTATION {prevalence, count, source}]->(:Feature) */

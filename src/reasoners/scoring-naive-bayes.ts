@@ -15,7 +15,8 @@ import { declaredUnseen } from './scoring-declared.js';
  *            + λ · Σ_{f not reported} log(1 - p(f|d))   ("unreported" = weak absence)
  *
  * λ = 1 is the full Bernoulli model (every unreported feature counts as absent, true for
- * a complete DDXPlus record); a short free-text description says little about what is
+ * a complete DDXPlus record); a feature learnt from notes only (FeatureNode.fromNotes) is never in
+ * the unreported sum: a note that does not mention a finding says nothing about it; a short free-text description says little about what is
  * absent, so λ is scaled by how complete it is (`effectiveUnreportedWeight`). The
  * unreported sum is computed as λ·(base(d) − Σ_reported log(1−p)), with base(d) the
  * all-absent sum precomputed once per snapshot, so a query costs O(reported × diseases).
@@ -68,6 +69,8 @@ export interface NbTables {
   declaredUnseen: Map<number, readonly [number, number]>[];
   /** Per feature: its share of all training records (the background rate q(f)). */
   marginal: Float64Array;
+  /** Per feature: 1 when an unreported feature counts as weakly absent, 0 for features learnt from notes only. */
+  unreportedMask: Uint8Array;
 }
 
 const EPS = 1e-4;
@@ -85,7 +88,9 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'minRecords'
   const t: NbTables = {
     logP: [], log1mP: [], logP0: new Float64Array(D), log1mP0: new Float64Array(D),
     allAbsent: new Float64Array(D), logPrior: new Float64Array(D), meanFeaturesPerRecord: 0, marginal: new Float64Array(F), declaredUnseen: [],
+    unreportedMask: Uint8Array.from(s.features, (f) => (f.fromNotes ? 0 : 1)),
   };
+  const countedF = t.unreportedMask.reduce((a, x) => a + x, 0);
   let edgeCounts = 0;
   for (let d = 0; d < D; d++) {
     const n = s.diseases[d]!.recordCount;
@@ -93,13 +98,15 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'minRecords'
     const p0 = n > 0 ? alpha / (Math.max(n, minRecords) + 2 * alpha) : EPS;
     const lp = new Float64Array(m.features.length);
     const l1 = new Float64Array(m.features.length);
-    let sum = (F - m.features.length) * Math.log(1 - p0);
+    let counted = 0;
+    for (let i = 0; i < m.features.length; i++) counted += t.unreportedMask[m.features[i]!]!;
+    let sum = (countedF - counted) * Math.log(1 - p0);
     for (let i = 0; i < m.features.length; i++) {
       // Counted edges (EHR) are smoothed; estimated edges (LLM, no count) are clamped.
       const p = n > 0 && m.counts[i]! > 0 ? (m.counts[i]! + alpha) / (n + 2 * alpha) : clamp(m.prevalence[i]!);
       lp[i] = Math.log(p);
       l1[i] = Math.log(1 - p);
-      sum += l1[i]!;
+      if (t.unreportedMask[m.features[i]!]) sum += l1[i]!;
       edgeCounts += m.counts[i]!;
       t.marginal[m.features[i]!]! += m.counts[i]!;
     }
@@ -165,8 +172,8 @@ export function nbScore(s: KgSnapshot, t: NbTables, d: number, reported: readonl
       obs = Math.log(r.present ? pm : 1 - pm);
     }
     observed[i] = obs;
-    // Remove the feature from the "unreported" sum, then add its observed term.
-    contributions[i] = r.weight * (obs - lam * l1);
+    // Remove the feature from the "unreported" sum (if it is in it), then add its observed term.
+    contributions[i] = r.weight * (obs - lam * l1 * t.unreportedMask[r.feature]!);
   });
   if (q.mixture) mixAlternatives(reported, observed, contributions);
   for (let i = 0; i < reported.length; i++) score += contributions[i]!;
