@@ -84,6 +84,7 @@ function shortValue(v: string): string | null {
 }
 
 const NEGATIVE_VALUES = new Set(['no', 'n', 'nowhere', 'none', 'false']);
+const VAGUE_EMERGENT = /^(?:worse|better|positive|negative|normal|abnormal|mild|moderate|severe|acute|chronic|left|right|noted|states|denies|reports|recent|history|patient|given|started|since|return|home|improved|stable|afebrile|tender|pain|exam|labs|admitted|admission|discharged|follow|clear|intact|appears|alert)\b/i;
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 /**
@@ -91,6 +92,9 @@ const NUMERIC = /^-?\d+(\.\d+)?$/;
  * values and negative answers never do (a group is not named "itching severity 0").
  */
 export function featureConcept(f: FeatureNode, names: ConceptNames | null): string | null {
+  // A concept that emerged from notes names a group only when it is a clinical phrase, not an
+  // abbreviation or a word of any note ("ua", "le", "worse", "positive").
+  if (f.vocabulary === 'emergent' && (f.text.replace(/^fh /, '').length < 5 || VAGUE_EMERGENT.test(f.text) || f.text.startsWith('fh '))) return null;
   const value = f.valueText?.trim() ?? null;
   if (value !== null && (NUMERIC.test(value) || NEGATIVE_VALUES.has(value.toLowerCase()))) return null;
   const yes = value === null || value.toLowerCase() === 'yes';
