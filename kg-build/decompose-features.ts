@@ -40,6 +40,9 @@ export async function decomposeFeatures(
   const emergent = await groupEmergent(scan, input.embeddings, opts.emergent ?? {}, input.noteKeys ?? new Set());
   // A candidate phrase whose concept was not kept (too few patients) is no feature at all.
   for (const [k, rep] of emergent.canonical) canonical.set(k, rep ?? '');
+  // A phenotype read from notes that a coded source of the build carries under its standard code
+  // (HPO Fever's SNOMED cross-reference, an OMOP condition's SNOMED code) is that source's feature.
+  for (const [from, to] of sameConceptAsCoded(scan, input.noteKeys ?? new Set())) canonical.set(from, to);
 
   // disease id -> feature key -> records (each record counted once per feature)
   const counts = new Map<string, Map<string, number>>();
@@ -68,6 +71,25 @@ export async function decomposeFeatures(
   return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept } };
 }
 
+/** "SNOMEDCT_US:386661006" → the key an OMOP/FHIR finding of that concept has ("c:SNOMED:386661006="). */
+const XREF_VOCABULARY: Readonly<Record<string, string>> = { SNOMEDCT_US: 'SNOMED', SNOMEDCT: 'SNOMED', SNOMED: 'SNOMED', LOINC: 'LOINC', ICD10CM: 'ICD10CM', ICD10: 'ICD10CM' };
+
+function sameConceptAsCoded(scan: RecordScan, noteKeys: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const key of noteKeys) {
+    for (const xref of scan.features.get(key)?.xrefs ?? []) {
+      const [vocab, code] = xref.split(/:(.*)/s);
+      const std = vocab && code ? XREF_VOCABULARY[vocab] : undefined;
+      const target = std ? `c:${std}:${code}=` : null;
+      if (target && target !== key && scan.features.has(target) && !noteKeys.has(target)) {
+        out.set(key, target);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** Records per candidate emergent phrase (one spool pass), then the concepts they form. */
 async function groupEmergent(scan: RecordScan, embeddings: Embeddings, options: Partial<EmergentOptions>, noteKeys: ReadonlySet<string>): Promise<EmergentConcepts> {
   const support = new Map<string, number>();
@@ -83,7 +105,7 @@ async function groupEmergent(scan: RecordScan, embeddings: Embeddings, options: 
 }
 
 function toNode(p: FeatureProto): FeatureNode {
-  return { id: featureIdOf(p.key), text: p.text, kind: 'ehr', code: p.code, valueCode: p.valueCode, question: p.question, valueText: p.valueText, antecedent: p.antecedent, answerType: p.answerType, parentCode: p.parentCode, vocabulary: p.vocabulary, forms: p.forms };
+  return { id: featureIdOf(p.key), text: p.text, kind: 'ehr', code: p.code, valueCode: p.valueCode, question: p.question, valueText: p.valueText, antecedent: p.antecedent, answerType: p.answerType, parentCode: p.parentCode, vocabulary: p.vocabulary, forms: p.forms, xrefs: p.xrefs };
 }
 
 /**

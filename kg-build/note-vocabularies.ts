@@ -23,7 +23,7 @@ export interface NoteVocabularies {
 }
 
 function node(f: Finding): FeatureNode {
-  return { id: featureIdOf(featureKey(f)), text: f.text, kind: 'ehr', code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null, vocabulary: f.concept?.vocabulary ?? null, forms: f.concept?.forms ?? null };
+  return { id: featureIdOf(featureKey(f)), text: f.text, kind: 'ehr', code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null, vocabulary: f.concept?.vocabulary ?? null, forms: f.concept?.forms ?? null, xrefs: f.concept?.xrefs ?? null };
 }
 
 /** Every answer the DDXPlus questionnaire can record, as the DDXPlus source's findings. */
@@ -44,7 +44,7 @@ export function ddxplusFeatures(dict: DdxplusDictionary): FeatureNode[] {
 
 /** A phenotype vocabulary's concepts as features read by their forms (tier 'phenotype'). */
 export function vocabularyFeatures(v: Vocabulary): FeatureNode[] {
-  return v.concepts.map((c) => node({ text: c.label, polarity: 'present', code: c.code, valueCode: null, question: null, valueText: null, antecedent: null, concept: { vocabulary: c.vocabulary, forms: c.forms } }));
+  return v.concepts.map((c) => node({ text: c.label, polarity: 'present', code: c.code, valueCode: null, question: null, valueText: null, antecedent: null, concept: { vocabulary: c.vocabulary, forms: c.forms, xrefs: c.xrefs } }));
 }
 
 export function noteVocabularies(parts: { ddxplus: DdxplusDictionary | null; lexicon: ConceptLexicon | null; phenotypes: Vocabulary[] }): NoteVocabularies {

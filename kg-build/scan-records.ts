@@ -28,6 +28,7 @@ export interface FeatureProto {
   /** A concept read from notes (Finding.concept): its vocabulary and forms. */
   vocabulary: string | null;
   forms: string[] | null;
+  xrefs: string[] | null;
 }
 
 export interface SpoolRow {
@@ -81,7 +82,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
         }
         const key = featureKey(f);
         keys.add(key);
-        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null, vocabulary: f.concept?.vocabulary ?? null, forms: f.concept?.forms ?? null });
+        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null, vocabulary: f.concept?.vocabulary ?? null, forms: f.concept?.forms ?? null, xrefs: f.concept?.xrefs ?? null });
       }
       const d = diag.get(r.diagnosis) ?? { count: 0, icd: new Map<string, number>(), demographics: emptyTally() };
       d.count++;

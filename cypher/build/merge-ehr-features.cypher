@@ -3,7 +3,7 @@ UNWIND $rows AS r
 MERGE (f:Feature {id: r.id})
 SET f:EhrFeature, f.text = r.text, f.kind = r.kind, f.code = r.code, f.valueCode = r.valueCode,
     f.question = r.question, f.valueText = r.valueText, f.antecedent = r.antecedent, f.answerType = r.answerType,
-    f.parentCode = r.parentCode, f.vocabulary = r.vocabulary, f.forms = r.forms, f.fromNotes = r.fromNotes,
+    f.parentCode = r.parentCode, f.vocabulary = r.vocabulary, f.forms = r.forms, f.fromNotes = r.fromNotes, f.xrefs = r.xrefs,
     f.degree = toInteger(r.degree), f.buildId = $buildId
 // Concepts read from notes get a label Neo4j Browser can colour (style.grass): a phenotype
 // vocabulary's (HPO) or one that emerged from the notes.

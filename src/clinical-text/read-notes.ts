@@ -55,7 +55,7 @@ export function toFinding(node: FeatureNode, polarity: Finding['polarity']): Fin
   return {
     text: node.text, polarity, code: node.code, valueCode: node.valueCode, question: node.question, valueText: node.valueText,
     antecedent: node.antecedent, answerType: node.answerType ?? null, parentCode: node.parentCode ?? null,
-    concept: node.vocabulary ? { vocabulary: node.vocabulary, forms: node.forms ?? [] } : null,
+    concept: node.vocabulary ? { vocabulary: node.vocabulary, forms: node.forms ?? [], ...(node.xrefs ? { xrefs: node.xrefs } : {}) } : null,
   };
 }
 

@@ -73,6 +73,8 @@ export interface FeatureNode {
    * unanswered question is a no; a note's unwritten finding is unknown). Null/absent: coded.
    */
   fromNotes?: boolean | null;
+  /** A vocabulary concept's cross-references ("SNOMEDCT_US:386661006", "UMLS:C0015967"); null/absent: none. */
+  xrefs?: string[] | null;
 }
 
 /** (:Disease)-[:HAS_MANIFESTATION {prevalence, count, source}]->(:Feature) */

@@ -39,7 +39,7 @@ export interface Finding {
    */
   provenance?: FindingProvenance | null;
   /** A concept read from notes: its vocabulary and the surface forms it is read by (FeatureNode.forms). */
-  concept?: { vocabulary: string; forms: string[] } | null;
+  concept?: { vocabulary: string; forms: string[]; xrefs?: string[] } | null;
 }
 
 export interface FindingProvenance {

@@ -12,7 +12,7 @@ const embeddings = new HashedEmbedder();
 
 /** A candidate as the scan leaves it: key "e:<stems>", text the stems, the surface as its one form. */
 function proto(stems: string, surface: string): FeatureProto {
-  return { key: `e:${stems}`, text: stems, code: null, valueCode: null, question: null, valueText: null, antecedent: null, answerType: null, parentCode: null, vocabulary: 'emergent-candidate', forms: [surface] };
+  return { key: `e:${stems}`, text: stems, code: null, valueCode: null, question: null, valueText: null, antecedent: null, answerType: null, parentCode: null, vocabulary: 'emergent-candidate', forms: [surface], xrefs: null };
 }
 
 interface Candidate { stems: string; surface: string; records: number }

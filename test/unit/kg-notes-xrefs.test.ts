@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import type { NormalizedRecord } from '../../src/domain/record.js';
+import { HashedEmbedder } from '../../src/adapters/embeddings/index.js';
+import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
+import { buildMemoryKg } from '../../bench/lib/notes-kg-memory.js';
+
+/**
+ * Issue 24: the same concept from two sources is one feature. A hospital codes fever as SNOMED
+ * 386661006 (OMOP, FHIR); its notes say "pyrexia", which HPO reads as HP:0001945, whose
+ * cross-reference is that SNOMED code: the KG keeps the coded feature, with both sources' counts.
+ */
+const vocab = noteVocabularies({
+  ddxplus: null, lexicon: null,
+  phenotypes: [{ name: 'HPO', attribution: 'test', concepts: [{ vocabulary: 'HPO', code: 'HP:0001945', label: 'Fever', forms: ['Fever', 'Pyrexia'], xrefs: ['UMLS:C0015967', 'SNOMEDCT_US:386661006'], parents: [] }] }],
+});
+const base = { icd10: null, age: null, sex: null, initialFindingCode: null, text: '', location: 'test' };
+const coded = (id: string, diagnosis: string): NormalizedRecord => ({
+  ...base, id, diagnosis,
+  findings: [{ text: 'Fever', polarity: 'present', code: 'SNOMED:386661006', valueCode: null, question: null, valueText: null, antecedent: false, provenance: { vocabulary: 'SNOMED', conceptCode: '386661006', conceptId: 1, sourceValue: null, origin: 'observation 1' } }],
+});
+const noted = (id: string, diagnosis: string, text: string): NormalizedRecord => ({ ...base, id, diagnosis, findings: [], notes: [{ origin: 'note 1', title: null, text }] });
+
+describe('one concept from coded facts and notes (issue 24)', () => {
+  it('a note read as an HPO phenotype joins the coded feature its SNOMED cross-reference names', async () => {
+    const records = [coded('omop:a:1', 'Influenza'), coded('omop:a:2', 'Influenza'), noted('notes:n:1', 'Pneumonia', 'Pyrexia and cough.'), noted('notes:n:2', 'Pneumonia', 'pyrexia since yesterday')];
+    const kg = await buildMemoryKg(records, { reader: { vocabulary: vocab.snapshot, lexicon: null, prepare: (text) => ({ text, leftOut: {}, scrubbed: {} }) }, embeddings: new HashedEmbedder() });
+    const fevers = kg.snapshot.features.filter((f) => f.code === 'SNOMED:386661006' || f.code === 'HP:0001945');
+    assert.deepEqual(fevers.map((f) => f.code), ['SNOMED:386661006']);
+    const f = kg.snapshot.featureIndex.get(fevers[0]!.id)!;
+    assert.deepEqual([...kg.snapshot.featureDiseases[f]!].map((d) => kg.snapshot.diseases[d]!.name).sort(), ['Influenza', 'Pneumonia']);
+    assert.notEqual(fevers[0]!.fromNotes, true, 'a coded feature is no notes-only feature');
+  });
+  it('without a coded feature to join, the phenotype stays an HPO feature with its cross-references', async () => {
+    const records = [noted('notes:n:1', 'Pneumonia', 'Pyrexia and cough.'), noted('notes:n:2', 'Pneumonia', 'pyrexia since yesterday')];
+    const kg = await buildMemoryKg(records, { reader: { vocabulary: vocab.snapshot, lexicon: null, prepare: (text) => ({ text, leftOut: {}, scrubbed: {} }) }, embeddings: new HashedEmbedder() });
+    const hpo = kg.snapshot.features.find((f) => f.code === 'HP:0001945');
+    assert.ok(hpo);
+    assert.equal(hpo.vocabulary, 'HPO');
+    assert.equal(hpo.fromNotes, true);
+    assert.ok(hpo.xrefs?.includes('SNOMEDCT_US:386661006'));
+  });
+});
