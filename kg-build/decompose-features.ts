@@ -46,14 +46,32 @@ export async function decomposeFeatures(
 
   // disease id -> feature key -> records (each record counted once per feature)
   const counts = new Map<string, Map<string, number>>();
+  // Incomplete records (notes only): per disease, how many, and per feature how many said anything of it.
+  const incomplete = new Map<string, { records: number; mentions: Map<string, number> }>();
   for await (const row of readSpool(scan.spoolPath)) {
     const diseaseId = clusters.diseaseOf.get(row.diagnosis);
     if (diseaseId === undefined) continue;
     const perDisease = counts.get(diseaseId) ?? new Map<string, number>();
     counts.set(diseaseId, perDisease);
-    for (const key of new Set(row.features.map((k) => canonical.get(k) ?? k))) if (key !== '') perDisease.set(key, (perDisease.get(key) ?? 0) + 1);
+    const present = new Set(row.features.map((k) => canonical.get(k) ?? k));
+    for (const key of present) if (key !== '') perDisease.set(key, (perDisease.get(key) ?? 0) + 1);
+    if (row.incomplete) {
+      const inc = incomplete.get(diseaseId) ?? { records: 0, mentions: new Map<string, number>() };
+      incomplete.set(diseaseId, inc);
+      inc.records++;
+      for (const key of new Set([...present, ...row.incomplete.absent])) if (key !== '') inc.mentions.set(key, (inc.mentions.get(key) ?? 0) + 1);
+    }
   }
 
+  const noteOnly = (key: string) => isEmergentKey(key) || ((input.noteKeys?.has(key) ?? false) && !(input.codedKeys?.has(key) ?? false));
+  // A coded feature is known only for the records that could have shown it: every complete record,
+  // and an incomplete (notes only) one when its notes mention it, present or denied. A feature
+  // learnt from notes only keeps every record as its denominator: being unmentioned is its signal.
+  const observed = (diseaseId: string, key: string, n: number): number => {
+    const inc = incomplete.get(diseaseId);
+    if (!inc || noteOnly(key)) return n;
+    return Math.max(1, n - inc.records + (inc.mentions.get(key) ?? 0));
+  };
   const recordsOf = new Map(clusters.diseases.map((d) => [d.id, d.recordCount]));
   const used = new Set<string>();
   const manifestations: ManifestationEdge[] = [];
@@ -62,10 +80,9 @@ export async function decomposeFeatures(
     for (const [key, count] of [...perDisease.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
       if (count < opts.minCount || n === 0) continue;
       used.add(key);
-      manifestations.push({ diseaseId, featureId: featureIdOf(key), prevalence: count / n, count, source: 'ehr' });
+      manifestations.push({ diseaseId, featureId: featureIdOf(key), prevalence: count / observed(diseaseId, key, n), count, source: 'ehr' });
     }
   }
-  const noteOnly = (key: string) => isEmergentKey(key) || ((input.noteKeys?.has(key) ?? false) && !(input.codedKeys?.has(key) ?? false));
   const features = [...used].sort().map((key) => ({ ...toNode(emergent.protos.get(key) ?? scan.features.get(key)!), ...(noteOnly(key) ? { fromNotes: true } : {}) }));
   const merged = [...canonical.entries()].filter(([k, v]) => k !== v && !isEmergentKey(k)).length;
   return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept } };

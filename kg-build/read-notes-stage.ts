@@ -54,7 +54,7 @@ export function withNotesRead(r: NormalizedRecord, deps: NoteReaderDeps, report:
   const said = fromNotes.map((f) => `${f.polarity === 'absent' ? 'no ' : ''}${f.text}`);
   const { notes: _raw, ...rest } = r;
   const text = [r.text, ...said].filter(Boolean).join('\n');
-  return { ...rest, findings: [...r.findings, ...fromNotes, ...candidates], text, retrievalText: [r.text, ...reading.prepared].filter(Boolean).join('\n') };
+  return { ...rest, findings: [...r.findings, ...fromNotes, ...candidates], text, retrievalText: [r.text, ...reading.prepared].filter(Boolean).join('\n'), ...(r.findings.length === 0 ? { incomplete: true } : {}) };
 }
 
 /**

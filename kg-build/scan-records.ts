@@ -37,6 +37,8 @@ export interface SpoolRow {
   text: string;
   /** NormalizedRecord.retrievalText: what the record index embeds instead of `text` (the spool is deleted after the build). */
   embed?: string;
+  /** NormalizedRecord.incomplete, with the features its notes deny: with the present ones, what the record says anything about. */
+  incomplete?: { absent: string[] };
   features: string[];
 }
 
@@ -75,9 +77,11 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
         continue;
       }
       const keys = new Set<string>();
+      const denied = new Set<string>();
       for (const f of r.findings) {
         if (f.polarity === 'absent') {
           absentFindings++;
+          if (r.incomplete) denied.add(featureKey(f));
           continue;
         }
         const key = featureKey(f);
@@ -89,7 +93,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
       tally(d.demographics, r);
       if (r.icd10) d.icd.set(r.icd10, (d.icd.get(r.icd10) ?? 0) + 1);
       diag.set(r.diagnosis, d);
-      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}) };
+      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}), ...(r.incomplete ? { incomplete: { absent: [...denied].sort() } } : {}) };
       hash.update(`${r.id}\u0000${r.diagnosis}\u0000${row.features.join(',')}\n`);
       if (!out.write(JSON.stringify(row) + '\n')) await once(out, 'drain');
       recordCount++;

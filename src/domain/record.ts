@@ -90,6 +90,12 @@ export interface NormalizedRecord {
    * `text`. Set by the build's note stage; absent/null: `text` is embedded.
    */
   retrievalText?: string | null;
+  /**
+   * True when the record lists only what its notes mention (notes and no coded findings): a
+   * finding it does not list is unknown, not absent. The build then estimates a coded feature's
+   * prevalence over the records that could have shown it (kg-build/decompose-features.ts).
+   */
+  incomplete?: boolean;
 }
 
 export interface RecordNote {

@@ -6,6 +6,7 @@
  */
 import type { DemographicModel } from './demographics.js';
 import type { AnswerType } from '../domain/record.js';
+import { observedRecords } from '../domain/prevalence.js';
 
 /** The narrow view of a KG the follow-ups need (a `DiagnosticKg` satisfies it). */
 export interface FollowupKg {
@@ -68,7 +69,9 @@ export class FollowupModel {
       let row = this.counts.get(m.featureId);
       if (!row) this.counts.set(m.featureId, (row = new Float64Array(D)));
       // Edges without a record count (LLM estimates) contribute prevalence × effective n.
-      row[i] = m.count > 0 ? m.count : m.prevalence * this.recordCounts[i]!;
+      // An edge estimated over fewer records than the disease has (notes, domain/prevalence.ts) counts as its rate × n.
+      const n = this.recordCounts[i]!;
+      row[i] = m.count > 0 ? (observedRecords(m.count, m.prevalence, n) === n ? m.count : m.prevalence * n) : m.prevalence * n;
     }
     this.features = kg.features.filter((f) => this.counts.has(f.id));
   }

@@ -1,5 +1,6 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import { declaredUnseen } from './scoring-declared.js';
+import { observedRecords } from '../domain/prevalence.js';
 
 /**
  * Bernoulli naive-Bayes log-likelihood with Laplace smoothing: the offline evidence
@@ -103,7 +104,8 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'minRecords'
     let sum = (countedF - counted) * Math.log(1 - p0);
     for (let i = 0; i < m.features.length; i++) {
       // Counted edges (EHR) are smoothed; estimated edges (LLM, no count) are clamped.
-      const p = n > 0 && m.counts[i]! > 0 ? (m.counts[i]! + alpha) / (n + 2 * alpha) : clamp(m.prevalence[i]!);
+      // Counted edges (EHR) are smoothed over the records that could show them (domain/prevalence.ts).
+      const p = n > 0 && m.counts[i]! > 0 ? (m.counts[i]! + alpha) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * alpha) : clamp(m.prevalence[i]!);
       lp[i] = Math.log(p);
       l1[i] = Math.log(1 - p);
       if (t.unreportedMask[m.features[i]!]) sum += l1[i]!;

@@ -3,6 +3,7 @@ import type { NormalizedRecord } from '../../src/domain/record.js';
 import { HashedEmbedder } from '../../src/adapters/embeddings/index.js';
 import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
 import { buildMemoryKg } from '../../bench/lib/notes-kg-memory.js';
+import { buildSnapshot } from '../../src/query/kg-snapshot.js';
 
 /**
  * Issue 24: the same concept from two sources is one feature. A hospital codes fever as SNOMED
@@ -38,5 +39,31 @@ describe('one concept from coded facts and notes (issue 24)', () => {
     assert.equal(hpo.vocabulary, 'HPO');
     assert.equal(hpo.fromNotes, true);
     assert.ok(hpo.xrefs?.includes('SNOMEDCT_US:386661006'));
+  });
+});
+
+describe('a coded feature of a disease whose records are partly notes (issue 24)', () => {
+  it('has its prevalence over the records that could show it: every coded record, and the notes that mention it', async () => {
+    const fever = { id: 'feat:x1', text: 'fever', kind: 'ehr' as const, code: 'X1', valueCode: null, question: null, valueText: null, antecedent: null };
+    const snapshot = buildSnapshot({ categories: [], subcategories: [], diseases: [], features: [fever], manifestations: [] });
+    const codedFever = (id: string, present: boolean): NormalizedRecord => ({
+      ...base, id, diagnosis: 'Influenza',
+      findings: [{ text: 'fever', polarity: present ? 'present' : 'absent', code: 'X1', valueCode: null, question: null, valueText: null, antecedent: false }, { text: 'cough', polarity: 'present', code: 'X2', valueCode: null, question: null, valueText: null, antecedent: false }],
+    });
+    // 8 of 10 coded records have fever; of 5 notes, one says fever, one denies it, three never mention it.
+    const records = [
+      ...Array.from({ length: 10 }, (_, i) => codedFever(`c:${i}`, i < 8)),
+      noted('n:1', 'Influenza', 'fever and aches'), noted('n:2', 'Influenza', 'no fever, aches'), noted('n:3', 'Influenza', 'aches'), noted('n:4', 'Influenza', 'aches'), noted('n:5', 'Influenza', 'aches'),
+    ];
+    const kg = await buildMemoryKg(records, { reader: { vocabulary: snapshot, lexicon: null, prepare: (text) => ({ text, leftOut: {}, scrubbed: {} }) }, embeddings: new HashedEmbedder() });
+    const d = kg.snapshot.diseaseIndex.get(kg.snapshot.diseases.find((x) => x.name === 'Influenza')!.id)!;
+    const f = kg.snapshot.features.findIndex((x) => x.code === 'X1');
+    const m = kg.snapshot.manifestations[d]!;
+    const at = m.position.get(f)!;
+    assert.equal(m.counts[at], 9);
+    assert.ok(Math.abs(m.prevalence[at]! - 9 / 12) < 1e-6, `prevalence ${m.prevalence[at]} (9 of 10 coded + 2 mentioning notes), not 9/15`);
+    // Cough, coded in every complete record and never mentioned by a note, is 10 of the 10 records that could show it.
+    const cough = kg.snapshot.features.findIndex((x) => x.code === 'X2');
+    assert.ok(Math.abs(m.prevalence[m.position.get(cough)!]! - 10 / 10) < 1e-6);
   });
 });
