@@ -2,7 +2,7 @@
 # Issue 24: what each prior of the offline reasoner adds on DDXPlus (full and interactive protocols,
 # free-text vignettes), and a KG built from DDXPlus codes plus a notes corpus against each alone.
 # Uses the local Neo4j (started if needed) and its own data dir; the KG in that Neo4j is replaced.
-#   bash bench/ablation.sh            # prints the figures; logs and JSON in .dxgraph-bench/ablation
+#   bash bench/ablation.sh [--mixed-only]   # prints the figures; logs and JSON in .dxgraph-bench/ablation
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -36,7 +36,9 @@ measure() { # $1 = label of the KG
     ' "$W/$1-$name.json" "$W/$1-$name.free-text.json" "$1" "$name" || echo "| $1 | $name | (see $W/$1-$name.*.log) |"
   done
 }
-dx build --source "ddxplus:$W/split/train" > "$W/build-ddxplus.log" 2>&1
-measure ddxplus
+if [ "${1:-}" != "--mixed-only" ]; then
+  dx build --source "ddxplus:$W/split/train" > "$W/build-ddxplus.log" 2>&1
+  measure ddxplus
+fi
 dx build --source "ddxplus:$W/split/train" --source "jsonl:$W/vignette-notes.jsonl" --mapping "$W/notes-mapping.json" > "$W/build-ddxplus-notes.log" 2>&1
 measure ddxplus+notes

@@ -4,11 +4,11 @@
  * looks surface forms up in it, so the loader rejects anything it could not look up reliably
  * (upper-case forms, blank phrases, duplicates) instead of letting the matcher miss silently.
  */
-import { readFile } from 'node:fs/promises';
+import { loadRulesFile, parseRulesFile } from '../rules-file.js';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { LexiconError, errorMessage } from '../../errors.js';
-import { err, ok, type Result } from '../../result.js';
+import type { LexiconError } from '../../errors.js';
+import type { Result } from '../../result.js';
 import type { ConceptLexicon } from './types.js';
 
 /** Where the reviewed DDXPlus lexicon ships (resolved from this file, so it works from any cwd). */
@@ -71,28 +71,12 @@ void _sameShape;
 
 /** Validates already-parsed JSON; the error names the first offending field as a dotted path. */
 export function parseLexicon(raw: unknown, path: string): Result<Lexicon, LexiconError> {
-  const parsed = lexiconSchema.safeParse(raw);
-  if (parsed.success) return ok(parsed.data);
-  const issue = parsed.error.issues[0];
-  const field = issue !== undefined && issue.path.length > 0 ? issue.path.map(String).join('.') : null;
-  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem(s))` : '';
-  return err(new LexiconError(path, field, `lexicon ${path}: ${field ?? '(root)'}: ${issue?.message ?? 'invalid'}${more}`));
+  return parseRulesFile(lexiconSchema, raw, path, 'lexicon');
 }
 
+/** Reads and validates a lexicon file. */
 export async function loadLexicon(path: string): Promise<Result<Lexicon, LexiconError>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    return err(new LexiconError(path, null, `cannot read lexicon ${path}: ${errorMessage(e)}`, { cause: e }));
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return err(new LexiconError(path, null, `lexicon ${path} is not valid JSON: ${errorMessage(e)}`, { cause: e }));
-  }
-  return parseLexicon(raw, path);
+  return loadRulesFile(lexiconSchema, path, 'lexicon');
 }
 
 /** The fields of a release_evidences.json entry the coverage check reads. */

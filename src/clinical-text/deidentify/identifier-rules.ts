@@ -4,11 +4,11 @@
  * the loader compiles every pattern once so a bad regex or an unknown {name} is reported with
  * the field that holds it, at load time, not as a note that silently keeps its identifiers.
  */
-import { readFile } from 'node:fs/promises';
+import { loadRulesFile, parseRulesFile } from '../rules-file.js';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { LexiconError, errorMessage } from '../../errors.js';
-import { err, ok, type Result } from '../../result.js';
+import type { LexiconError } from '../../errors.js';
+import type { Result } from '../../result.js';
 import { compilePattern } from './compile-patterns.js';
 
 export const IDENTIFIER_KINDS = ['NAME', 'DATE', 'MRN', 'PHONE', 'ADDRESS', 'EMAIL', 'ID', 'URL'] as const;
@@ -70,27 +70,10 @@ export type IdentifierPattern = IdentifierRules['patterns'][number];
 
 /** Validates already-parsed JSON; the error names the first offending field as a dotted path. */
 export function parseIdentifierRules(raw: unknown, path: string): Result<IdentifierRules, LexiconError> {
-  const parsed = identifierRulesSchema.safeParse(raw);
-  if (parsed.success) return ok(parsed.data);
-  const issue = parsed.error.issues[0];
-  const field = issue !== undefined && issue.path.length > 0 ? issue.path.map(String).join('.') : null;
-  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem(s))` : '';
-  return err(new LexiconError(path, field, `identifier rules ${path}: ${field ?? '(root)'}: ${issue?.message ?? 'invalid'}${more}`));
+  return parseRulesFile(identifierRulesSchema, raw, path, 'identifier rules');
 }
 
-/** Reads and validates an identifier rules file (default: the shipped one). */
+/** Reads and validates a identifier rules file. */
 export async function loadIdentifierRules(path: string = defaultIdentifierRulesPath()): Promise<Result<IdentifierRules, LexiconError>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    return err(new LexiconError(path, null, `cannot read identifier rules ${path}: ${errorMessage(e)}`, { cause: e }));
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return err(new LexiconError(path, null, `identifier rules ${path} are not valid JSON: ${errorMessage(e)}`, { cause: e }));
-  }
-  return parseIdentifierRules(raw, path);
+  return loadRulesFile(identifierRulesSchema, path, 'identifier rules');
 }

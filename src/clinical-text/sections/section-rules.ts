@@ -4,11 +4,11 @@
  * headings ships another file instead of editing code. The loader rejects what the detector could
  * not use reliably (upper-case headings, one heading under two kinds) rather than let it misread.
  */
-import { readFile } from 'node:fs/promises';
+import { loadRulesFile, parseRulesFile } from '../rules-file.js';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { LexiconError, errorMessage } from '../../errors.js';
-import { err, ok, type Result } from '../../result.js';
+import type { LexiconError } from '../../errors.js';
+import type { Result } from '../../result.js';
 
 /** The rules shipped next to this file (resolved from it, so it works from any cwd). */
 export function defaultSectionRulesPath(): string {
@@ -66,27 +66,10 @@ export type SectionRule = SectionRules['sections'][number];
 
 /** Validates already-parsed JSON; the error names the first offending field as a dotted path. */
 export function parseSectionRules(raw: unknown, path: string): Result<SectionRules, LexiconError> {
-  const parsed = sectionRulesSchema.safeParse(raw);
-  if (parsed.success) return ok(parsed.data);
-  const issue = parsed.error.issues[0];
-  const field = issue !== undefined && issue.path.length > 0 ? issue.path.map(String).join('.') : null;
-  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem(s))` : '';
-  return err(new LexiconError(path, field, `section rules ${path}: ${field ?? '(root)'}: ${issue?.message ?? 'invalid'}${more}`));
+  return parseRulesFile(sectionRulesSchema, raw, path, 'section rules');
 }
 
-/** Reads and validates a section rules file (default: the shipped one). */
+/** Reads and validates a section rules file. */
 export async function loadSectionRules(path: string = defaultSectionRulesPath()): Promise<Result<SectionRules, LexiconError>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    return err(new LexiconError(path, null, `cannot read section rules ${path}: ${errorMessage(e)}`, { cause: e }));
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return err(new LexiconError(path, null, `section rules ${path} are not valid JSON: ${errorMessage(e)}`, { cause: e }));
-  }
-  return parseSectionRules(raw, path);
+  return loadRulesFile(sectionRulesSchema, path, 'section rules');
 }
