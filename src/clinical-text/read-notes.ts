@@ -3,7 +3,7 @@ import type { FeatureNode } from '../domain/kg.js';
 import type { InputFinding } from './findings.js';
 import { decompose } from './decompose.js';
 import type { ConceptSet } from './concepts/concept-set.js';
-import { matchConcepts } from './concepts/match-concepts.js';
+import { matchConcepts, unknownWords } from './concepts/match-concepts.js';
 import { emergentPhrases, type EmergentPhrase } from './concepts/emergent-phrases.js';
 import type { ConceptLexicon } from './concepts/types.js';
 
@@ -63,6 +63,7 @@ export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): N
   const out: NoteReading = { findings: [], candidates: [], unread: 0, leftOut: {}, scrubbed: {}, prepared: [] };
   const byFeature = new Map<number, Finding['polarity']>();
   const candidates = new Map<string, EmergentPhrase>();
+  const unknown = unknownWords(deps.vocabulary, deps.lexicon);
   for (const note of notes) {
     if (note.title && DIAGNOSIS_TITLE.test(note.title)) {
       out.leftOut['note titled as a diagnosis'] = (out.leftOut['note titled as a diagnosis'] ?? 0) + note.text.length;
@@ -82,6 +83,8 @@ export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): N
           // Said present anywhere in the record wins over a denial elsewhere ("no cough" in ROS, "cough" in HPI).
           if (byFeature.get(feature) !== 'present') byFeature.set(feature, h.polarity);
         }
+        // The words no vocabulary knows still say something ("photosensitive malar" of a rash).
+        if (f.polarity === 'present') for (const p of emergentPhrases(f, true, unknown)) candidates.set(p.key, p);
         return;
       }
       const phrases = emergentPhrases(f);

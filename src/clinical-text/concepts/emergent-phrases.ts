@@ -38,11 +38,15 @@ function contentWords(text: string): { stem: string; norm: string }[] {
     .map((t) => ({ stem: t.stem, norm: t.norm }));
 }
 
-/** The finding's candidate keys (no duplicates); none for uncertain, hypothetical or someone else's findings. */
-export function emergentPhrases(f: Pick<InputFinding, 'text' | 'assertion' | 'experiencer'>, pairs = true): EmergentPhrase[] {
+/**
+ * The finding's candidate keys (no duplicates); none for uncertain, hypothetical or someone else's
+ * findings. `keep`: only words it accepts (a finding a vocabulary read gives its words no
+ * vocabulary knows: "photosensitive malar rash" read as a rash still says "photosensitive malar").
+ */
+export function emergentPhrases(f: Pick<InputFinding, 'text' | 'assertion' | 'experiencer'>, pairs = true, keep?: (stem: string) => boolean): EmergentPhrase[] {
   if (f.assertion === 'possible' || f.assertion === 'hypothetical' || f.experiencer === 'other') return [];
   const prefix = f.experiencer === 'family' ? RELATIVE : '';
-  const words = contentWords(f.text);
+  const words = contentWords(f.text).filter((w) => !keep || keep(w.stem));
   const out = new Map<string, string>();
   words.forEach((w, i) => {
     out.set(prefix + w.stem, prefix + w.norm);

@@ -56,6 +56,14 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
       if (hits.length > 0) found.set(i, hits);
     });
   }
+  // A finding a vocabulary read keeps the words none of them knows, as emergent concepts (as the build counted them).
+  if (snapshotTiers(deps.snapshot).includes('emergent')) {
+    const unknown = unknownWords(deps.snapshot, deps.lexicon);
+    for (const [i, hits] of found) {
+      const extra = matchEmergent(deps.snapshot, input.findings[i]!, unknown);
+      if (extra.length > 0) found.set(i, [...hits, ...extra]);
+    }
+  }
   if (deps.phraseEmbedder) embeddingFallback(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder, input.findings, found, input.only ?? null);
   negatedInClauseWins(input.findings, found);
   const out = new Map<number, FeatureMatch[]>();
@@ -70,6 +78,12 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
     out.set(i, [...best.values()]);
   }
   return out;
+}
+
+/** Words (stems) no dictionary tier of the set knows: what a read finding may still say beyond its concepts. */
+export function unknownWords(set: ConceptSet, lexicon: ConceptLexicon | null): (stem: string) => boolean {
+  const indexes = snapshotTiers(set).filter((t) => t !== 'emergent').map((t) => conceptIndexFor(set, lexicon, t));
+  return (stem) => !indexes.some((ix) => ix.byStem.has(stem));
 }
 
 /** A phrase with a real word in it: an unknown abbreviation ("TB") has no meaning a word vector could carry. */

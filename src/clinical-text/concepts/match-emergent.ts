@@ -23,11 +23,11 @@ export function emergentKeys(s: ConceptSet): Map<string, number> {
   return byKey;
 }
 
-export function matchEmergent(s: ConceptSet, finding: InputFinding): ConceptMatch[] {
+export function matchEmergent(s: ConceptSet, finding: InputFinding, keep?: (stem: string) => boolean): ConceptMatch[] {
   const keys = emergentKeys(s);
   if (keys.size === 0) return [];
   const out = new Map<number, ConceptMatch>();
-  for (const p of emergentPhrases(finding)) {
+  for (const p of emergentPhrases(finding, true, keep)) {
     const feature = keys.get(p.key);
     if (feature === undefined || out.has(feature)) continue;
     out.set(feature, { feature, similarity: 1, polarity: finding.polarity, alternatives: `emergent:${feature}`, via: `emergent concept "${s.features[feature]!.text}" (phrase "${p.key}")` });
