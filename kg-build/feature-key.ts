@@ -1,8 +1,8 @@
 import type { Finding } from '../src/domain/record.js';
 import { normalizeName, stableHash } from './text.js';
 
-/** Finding.concept.vocabulary of a note's candidate emergent phrase (kg-build/emergent-concepts.ts). */
-export const EMERGENT_CANDIDATE = 'emergent-candidate';
+import { EMERGENT_CANDIDATE } from '../src/clinical-text/concepts/tiers.js';
+export { EMERGENT_CANDIDATE };
 
 /**
  * Identity of an EHR feature (E_L4d node). Coded findings are identified by their source

@@ -172,8 +172,10 @@ describe('OMOP source: rules (no database)', () => {
     assert.deepEqual(nlp.map((f) => [f.text, f.polarity, f.code, f.antecedent]), [
       ['history of Asthma', 'present', 'SNOMED:195967001', true],
       ['Fever: absent', 'absent', 'SNOMED:386661006', false],
-      ['night sweats', 'present', null, false],
+      ['night sweat', 'present', null, false],
     ]);
+    // A term no concept names is an emergent candidate (stem key, the phrase as its form): it enters the KG only when k patients share it.
+    assert.deepEqual(nlp[2]!.concept, { vocabulary: 'emergent-candidate', forms: ['night sweats'] });
     assert.deepEqual(nlp[0]!.provenance, { vocabulary: 'SNOMED', conceptCode: '195967001', conceptId: 8, sourceValue: 'asthma', origin: 'note_nlp 34' });
     assert.deepEqual(r.findings.filter((f) => f.code === 'SNOMED:49727002').map((f) => f.provenance?.origin), ['observation 12'], 'the observation and the NLP term of one concept are one finding');
     const noNotes = visitToRecord({ ...v.facts, notes: [] }, ctx);

@@ -11,6 +11,8 @@ import type { ConceptSet } from './concept-set.js';
 export type ConceptTier = 'coded' | 'phenotype' | 'emergent';
 
 export const EMERGENT_VOCABULARY = 'emergent';
+/** Finding.concept.vocabulary of a phrase of a note no vocabulary read: grouped into emergent concepts after the scan, kept when k patients share it. */
+export const EMERGENT_CANDIDATE = 'emergent-candidate';
 export const PHENOTYPE_VOCABULARIES: ReadonlySet<string> = new Set(['HPO']);
 
 export function tierOf(f: Pick<FeatureNode, 'vocabulary'>): ConceptTier {

@@ -4,6 +4,8 @@ import { binByInterpretation, binByRange, binByTertiles, type NumericBin, type T
 import type { RowProblem } from '../row-issues.js';
 import type { Concept, ConditionFact, EventFact, FactProvenance, NoteTerm, VisitFacts } from './clinical-facts.js';
 import { chooseLabel, type LabelRule } from './label-rule.js';
+import { formKey } from '../../clinical-text/concepts/emergent-phrases.js';
+import { EMERGENT_CANDIDATE } from '../../clinical-text/concepts/tiers.js';
 
 /** SNOMED "Yes" / "No" (OMOP concepts 4188539 / 4188540) as an observation's value concept. */
 const SNOMED_YES = '373066001';
@@ -93,6 +95,11 @@ function historyFinding(h: ConditionFact): Finding {
  * feature. Without a concept the lexical variant is the finding, uncoded like free text.
  */
 function noteTermFinding(t: NoteTerm): Finding {
+  // A term no concept names is a phrase of the note: an emergent candidate, which enters the KG
+  // only when k patients' notes share it (a lexical variant may be anything, a name included).
+  if (t.concept === null && t.polarity === 'present' && !t.past) {
+    return { text: formKey(t.lexical), polarity: 'present', code: null, valueCode: null, question: null, valueText: t.lexical, antecedent: false, concept: { vocabulary: EMERGENT_CANDIDATE, forms: [t.lexical.toLowerCase()] } };
+  }
   const name = t.concept?.name ?? t.lexical;
   const text = `${t.past ? `history of ${name}` : name}${t.polarity === 'absent' ? ': absent' : ''}`;
   return {
