@@ -123,11 +123,19 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
 export function sourceSpecs(o: Pick<BuildFlags, 'source' | 'mapping' | 'queryFile'>): SourceSpec[] {
   const mappings = [...(o.mapping ?? [])];
   const queries = [...(o.queryFile ?? [])];
-  const specs = o.source.map((s) => {
-    const kind = s.split(':', 1)[0];
-    const tabular = kind === 'csv' || kind === 'jsonl' || kind === 'postgres' || kind === 'postgresql';
-    const queryFile = kind === 'postgres' || kind === 'postgresql' ? (queries.shift() ?? null) : null;
-    return parseSourceSpec(s, { mapping: tabular && (queryFile === null || mappings.length > 0) ? (mappings.shift() ?? null) : null, queryFile });
+  const kinds = o.source.map((s) => s.split(':', 1)[0]!);
+  const postgres = (k: string) => k === 'postgres' || k === 'postgresql';
+  // The i-th postgres source takes the i-th --query-file, when there is one.
+  const withQuery = kinds.map((k, i) => postgres(k) && queries.length > kinds.slice(0, i).filter(postgres).length);
+  // csv / jsonl, and postgres without a query file, need a mapping; a postgres source with a query
+  // file takes one only when more mappings were given than those need.
+  const needed = kinds.filter((k, i) => k === 'csv' || k === 'jsonl' || (postgres(k) && !withQuery[i])).length;
+  let spare = Math.max(0, mappings.length - needed);
+  const specs = o.source.map((s, i) => {
+    const k = kinds[i]!;
+    const queryFile = postgres(k) ? (queries.shift() ?? null) : null;
+    const takes = k === 'csv' || k === 'jsonl' || (postgres(k) && (queryFile === null || (spare > 0 && spare-- > 0)));
+    return parseSourceSpec(s, { mapping: takes ? (mappings.shift() ?? null) : null, queryFile });
   });
   if (mappings.length > 0) throw new InputError(`--mapping: ${mappings.length} more than the csv/jsonl/postgres sources given`, { field: 'mapping' });
   if (queries.length > 0) throw new InputError(`--query-file: ${queries.length} more than the postgres sources given`, { field: 'query-file' });

@@ -138,3 +138,14 @@ describe('build sources: ConcatSource', () => {
     assert.equal(b.closed, 1);
   });
 });
+
+describe('sourceSpecs: a postgres source with a query file needs no mapping', () => {
+  it('the mapping goes to the csv source after it, not to the postgres one', () => {
+    const specs = sourceSpecs({ source: ['postgres://u@h/db', 'csv:b.csv'], queryFile: ['q.sql'], mapping: ['m.json'] });
+    assert.deepEqual(specs.map((s) => ('mappingPath' in s ? s.mappingPath : null)), [null, 'm.json']);
+  });
+  it('a spare mapping goes to the postgres source with a query file', () => {
+    const specs = sourceSpecs({ source: ['postgres://u@h/db', 'csv:b.csv'], queryFile: ['q.sql'], mapping: ['p.json', 'm.json'] });
+    assert.deepEqual(specs.map((s) => ('mappingPath' in s ? s.mappingPath : null)), ['p.json', 'm.json']);
+  });
+});
