@@ -173,8 +173,11 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
       ['history of Asthma', 'present', 'SNOMED:195967001', true],
       ['Productive cough', 'present', 'SNOMED:28743005', false],
       ['Chest pain: absent', 'absent', 'SNOMED:29857009', false],
-      ['Night sweats', 'present', null, false],
+      ['night sweat', 'present', null, false],
     ]);
+    // A term no concept names is an emergent candidate: its stem key, the phrase as its form, and not in the record text.
+    assert.deepEqual(nlp[3]!.concept, { vocabulary: 'emergent-candidate', forms: ['night sweats'] });
+    assert.ok(!/night sweat/i.test(byVisit.get('9')!.text));
     assert.deepEqual(nlp[1]!.provenance, { vocabulary: 'SNOMED', conceptCode: '28743005', conceptId: 2000000025, sourceValue: 'productive cough', origin: 'note_nlp 1' });
     assert.ok(byVisit.get('9')!.text.split('\n').includes('Chest pain: absent'), 'NLP findings are findings: in the text like the others');
   });

@@ -60,7 +60,8 @@ export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOut
   for (const t of v.noteTerms ?? []) findings.push(noteTermFinding(t));
   const unique = dedupe(findings);
   const sex = v.person.sex;
-  const lines = [`age: ${age}`, `sex: ${sex === 'M' ? 'male' : sex === 'F' ? 'female' : 'unknown'}`, ...unique.map((f) => f.text)];
+  // An NLP term no concept names stays out of the text (records.jsonl, the trace) until k patients share it.
+  const lines = [`age: ${age}`, `sex: ${sex === 'M' ? 'male' : sex === 'F' ? 'female' : 'unknown'}`, ...unique.filter((f) => f.concept?.vocabulary !== EMERGENT_CANDIDATE).map((f) => f.text)];
   return ok({
     record: {
       id: `${ctx.idPrefix}:${v.visitId}`,
