@@ -6,6 +6,7 @@ import { defaultDdxplusLexiconPath, loadLexicon } from '../src/clinical-text/con
 import { loadDdxplusDictionary } from '../src/sources/ddxplus/dictionary.js';
 import { hpoPath, loadHpo } from '../src/vocabularies/load-hpo.js';
 import { noteVocabularies, type NoteVocabularies } from './note-vocabularies.js';
+import type { VocabularyConcept } from '../src/clinical-text/vocabulary.js';
 
 /**
  * The note reader a build uses by default (issue 24): the shipped DDXPlus question set with the
@@ -20,12 +21,12 @@ export interface LoadedNoteReader {
   vocabularies: NoteVocabularies['used'];
 }
 
-export async function loadNoteReader(opts: { ddxplusDir?: string; hpo?: string } = {}): Promise<LoadedNoteReader> {
+export async function loadNoteReader(opts: { ddxplusDir?: string; hpo?: string; sourceConcepts?: readonly VocabularyConcept[] } = {}): Promise<LoadedNoteReader> {
   const lexicon = await loadLexicon(defaultDdxplusLexiconPath());
   if (!lexicon.ok) throw lexicon.error;
   const hpo = await loadHpo(opts.hpo ?? hpoPath());
   if (!hpo.ok) throw hpo.error;
   const dict = await loadDdxplusDictionary(opts.ddxplusDir ?? join(PROJECT, 'datasets', 'ddxplus'));
-  const vocab = noteVocabularies({ ddxplus: dict, lexicon: lexicon.value, phenotypes: [hpo.value] });
+  const vocab = noteVocabularies({ ddxplus: dict, lexicon: lexicon.value, phenotypes: [hpo.value], sourceConcepts: opts.sourceConcepts ?? [] });
   return { deps: { vocabulary: vocab.snapshot, lexicon: vocab.lexicon, prepare: await defaultNotePreparer() }, vocabularies: vocab.used };
 }

@@ -1,6 +1,6 @@
 import type { FeatureNode } from '../src/domain/kg.js';
 import type { Finding } from '../src/domain/record.js';
-import type { Vocabulary } from '../src/clinical-text/vocabulary.js';
+import type { Vocabulary, VocabularyConcept } from '../src/clinical-text/vocabulary.js';
 import type { ConceptLexicon } from '../src/clinical-text/concepts/types.js';
 import { buildSnapshot, type KgSnapshot } from '../src/query/kg-snapshot.js';
 import type { DdxplusDictionary } from '../src/sources/ddxplus/dictionary.js';
@@ -47,12 +47,22 @@ export function vocabularyFeatures(v: Vocabulary): FeatureNode[] {
   return v.concepts.map((c) => node({ text: c.label, polarity: 'present', code: c.code, valueCode: null, question: null, valueText: null, antecedent: null, concept: { vocabulary: c.vocabulary, forms: c.forms, xrefs: c.xrefs } }));
 }
 
-export function noteVocabularies(parts: { ddxplus: DdxplusDictionary | null; lexicon: ConceptLexicon | null; phenotypes: Vocabulary[] }): NoteVocabularies {
+/**
+ * A source's own coded concepts (OMOP observations and conditions) as coded-tier features: the
+ * key the source's findings have (`c:SNOMED:…=`), read by the concept's name and synonyms.
+ */
+export function sourceConceptFeatures(concepts: readonly VocabularyConcept[]): FeatureNode[] {
+  return concepts.map((c) => ({ ...node({ text: c.label, polarity: 'present', code: c.code, valueCode: null, question: null, valueText: null, antecedent: null }), forms: c.forms }));
+}
+
+export function noteVocabularies(parts: { ddxplus: DdxplusDictionary | null; lexicon: ConceptLexicon | null; phenotypes: Vocabulary[]; sourceConcepts?: readonly VocabularyConcept[] }): NoteVocabularies {
   const coded = parts.ddxplus ? ddxplusFeatures(parts.ddxplus) : [];
-  const features = [...coded, ...parts.phenotypes.flatMap(vocabularyFeatures)];
+  const own = sourceConceptFeatures(parts.sourceConcepts ?? []);
+  const features = [...coded, ...own, ...parts.phenotypes.flatMap(vocabularyFeatures)];
   const seen = new Set<string>();
   const unique = features.filter((f) => !seen.has(f.id) && seen.add(f.id));
   const used = [
+    ...(own.length > 0 ? [{ name: 'source concepts', concepts: own.length, attribution: 'the source database\'s own concept table' }] : []),
     ...(parts.ddxplus ? [{ name: 'DDXPlus', concepts: coded.length, attribution: 'DDXPlus question set (Fansi Tchango et al., NeurIPS 2022), CC-BY 4.0, with the dxgraph lexicon' }] : []),
     ...parts.phenotypes.map((v) => ({ name: v.name, concepts: v.concepts.length, attribution: v.attribution })),
   ];

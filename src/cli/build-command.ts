@@ -105,7 +105,7 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
       : null;
     const outcome = await runBuild(
       { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, conceptNames: names.value, ...(include ? { include } : {}) },
-      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader()).deps },
+      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader({ sourceConcepts: (await source.codedConcepts?.()) ?? [] })).deps },
     );
     process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
     process.stdout.write(`source: ${specs.map(describeSourceSpec).join(' + ')}\n`);

@@ -45,6 +45,10 @@ export class ConcatSource implements RecordSource {
     };
   }
 
+  async codedConcepts() {
+    return (await Promise.all(this.parts.map((p) => p.codedConcepts?.() ?? Promise.resolve([])))).flat();
+  }
+
   async close(): Promise<void> {
     const failed = (await Promise.allSettled(this.parts.map((p) => p.close()))).find((r) => r.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;

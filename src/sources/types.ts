@@ -1,4 +1,5 @@
 import type { NormalizedRecord } from '../domain/record.js';
+import type { VocabularyConcept } from '../clinical-text/vocabulary.js';
 
 /**
  * Contract of every EHR source (DDXPlus files, CSV/JSONL + mapping, PostgreSQL).
@@ -57,6 +58,12 @@ export interface RecordSource {
    * feature as possible, not as never seen (src/reasoners/scoring-naive-bayes.ts).
    */
   declaredEvidence?(): Promise<DeclaredEvidence>;
+  /**
+   * The source's own coded concepts a note may name, `code` spelled as its findings carry it
+   * ("SNOMED:56018004"), with names and synonyms: the first tier the build reads notes with
+   * (issue 24). Absent for sources without a concept dictionary.
+   */
+  codedConcepts?(): Promise<VocabularyConcept[]>;
   /** Release connections (PostgreSQL); safe to call twice. */
   close(): Promise<void>;
 }

@@ -182,6 +182,23 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
     assert.ok(byVisit.get('9')!.text.split('\n').includes('Chest pain: absent'), 'NLP findings are findings: in the text like the others');
   });
 
+  it('names its own concepts for the note reader: observations and conditions, each as its findings code it', async () => {
+    const src = await openSource(parseSourceSpec(omopUrl), { strict: false });
+    try {
+      const concepts = await src.codedConcepts!();
+      const wheezing = concepts.find((c) => c.code === 'SNOMED:56018004');
+      assert.ok(wheezing, 'the Wheezing observation concept');
+      assert.equal(wheezing.label, 'Wheezing');
+      assert.ok(wheezing.forms.includes('Wheezing'));
+      const { records } = await collect(await openSource(parseSourceSpec(omopUrl), { strict: false }));
+      const coded = new Set(records.flatMap((r) => r.findings.map((f) => f.code)));
+      assert.ok(concepts.every((c) => coded.has(c.code) || /^SNOMED:|^ICD10CM:|^LOINC:/.test(c.code)), 'codes spelled as the findings spell them');
+      assert.ok(concepts.some((c) => coded.has(c.code)), 'and some of them are findings of the records');
+    } finally {
+      await src.close();
+    }
+  });
+
   it('reads a CDM without note tables, or with empty ones (as the OHDSI Synthea export ships them); note titles from the class concept; unasserted NLP terms reported', async () => {
     const client = new pg.Client(server.url);
     await client.connect();

@@ -67,3 +67,19 @@ describe('a coded feature of a disease whose records are partly notes (issue 24)
     assert.ok(Math.abs(m.prevalence[m.position.get(cough)!]! - 10 / 10) < 1e-6);
   });
 });
+
+describe("a note read against the source's own concepts (issue 24)", () => {
+  it('a note\'s "wheeze" is the OMOP Wheezing observation the coded records carry: one feature', async () => {
+    const own = noteVocabularies({ ddxplus: null, lexicon: null, phenotypes: [], sourceConcepts: [{ vocabulary: 'SNOMED', code: 'SNOMED:56018004', label: 'Wheezing', forms: ['Wheezing', 'Wheeze'], xrefs: [], parents: [] }] });
+    const omop = (id: string): NormalizedRecord => ({
+      ...base, id, diagnosis: 'Asthma',
+      findings: [{ text: 'Wheezing', polarity: 'present', code: 'SNOMED:56018004', valueCode: null, question: null, valueText: null, antecedent: false }],
+    });
+    const records = [omop('omop:a:1'), omop('omop:a:2'), noted('notes:n:1', 'Bronchiolitis', 'Wheeze and poor feeding.'), noted('notes:n:2', 'Bronchiolitis', 'audible wheeze')];
+    const kg = await buildMemoryKg(records, { reader: { vocabulary: own.snapshot, lexicon: null, prepare: (text) => ({ text, leftOut: {}, scrubbed: {} }) }, embeddings: new HashedEmbedder() });
+    const wheeze = kg.snapshot.features.filter((f) => f.code === 'SNOMED:56018004');
+    assert.equal(wheeze.length, 1);
+    const f = kg.snapshot.featureIndex.get(wheeze[0]!.id)!;
+    assert.deepEqual([...kg.snapshot.featureDiseases[f]!].map((d) => kg.snapshot.diseases[d]!.name).sort(), ['Asthma', 'Bronchiolitis']);
+  });
+});

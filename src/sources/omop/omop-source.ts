@@ -9,7 +9,8 @@ import type { ImportSummary, RecordSource, SourceOptions } from '../types.js';
 import { FactTally } from './fact-tally.js';
 import type { OmopOptions } from './omop-options.js';
 import { groupVisits, type OmopFactRow } from './omop-rows.js';
-import { factsWithoutVisitSql, noteTablesSql, tertilesSql, visitFactsSql, type NoteTables } from './omop-sql.js';
+import { codedConceptsSql, factsWithoutVisitSql, noteTablesSql, synonymTableSql, tertilesSql, visitFactsSql, type NoteTables } from './omop-sql.js';
+import type { VocabularyConcept } from '../../clinical-text/vocabulary.js';
 import { conceptKey, visitToRecord } from './visit-to-record.js';
 
 /**
@@ -72,6 +73,29 @@ export class OmopSource implements RecordSource {
         this.rows.emit();
         yield out.value.record;
       }
+    } finally {
+      await client.end();
+    }
+  }
+
+  /**
+   * The CDM's own concepts a note may name (observations and conditions, with their synonyms), so
+   * the build reads a note's "wheezing" as the SNOMED concept the facts carry (RecordSource).
+   */
+  async codedConcepts(): Promise<VocabularyConcept[]> {
+    const client = new pg.Client({ connectionString: this.opts.url });
+    try {
+      await client.connect();
+    } catch (e) {
+      throw new ServiceUnavailableError('postgres', `cannot connect to ${redactUrl(this.opts.url)}: ${(e as Error).message}`, { cause: e });
+    }
+    try {
+      const synonyms = (await this.query<{ present: boolean }>(client, synonymTableSql, [this.opts.schema]))[0]?.present === true;
+      const rows = await this.query<{ vocabulary_id: string; concept_code: string; concept_name: string; synonyms: string[] | null }>(client, codedConceptsSql(this.opts.schema, synonyms), []);
+      return rows.map((r) => ({
+        vocabulary: r.vocabulary_id, code: conceptKey({ vocabulary: r.vocabulary_id, code: r.concept_code }), label: r.concept_name,
+        forms: [...new Set([r.concept_name, ...(r.synonyms ?? [])])], xrefs: [], parents: [],
+      }));
     } finally {
       await client.end();
     }

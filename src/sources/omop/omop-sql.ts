@@ -151,3 +151,23 @@ export function factsWithoutVisitSql(schema: string, tables: NoteTables = NO_NOT
       (SELECT count(*) FROM ${t('measurement')} WHERE visit_occurrence_id IS NULL)::int AS measurement,
       (SELECT count(*) FROM ${t('observation')} WHERE visit_occurrence_id IS NULL)::int AS observation${note}${noteNlp}`;
 }
+
+/**
+ * The concepts a note may name as the CDM codes them (issue 24): every concept of an observation
+ * or a condition of the schema (measurements are binned values, not something a note names),
+ * with its name and, when the schema has `concept_synonym`, its synonyms. $1 = the schema.
+ */
+export function codedConceptsSql(schema: string, withSynonyms: boolean): string {
+  const t = tableOf(schema);
+  const synonyms = withSynonyms
+    ? `COALESCE((SELECT array_agg(DISTINCT s.concept_synonym_name) FROM ${t('concept_synonym')} s WHERE s.concept_id = c.concept_id), '{}')`
+    : `'{}'::text[]`;
+  return `SELECT c.vocabulary_id, c.concept_code, c.concept_name, ${synonyms} AS synonyms
+    FROM ${t('concept')} c
+    WHERE c.concept_id IN (SELECT observation_concept_id FROM ${t('observation')} UNION SELECT condition_concept_id FROM ${t('condition_occurrence')})
+      AND c.concept_id <> 0
+    ORDER BY c.vocabulary_id, c.concept_code`;
+}
+
+/** $1 = the schema: does it have `concept_synonym`? */
+export const synonymTableSql = `SELECT to_regclass(format('%I.%I', $1::text, 'concept_synonym')) IS NOT NULL AS present`;
