@@ -171,3 +171,20 @@ describe('FHIR R4 source (files in a temp dir)', () => {
     assert.ok(s.factsSkipped!.examples.some((e) => /DocumentReference\/d5: the attachment is given by URL only \(never fetched\)/.test(e.reason)));
   });
 });
+
+describe('FHIR source: its own concepts for the note reader (issue 24)', () => {
+  it('names the concepts of its Observations and Conditions, coded as its findings are, and counts no problem twice', async () => {
+    const src = new FhirSource('datasets/fhir-synthetic/bundles', { strict: false });
+    const concepts = await src.codedConcepts();
+    const wheezing = concepts.find((c) => c.code === 'SNOMED:56018004');
+    assert.ok(wheezing, 'the Wheezing observation');
+    assert.deepEqual(wheezing.forms, [wheezing.label]);
+    const records: NormalizedRecord[] = [];
+    for await (const r of src.records()) records.push(r);
+    const codes = new Set(records.flatMap((r) => r.findings.map((f) => f.code)));
+    assert.ok(codes.has('SNOMED:56018004'), 'the findings carry the same code');
+    const before = src.summary();
+    await src.codedConcepts();
+    assert.deepEqual(src.summary(), before, 'a second index pass adds nothing to the source summary');
+  });
+});

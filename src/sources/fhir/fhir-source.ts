@@ -2,9 +2,10 @@ import type { Condition, DiagnosticReport, DocumentReference, Encounter, Observa
 import type { NormalizedRecord, RecordNote } from '../../domain/record.js';
 import { RowTally } from '../row-issues.js';
 import type { ImportSummary, RecordSource, SourceOptions } from '../types.js';
-import type { ConditionFact, VisitFacts } from '../omop/clinical-facts.js';
+import type { Concept, ConditionFact, VisitFacts } from '../omop/clinical-facts.js';
+import type { VocabularyConcept } from '../../clinical-text/vocabulary.js';
 import { FactTally } from '../omop/fact-tally.js';
-import { visitToRecord } from '../omop/visit-to-record.js';
+import { conceptKey, visitToRecord } from '../omop/visit-to-record.js';
 import { readFhirDir } from './fhir-files.js';
 import { addCondition, addDiagnosticReport, addDocumentReference, addEncounter, addObservation, addPatient, emptyIndex, type FhirCondition, type FhirEncounter, type FhirIndex } from './fhir-index.js';
 import type { FhirNote } from './fhir-notes.js';
@@ -33,7 +34,7 @@ export class FhirSource implements RecordSource {
   async *records(): AsyncGenerator<NormalizedRecord> {
     this.rows = new RowTally(this.opts.strict);
     this.facts = new FactTally(this.opts.strict);
-    const ix = await this.index();
+    const ix = await this.index(this.facts);
     for (const p of ix.problems) this.facts.skip(p.location, p.problem);
     const resolve = (ref: string | null): string | null => (ref === null ? null : (ix.aliases.get(ref) ?? ref));
     const events = regroup(ix.eventsByEncounter, resolve);
@@ -63,17 +64,30 @@ export class FhirSource implements RecordSource {
     }
   }
 
-  private async index(): Promise<FhirIndex> {
+  /**
+   * The concepts of the set's Observations (not labs: binned values no note names) and Conditions,
+   * with their display names, for the note reader (RecordSource.codedConcepts). One more pass over
+   * the files; its problems are counted by records(), not here.
+   */
+  async codedConcepts(): Promise<VocabularyConcept[]> {
+    const ix = await this.index(new FactTally(false));
+    const concepts = new Map<string, Concept>();
+    for (const events of ix.eventsByEncounter.values()) for (const e of events) if (e.table === 'observation') concepts.set(conceptKey(e.concept), e.concept);
+    for (const conditions of ix.conditionsByPatient.values()) for (const c of conditions) concepts.set(conceptKey(c.fact.concept), c.fact.concept);
+    return [...concepts].sort((a, b) => a[0].localeCompare(b[0])).map(([code, c]) => ({ vocabulary: c.vocabulary, code, label: c.name, forms: [c.name], xrefs: [], parents: [] }));
+  }
+
+  private async index(facts: FactTally): Promise<FhirIndex> {
     const ix = emptyIndex();
     for await (const item of readFhirDir(this.dir)) {
       if (item.kind === 'bad') {
-        this.facts.skip(item.location, item.problem);
+        facts.skip(item.location, item.problem);
         continue;
       }
       const r = item.resource;
       if (item.fullUrl !== null && r.id !== undefined) ix.aliases.set(item.fullUrl, `${r.resourceType}/${r.id}`);
       if (r.id === undefined) {
-        this.facts.skip(item.location, { category: 'resource-without-id', reason: `${r.resourceType} without an id` });
+        facts.skip(item.location, { category: 'resource-without-id', reason: `${r.resourceType} without an id` });
         continue;
       }
       switch (r.resourceType) {
@@ -97,7 +111,7 @@ export class FhirSource implements RecordSource {
           break;
         default:
           // Read but not part of the record model (Procedure, MedicationRequest…): counted, not silent.
-          this.facts.skip(item.location, { category: 'unsupported-resource', reason: `${r.resourceType} is not read (Patient, Encounter, Condition, Observation, DocumentReference, DiagnosticReport are)` });
+          facts.skip(item.location, { category: 'unsupported-resource', reason: `${r.resourceType} is not read (Patient, Encounter, Condition, Observation, DocumentReference, DiagnosticReport are)` });
       }
     }
     return ix;
