@@ -52,7 +52,7 @@ export function vocabularyFeatures(v: Vocabulary): FeatureNode[] {
  * key the source's findings have (`c:SNOMED:…=`), read by the concept's name and synonyms.
  */
 export function sourceConceptFeatures(concepts: readonly VocabularyConcept[]): FeatureNode[] {
-  return concepts.map((c) => ({ ...node({ text: c.label, polarity: 'present', code: c.code, valueCode: null, question: null, valueText: null, antecedent: null }), forms: c.forms }));
+  return concepts.map((c) => node({ text: c.label, polarity: 'present', code: c.code, valueCode: null, question: null, valueText: null, antecedent: null, concept: { vocabulary: c.vocabulary, forms: c.forms } }));
 }
 
 export function noteVocabularies(parts: { ddxplus: DdxplusDictionary | null; lexicon: ConceptLexicon | null; phenotypes: Vocabulary[]; sourceConcepts?: readonly VocabularyConcept[] }): NoteVocabularies {

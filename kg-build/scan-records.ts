@@ -86,7 +86,10 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
         }
         const key = featureKey(f);
         keys.add(key);
-        if (!features.has(key)) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null, vocabulary: f.concept?.vocabulary ?? null, forms: f.concept?.forms ?? null, xrefs: f.concept?.xrefs ?? null });
+        const known = features.get(key);
+        // A note read into a source's own concept brings its synonyms: the query reads the feature by them too.
+        if (known && known.forms === null && f.concept?.forms?.length) features.set(key, { ...known, vocabulary: known.vocabulary ?? f.concept.vocabulary, forms: f.concept.forms });
+        if (!known) features.set(key, { key, text: f.text, code: f.code, valueCode: f.valueCode, question: f.question, valueText: f.valueText, antecedent: f.antecedent, answerType: f.answerType ?? null, parentCode: f.parentCode ?? null, vocabulary: f.concept?.vocabulary ?? null, forms: f.concept?.forms ?? null, xrefs: f.concept?.xrefs ?? null });
       }
       const d = diag.get(r.diagnosis) ?? { count: 0, icd: new Map<string, number>(), demographics: emptyTally() };
       d.count++;

@@ -81,5 +81,6 @@ describe("a note read against the source's own concepts (issue 24)", () => {
     assert.equal(wheeze.length, 1);
     const f = kg.snapshot.featureIndex.get(wheeze[0]!.id)!;
     assert.deepEqual([...kg.snapshot.featureDiseases[f]!].map((d) => kg.snapshot.diseases[d]!.name).sort(), ['Asthma', 'Bronchiolitis']);
+    assert.deepEqual(wheeze[0]!.forms, ['Wheezing', 'Wheeze'], 'the query reads the feature by the synonyms the notes were read by');
   });
 });
