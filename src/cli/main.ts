@@ -12,6 +12,13 @@ const program = new Command('dxgraph')
   .showHelpAfterError()
   .exitOverride();
 
+// A reader that closes early (`dxgraph neo4j status | head -1`) is not an error: stop quietly,
+// as Unix tools do, instead of dying on an unhandled EPIPE with a stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 registerNeo4jCommand(program);
 registerSourceCommands(program);
 registerBuildCommand(program);

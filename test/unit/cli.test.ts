@@ -50,3 +50,18 @@ describe('dxgraph neo4j (CLI)', function () {
     assert.match(r.stderr, /^dxgraph: NEO4J_BOLT_PORT: /);
   });
 });
+
+describe('dxgraph output to a reader that closes early (CLI)', function () {
+  this.timeout(90_000);
+  it('`dxgraph … | head -1` ends quietly with status 0, no EPIPE stack', () => {
+    const home = mkdtempSync(join(tmpdir(), 'dxgraph-cli-'));
+    try {
+      const bin = join(PROJECT_ROOT, 'bin', 'dxgraph.js');
+      const r = spawnSync('bash', ['-o', 'pipefail', '-c', `NEO4J_HOME='${home}' '${process.execPath}' '${bin}' neo4j status | head -c 1 > /dev/null`], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /EPIPE|Unhandled/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
