@@ -170,5 +170,20 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
     }
   }
   joinEquivalent(index, out);
-  return out;
+  return polarity === 'absent' ? deniedAtSiteOnly(index, out) : out;
+}
+
+/**
+ * "No flank pain" denies pain at the flank, not pain: when a denied finding names an answer of a
+ * follow-on question (a site, "headache" as pain at the head), the parent question the answer sits
+ * under ("any pain?") is left unsaid.
+ */
+function deniedAtSiteOnly(index: ConceptIndex, out: ConceptMatch[]): ConceptMatch[] {
+  const answers = out.filter((m) => index.snapshot.features[m.feature]!.valueCode !== null);
+  const parents = new Set(answers.map((m) => index.snapshot.features[m.feature]!.parentCode).filter((c): c is string => !!c));
+  if (parents.size === 0) return out;
+  return out.filter((m) => {
+    const f = index.snapshot.features[m.feature]!;
+    return !(m.polarity === 'absent' && f.code !== null && parents.has(f.code) && f.valueCode === null);
+  });
 }

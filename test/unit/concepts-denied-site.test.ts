@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { conceptIndexFor } from '../../src/clinical-text/concepts/concept-index.js';
+import { defaultDdxplusLexiconPath, loadLexicon } from '../../src/clinical-text/concepts/lexicon.js';
+import { tokenize } from '../../src/clinical-text/concepts/normalize.js';
+import { resolveFeatures } from '../../src/clinical-text/concepts/resolve-features.js';
+import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
+import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
+
+/**
+ * "No flank pain" denies pain at the flank, not pain: a denied finding that names an answer of a
+ * follow-on question (a pain site) leaves the parent question ("any pain?") unsaid. "Denies pain"
+ * still denies pain.
+ */
+describe('a denied site is no denied pain (DDXPlus question set with the lexicon)', () => {
+  let read: (text: string) => string[];
+  before(async () => {
+    const lexicon = await loadLexicon(defaultDdxplusLexiconPath());
+    if (!lexicon.ok) assert.fail(lexicon.error.message);
+    const vocab = noteVocabularies({ ddxplus: await loadDdxplusDictionary('datasets/ddxplus'), lexicon: lexicon.value, phenotypes: [] });
+    const index = conceptIndexFor(vocab.snapshot, lexicon.value);
+    read = (text) => resolveFeatures(index, { finding: { text, polarity: 'absent', code: null, valueCode: null, assertion: 'absent' }, tokens: tokenize(text), clauseTokens: [] })
+      .map((m) => `${m.polarity === 'absent' ? '-' : '+'}${vocab.snapshot.features[m.feature]!.code}${vocab.snapshot.features[m.feature]!.valueCode ? `=${vocab.snapshot.features[m.feature]!.valueCode}` : ''}`);
+  });
+  it('"flank pain" denied: the flank sites, not the pain question E_53', () => {
+    const got = read('flank pain');
+    assert.ok(got.length > 0 && got.every((x) => x.startsWith('-E_55=')), got.join(' '));
+  });
+  it('"headache" denied: the head sites, not E_53', () => {
+    const got = read('headache');
+    assert.ok(got.length > 0 && !got.includes('-E_53'), got.join(' '));
+  });
+  it('"pain" denied: the pain question itself', () => assert.deepEqual(read('pain'), ['-E_53']));
+});
