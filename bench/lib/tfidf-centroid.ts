@@ -1,5 +1,5 @@
 import { InputError } from '../../src/errors.js';
-import { terms, type LabeledText, type RankedLabel } from './tfidf-knn.js';
+import { counts as tally, terms, type LabeledText, type RankedLabel } from './tfidf-knn.js';
 
 /**
  * The second notes baseline (issue 24): TF-IDF nearest centroid (scikit-learn's
@@ -42,12 +42,6 @@ export class TfidfCentroid {
       .map((c) => ({ label: c.label, score: [...q].reduce((a, [id, w]) => a + w * (c.weights.get(id) ?? 0), 0) }))
       .sort((a, b) => b.score - a.score || a.label.localeCompare(b.label));
   }
-}
-
-function tally(xs: readonly string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
-  return m;
 }
 
 function rowOf(tf: Map<string, number>, vocab: Map<string, number>, idf: Float64Array): Map<number, number> {

@@ -34,7 +34,7 @@ export function terms(text: string): string[] {
   return out;
 }
 
-function counts(xs: readonly string[]): Map<string, number> {
+export function counts(xs: readonly string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
   return m;

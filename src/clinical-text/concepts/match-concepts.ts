@@ -82,9 +82,18 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
 
 /** Words (stems) no dictionary tier of the set knows: what a read finding may still say beyond its concepts. */
 export function unknownWords(set: ConceptSet, lexicon: ConceptLexicon | null): (stem: string) => boolean {
+  // Asked once per note at build time and per query: one predicate per (set, lexicon).
+  const perSet = unknownCache.get(set) ?? new WeakMap<object, (stem: string) => boolean>();
+  unknownCache.set(set, perSet);
+  const hit = perSet.get(lexicon ?? NO_LEXICON);
+  if (hit) return hit;
   const indexes = snapshotTiers(set).filter((t) => t !== 'emergent').map((t) => conceptIndexFor(set, lexicon, t));
-  return (stem) => !indexes.some((ix) => ix.byStem.has(stem));
+  const unknown = (stem: string) => !indexes.some((ix) => ix.byStem.has(stem));
+  perSet.set(lexicon ?? NO_LEXICON, unknown);
+  return unknown;
 }
+const unknownCache = new WeakMap<ConceptSet, WeakMap<object, (stem: string) => boolean>>();
+const NO_LEXICON = {};
 
 /** A phrase with a real word in it: an unknown abbreviation ("TB") has no meaning a word vector could carry. */
 const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 && !/\d/.test(t.norm));

@@ -37,12 +37,7 @@ export class OmopSource implements RecordSource {
   async *records(): AsyncGenerator<NormalizedRecord> {
     this.rows = new RowTally(this.sourceOpts.strict);
     this.facts = new FactTally(this.sourceOpts.strict);
-    const client = new pg.Client({ connectionString: this.opts.url });
-    try {
-      await client.connect();
-    } catch (e) {
-      throw new ServiceUnavailableError('postgres', `cannot connect to ${redactUrl(this.opts.url)}: ${(e as Error).message}`, { cause: e });
-    }
+    const client = await this.connect();
     try {
       const tertiles = await this.tertiles(client);
       // note / note_nlp are read when the schema has them (an OHDSI CDM has them, possibly empty).
@@ -83,12 +78,7 @@ export class OmopSource implements RecordSource {
    * the build reads a note's "wheezing" as the SNOMED concept the facts carry (RecordSource).
    */
   async codedConcepts(): Promise<VocabularyConcept[]> {
-    const client = new pg.Client({ connectionString: this.opts.url });
-    try {
-      await client.connect();
-    } catch (e) {
-      throw new ServiceUnavailableError('postgres', `cannot connect to ${redactUrl(this.opts.url)}: ${(e as Error).message}`, { cause: e });
-    }
+    const client = await this.connect();
     try {
       const synonyms = (await this.query<{ present: boolean }>(client, synonymTableSql, [this.opts.schema]))[0]?.present === true;
       const rows = await this.query<{ vocabulary_id: string; concept_code: string; concept_name: string; synonyms: string[] | null }>(client, codedConceptsSql(this.opts.schema, synonyms), []);
@@ -99,6 +89,17 @@ export class OmopSource implements RecordSource {
     } finally {
       await client.end();
     }
+  }
+
+  /** A connection of its own per pass; an unreachable server is a ServiceUnavailableError naming it (password redacted). */
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.opts.url });
+    try {
+      await client.connect();
+    } catch (e) {
+      throw new ServiceUnavailableError('postgres', `cannot connect to ${redactUrl(this.opts.url)}: ${(e as Error).message}`, { cause: e });
+    }
+    return client;
   }
 
   private async tertiles(client: pg.Client): Promise<Map<string, Tertiles>> {
