@@ -17,12 +17,15 @@ dx split --source ddxplus:datasets/ddxplus --test-fraction 0.4 --seed 1 --out-di
 cat datasets/vignettes/dev.jsonl datasets/vignettes/dev-b.jsonl > "$W/vignette-notes.jsonl"
 echo '{"id":"id","diagnosis":"condition","age":"age","sex":"sex","notes":["text"]}' > "$W/notes-mapping.json"
 
-settings=("naive-bayes-alone:vote=0,keyDifferences=0,knn=0" "plus-vote:keyDifferences=0,knn=0" "plus-key-differences:knn=0" "plus-knn-defaults:")
+# name:prior weights:record retrieval (empty: the defaults). ABLATION_ONLY=<name,name> runs a subset.
+settings=("naive-bayes-alone:vote=0,keyDifferences=0,knn=0:" "plus-vote:keyDifferences=0,knn=0:" "plus-key-differences:knn=0:" "plus-knn-dense:vote=0.5:dense" "plus-knn-lexical:vote=0.5:lexical" "plus-knn-hybrid:vote=0.5:hybrid" "plus-knn-defaults-auto::")
 measure() { # $1 = label of the KG
   echo "| KG | priors | full protocol L3 / top-3 | interactive @0 / 1 / 3 / 5 | blind vignettes top-1 / top-3 |"
   echo "| --- | --- | --- | --- | --- |"
   for s in "${settings[@]}"; do
-    name="${s%%:*}"; weights="${s#*:}"
+    IFS=: read -r name weights retrieval <<< "$s"
+    if [ -n "${ABLATION_ONLY:-}" ] && [[ ",$ABLATION_ONLY," != *",$name,"* ]]; then continue; fi
+    if [ -n "$retrieval" ]; then export DXGRAPH_RECORD_RETRIEVAL="$retrieval"; else unset DXGRAPH_RECORD_RETRIEVAL; fi
     DXGRAPH_PRIOR_WEIGHTS="$weights" dx eval --test "ddxplus:$W/split/test" --protocol full,interactive --questions 0,1,3,5 --json "$W/$1-$name.json" > "$W/$1-$name.eval.log" 2>&1
     DXGRAPH_PRIOR_WEIGHTS="$weights" NEO4J_URI=bolt://127.0.0.1:7687 node --import tsx bench/free-text.ts --skip-build --data-dir "$DXGRAPH_DATA_DIR" --json "$W/$1-$name.free-text.json" > "$W/$1-$name.free-text.log" 2>&1
     node -e '

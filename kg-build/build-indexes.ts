@@ -7,12 +7,14 @@ import type { IndexKind } from '../src/adapters/faiss/types.js';
 import { buildDir, currentPointer, type BuildManifest } from '../src/domain/artifacts.js';
 import type { FeatureNode } from '../src/domain/kg.js';
 import { readSpool } from './scan-records.js';
+import { LexicalIndexBuilder } from './lexical-index.js';
+import { writeLexicalIndex } from '../src/query/lexical-index-file.js';
 import { embedUnit } from './vectors.js';
 import { chooseIndexKind, defaultNlist, trainSampleSize } from '../src/adapters/faiss/vector-index.js';
 
 /**
  * Stage 7: the on-disk side of a build (src/domain/artifacts.ts): FAISS index of the
- * training records' embeddings + rows jsonl, flat FAISS index of feature embeddings +
+ * training records' embeddings + rows jsonl, their lexical (TF-IDF) index, flat FAISS index of feature embeddings +
  * ids, manifest.json. Files are written into a temp dir that replaces the build dir in
  * one rename; the pipeline switches the `current` pointer (setCurrent, temp file +
  * rename) only after the Neo4j load completed, so a server never sees a half-written build.
@@ -78,6 +80,8 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   let dim = 0;
   let batch: { id: string; diagnosis: string; diseaseId: string; text: string; embed: string }[] = [];
   let done = 0;
+  // The lexical index holds the same rows in the same order (records.jsonl), so a hit's row is the record's.
+  const lexical = new LexicalIndexBuilder();
   if (nlist !== null) {
     const sample = await trainingSample(input, trainSampleSize(nlist), opts.embedBatch);
     if (sample.length > 0) {
@@ -92,6 +96,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     dim ||= vecs[0]!.length;
     records ??= input.factory.create({ kind, dim, ...(nlist === null ? {} : { nlist }) });
     records.add(batch.map((r) => r.id), vecs);
+    for (const r of batch) lexical.add(r.embed);
     for (const { embed: _embed, ...r } of batch) if (!rows.write(JSON.stringify(r) + '\n')) await once(rows, 'drain');
     done += batch.length;
     input.onRecords?.(done);
@@ -116,6 +121,8 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   const recordIndex = records ?? input.factory.create({ kind: 'flat', dim });
   await recordIndex.save(join(tmpDir, 'records.faiss'), join(tmpDir, 'records.ids.json'));
   await features.save(join(tmpDir, 'features.faiss'), join(tmpDir, 'features.ids.json'));
+  const lexicalData = lexical.finish();
+  await writeLexicalIndex(join(tmpDir, 'records.lexical.bin'), lexicalData);
 
   const manifest: BuildManifest = {
     buildId: input.buildId,
@@ -125,6 +132,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     recordIndex: { kind, size: recordIndex.size, file: 'records.faiss', rows: 'records.jsonl' },
     featureIndex: { size: features.size, file: 'features.faiss', ids: 'features.ids.json' },
     recordIdsFile: 'records.ids.json',
+    lexicalIndex: { file: 'records.lexical.bin', rows: lexicalData.rows, terms: lexicalData.terms.length },
     createdAt: new Date().toISOString(),
   };
   await writeFile(join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));

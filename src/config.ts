@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } from './query/retrieve-records.js';
 import { ConfigError } from './errors.js';
 
 /**
@@ -119,6 +120,8 @@ const EnvSchema = z.object({
   DXGRAPH_READY_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_LIMITS.readyCacheMs),
   DXGRAPH_SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_LIMITS.shutdown.drainMs),
   DXGRAPH_SHUTDOWN_LINGER_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_LIMITS.shutdown.lingerMs),
+  /** How similar records are found: by meaning (FAISS), by words (TF-IDF) or both (retrieve-records.ts; docs/notes.md). */
+  DXGRAPH_RECORD_RETRIEVAL: z.enum(RECORD_RETRIEVALS).default(DEFAULT_RECORD_RETRIEVAL),
   /** The offline reasoner's prior weights, "vote=0.5,keyDifferences=0.25,knn=1" (any subset; docs/query.md, ablation in docs/notes.md). */
   DXGRAPH_PRIOR_WEIGHTS: z
     .string()
@@ -153,7 +156,7 @@ export interface Config {
   /** Absent (hand-built configs in tests) = gate off; loadConfig always fills it. */
   gate?: { mode: 'auto' | 'on' | 'off'; theta1: number | null; theta2: number | null };
   /** Absent (hand-built configs in tests) = cache on; loadConfig always fills it. */
-  query?: { differencesCache: boolean };
+  query?: { differencesCache: boolean; recordRetrieval?: RecordRetrieval };
   /** Absent (hand-built configs in tests) = DEFAULT_LIMITS; loadConfig always fills it. */
   limits?: LimitsConfig;
   /** Prior weights of the offline evidence reasoner that DXGRAPH_PRIOR_WEIGHTS sets; absent or empty = the reasoner's defaults. */
@@ -228,7 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lifetimeMs: e.DXGRAPH_SESSION_LIFETIME_MS,
     },
     gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
-    query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE },
+    query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE, recordRetrieval: e.DXGRAPH_RECORD_RETRIEVAL },
     priorWeights: priorWeights(e.DXGRAPH_PRIOR_WEIGHTS),
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,

@@ -71,7 +71,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
     const limits = config.limits ?? DEFAULT_LIMITS;
     const query = await openQueryService({
-      graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true,
+      graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}),
       limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
     });
     const neo4jUp = cachedProbe(() => graph.ping(), { ttlMs: limits.readyCacheMs });

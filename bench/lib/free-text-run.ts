@@ -160,7 +160,7 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
     const buildSeconds = o.build ? await build(o, graph) : null;
     if (buildSeconds !== null) o.log(`free-text: KG built from ${o.split ? 'the train part' : 'every shipped record'} in ${buildSeconds.toFixed(1)} s`);
     const embedder = createEmbedder(o.config);
-    const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })) });
+    const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })), ...(o.config.query?.recordRetrieval ? { recordRetrieval: o.config.query.recordRetrieval } : {}) });
     const goldOf = diagnosisToDisease(service.snapshot);
     const train = await trainTexts(o.ddxplusDir, o.split);
     const labeled: LabeledText[] = train.map((r) => ({ text: r.text, label: goldOf.get(r.diagnosis.toLowerCase()) ?? `raw:${r.diagnosis}` }));

@@ -12,6 +12,7 @@ import { paramsFromFlags } from '../../src/cli/build-command.js';
 import { loadNoteReader } from '../../kg-build/note-reader.js';
 import { runBuild } from '../../kg-build/pipeline.js';
 import type { NotesSet } from './notes-kg-run.js';
+import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } from '../../src/query/retrieve-records.js';
 
 /**
  * The notes KG as a user gets it (issue 24): `dxgraph build --source jsonl:notes --mapping` into
@@ -19,11 +20,11 @@ import type { NotesSet } from './notes-kg-run.js';
  * setting of the ablation (naive Bayes alone, + vote, + key differences, + kNN over the record
  * index, which embeds what each note says). Top-1 / top-3 per held-out set and setting.
  */
-export const ABLATION: { name: string; weights: Partial<EvidenceReasonerOptions> }[] = [
+export const ABLATION: { name: string; weights: Partial<EvidenceReasonerOptions>; retrieval?: RecordRetrieval }[] = [
   { name: 'naive Bayes alone', weights: { voteWeight: 0, keyDifferenceWeight: 0, knnWeight: 0 } },
   { name: '+ vote', weights: { keyDifferenceWeight: 0, knnWeight: 0 } },
   { name: '+ key differences', weights: { knnWeight: 0 } },
-  { name: '+ kNN (all, defaults)', weights: {} },
+  ...RECORD_RETRIEVALS.map((retrieval) => ({ name: `+ kNN, ${retrieval} retrieval${retrieval === DEFAULT_RECORD_RETRIEVAL ? ' (all, defaults)' : ''}`, weights: {}, retrieval })),
 ];
 
 export interface ServedScore {
@@ -57,7 +58,7 @@ export async function runServedNotes(o: { config: Config; train: NotesSet[]; tes
     o.log(`notes KG built through Neo4j from ${notes.length} notes in ${buildSeconds.toFixed(1)} s`);
     const scores: ServedScore[] = o.tests.map((t) => ({ set: t.name, n: t.notes.length, rows: [] }));
     for (const row of [...ABLATION, ...(o.extra ?? [])]) {
-      const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder: createEmbedder(o.config), reasoners: [new EvidenceReasoner({ ...DEFAULT_EVIDENCE_OPTIONS, ...row.weights })] });
+      const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder: createEmbedder(o.config), reasoners: [new EvidenceReasoner({ ...DEFAULT_EVIDENCE_OPTIONS, ...row.weights })], recordRetrieval: row.retrieval ?? o.config.query?.recordRetrieval ?? DEFAULT_RECORD_RETRIEVAL });
       for (const [i, t] of o.tests.entries()) {
         let top1 = 0;
         let top3 = 0;

@@ -100,7 +100,7 @@ async function runAsk(text: string | undefined, o: AskFlags): Promise<void> {
   const graph = new GraphStore(config.neo4j);
   await graph.connect();
   try {
-    const service = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger), decomposer: await createDecomposer(config) });
+    const service = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger), decomposer: await createDecomposer(config), ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
     const options: Partial<DiagnoseOptions> = {
       ...(o.k !== undefined ? { topK: o.k } : {}),
       ...(o.m !== undefined ? { topM: o.m } : {}),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
  *   <dataDir>/builds/<buildId>/manifest.json     BuildManifest
  *   <dataDir>/builds/<buildId>/records.faiss     FAISS index of training-record embeddings
  *   <dataDir>/builds/<buildId>/records.jsonl     one {id, diagnosis, diseaseId, text} per index row, in index order
+ *   <dataDir>/builds/<buildId>/records.lexical.bin  TF-IDF inverted index of the same rows (src/query/lexical-index-file.ts)
  *   <dataDir>/builds/<buildId>/features.faiss    FAISS (flat) index of feature-node embeddings, for matching
  *   <dataDir>/builds/<buildId>/features.ids.json feature ids in index order
  *   <dataDir>/builds/<buildId>/chunks.faiss      FAISS (flat) index of distinct record-chunk texts (finding lines) for FIND retrieval
@@ -40,6 +41,8 @@ export interface BuildManifest {
   featureIndex: { size: number; file: string; ids: string };
   /** Record ids in the retrieval index, for the evaluation leakage check. */
   recordIdsFile: string;
+  /** The records' lexical index, rows in records.jsonl order; absent in builds made before it existed. */
+  lexicalIndex?: { file: string; rows: number; terms: number };
   createdAt: string;
   /** FIND chunk index; absent in builds made before it existed. */
   chunkIndex?: ChunkIndexEntry;

@@ -27,7 +27,7 @@ export async function openEvalTarget(opts: { config: Config; logger: Logger; hin
     const embedder = createEmbedder(opts.config);
     const reasoners = await createReasoners(opts.config, opts.logger);
     // The gate as the server runs it (DXGRAPH_GATE), so the eval's gate figures are the served ones.
-    const query = await openQueryService({ graph, dataDir: opts.config.dataDir, embedder, reasoners, ...(opts.config.gate ? { gate: opts.config.gate } : {}) });
+    const query = await openQueryService({ graph, dataDir: opts.config.dataDir, embedder, reasoners, ...(opts.config.gate ? { gate: opts.config.gate } : {}), ...(opts.config.query?.recordRetrieval ? { recordRetrieval: opts.config.query.recordRetrieval } : {}) });
     // One dialogue at a time: a small session store suffices (old sessions fall out of the LRU).
     const sessions = createConsultation({
       snapshot: query.snapshot, query, ...(opts.hints ? { hints: opts.hints } : {}), options: { confidence: opts.confidence }, sessions: { maxSessions: 16 },

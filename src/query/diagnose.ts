@@ -14,7 +14,7 @@ import type { KgSnapshot } from './kg-snapshot.js';
 import { matchFeatures } from './match-features.js';
 import { differencesKg } from './differences-kg.js';
 import type { DifferencesKgReader } from './differences-kg-cache.js';
-import type { RecordRow } from './retrieve-records.js';
+import type { LexicalRecords, RecordRetrieval, RecordRow } from './retrieve-records.js';
 import { assessGate, followUpLimit, type QueryGate } from './apply-gate.js';
 import { answerDirect } from './direct-answer.js';
 import { filterRetrieved, type KnowledgeFilterDeps } from './filter-retrieved.js';
@@ -35,6 +35,9 @@ export interface DiagnoseDeps {
   featureIndex: VectorIndexLike;
   recordIndex: VectorIndexLike;
   records: ReadonlyMap<string, RecordRow>;
+  /** The records' lexical index and how similar records are found (retrieve-records.ts). */
+  lexical?: LexicalRecords | null;
+  recordRetrieval?: RecordRetrieval;
   /** Available reasoners; one named "evidence" is required, one named "llm" is optional. */
   reasoners: Reasoner[];
   /** The ranker when `followUpRankers` is not given (a single hand-wired ranker). */
@@ -152,7 +155,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     timed('differencesKg', async (): Promise<Triple[]> =>
       (await Promise.all(nearTies(vote).map((c) => readDifferences(deps)({ subcategoryId: c.subcategoryId, perDisease: deps.differencesPerDisease })))).flatMap((r) => r.triples),
     ),
-    timed('retrieve', () => retrieveForQuery({ ...deps, find: deps.find ?? null }, { text: queryText, topK: o.topK, mode: o.retrieval ?? 'record', gate })),
+    timed('retrieve', () => retrieveForQuery({ ...deps, find: deps.find ?? null }, { text: queryText, topK: o.topK, mode: o.retrieval ?? 'record', gate, fromText: Boolean(input.text?.trim()) })),
   ]);
   // The knowledge filter belongs to the FIND path: it runs when the gate assessed the input or FIND retrieval was asked for.
   const filter = gate !== null || o.retrieval === 'find' ? (deps.knowledgeFilter ?? null) : null;

@@ -9,6 +9,9 @@ import { ArtifactError, ConfigError, errorMessage } from '../errors.js';
 import { buildSnapshot, type KgSnapshot } from './kg-snapshot.js';
 import type { RecordRow } from './retrieve-records.js';
 import type { GateArtifacts } from './load-gate.js';
+import { LexicalIndex } from './lexical-index.js';
+import { readLexicalIndex } from './lexical-index-file.js';
+import type { LexicalRecords } from './retrieve-records.js';
 
 /**
  * Start-up loading for the query side: the KG is read from Neo4j ONCE into a KgSnapshot
@@ -33,6 +36,8 @@ export interface QueryArtifacts {
   featureIndex: VectorIndexLike;
   recordIndex: VectorIndexLike;
   records: Map<string, RecordRow>;
+  /** The records' lexical index with its rows' ids (records.jsonl order); absent in older builds. */
+  lexical?: LexicalRecords;
   /** The gate's classifier, calibrated thresholds and FIND chunk index (load-gate.ts); absent = none. */
   gate?: GateArtifacts;
 }
@@ -55,6 +60,7 @@ const ManifestSchema = z.object({
   recordIndex: z.object({ kind: z.enum(['flat', 'ivf', 'hnsw']), size: z.number().int().nonnegative(), file: z.string().min(1), rows: z.string().min(1) }),
   featureIndex: z.object({ size: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1) }),
   recordIdsFile: z.string(),
+  lexicalIndex: z.object({ file: z.string().min(1), rows: z.number().int().nonnegative(), terms: z.number().int().nonnegative() }).optional(),
   createdAt: z.string(),
   chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1) }).optional(),
   gate: z.object({ classifier: z.string().min(1), metrics: z.string(), thresholds: z.object({ theta1: z.number(), theta2: z.number() }).nullable() }).optional(),
@@ -122,5 +128,9 @@ export async function openArtifacts(input: OpenArtifactsInput): Promise<QueryArt
     }
     records.set(row.id, row);
   });
-  return { manifest, featureIndex, recordIndex, records };
+  if (!manifest.lexicalIndex) return { manifest, featureIndex, recordIndex, records };
+  const lexicalPath = join(dir, manifest.lexicalIndex.file);
+  if (manifest.lexicalIndex.rows !== records.size) throw new ArtifactError(lexicalPath, `lexical index of ${manifest.lexicalIndex.rows} records, ${rowsPath} holds ${records.size}`);
+  const lexical = { index: new LexicalIndex(await readLexicalIndex(lexicalPath, records.size)), ids: [...records.keys()] };
+  return { manifest, featureIndex, recordIndex, records, lexical };
 }

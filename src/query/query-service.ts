@@ -6,6 +6,7 @@ import type { Reasoner } from '../reasoners/reasoner.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseOptions, type DiagnoseResult, type FollowUpRankerName } from './contracts.js';
 import { diagnose, type DiagnoseDeps, type QueryLimits } from './diagnose.js';
 import type { TextEmbedder } from './embed.js';
+import { DEFAULT_RECORD_RETRIEVAL, type RecordRetrieval } from './retrieve-records.js';
 import { EngineFollowUpRanker } from '../followups/pipeline-ranker.js';
 import { SigmaRanker, type FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
@@ -57,6 +58,8 @@ export interface QueryServiceDeps {
   decomposer?: LlmDecomposer | null;
   /** The concept layer's embedding fallback; absent/null = none (openQueryService loads WordLlama, else hashed n-grams). */
   phraseEmbedder?: PhraseEmbedder | null;
+  /** How similar records are found (DXGRAPH_RECORD_RETRIEVAL); absent: DEFAULT_RECORD_RETRIEVAL. */
+  recordRetrieval?: RecordRetrieval;
 }
 
 /** Programmatic callers that pass no gate config get the pipeline without the gate. */
@@ -72,6 +75,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     featureIndex: deps.artifacts.featureIndex,
     recordIndex: deps.artifacts.recordIndex,
     records: deps.artifacts.records,
+    lexical: deps.artifacts.lexical ?? null,
+    recordRetrieval: deps.recordRetrieval ?? DEFAULT_RECORD_RETRIEVAL,
     reasoners,
     followUpRanker: deps.followUpRanker ?? new SigmaRanker(),
     // A single injected ranker answers every request; otherwise both are selectable per request.
@@ -106,6 +111,7 @@ export async function openQueryService(deps: {
   decomposer?: LlmDecomposer | null;
   /** Absent = WordLlama from the model dir `npm run setup` fills, hashed n-grams when it is missing; null = none. */
   phraseEmbedder?: PhraseEmbedder | null;
+  recordRetrieval?: RecordRetrieval;
 }): Promise<QueryService> {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
@@ -125,6 +131,7 @@ export async function openQueryService(deps: {
     graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
     ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null, differencesCache: deps.differencesCache ?? true,
     ...(deps.limits ? { limits: deps.limits } : {}), lexicon, decomposer: deps.decomposer ?? null, phraseEmbedder,
+    ...(deps.recordRetrieval ? { recordRetrieval: deps.recordRetrieval } : {}),
   });
 }
 

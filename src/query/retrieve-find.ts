@@ -31,10 +31,12 @@ export interface RetrieveInput {
   topK: number;
   mode: NonNullable<DiagnoseOptions['retrieval']>;
   gate: GateTrace | null;
+  /** A written description, not coded findings joined (retrieve-records.ts "auto"). */
+  fromText?: boolean;
 }
 
 export async function retrieveForQuery(deps: RetrieveRecordsDeps & { find: FindRetrievalDeps | null }, input: RetrieveInput): Promise<RetrievedRecord[]> {
-  if (input.mode === 'record') return retrieveRecords(deps, { text: input.text, topK: input.topK });
+  if (input.mode === 'record') return retrieveRecords(deps, { text: input.text, topK: input.topK, fromText: input.fromText ?? false });
   if (!deps.find) throw new InputError('options.retrieval: "find" needs a build with a chunk index (rebuild with this version)', { field: 'options.retrieval' });
   const sentences = input.gate?.sentences ?? (await labelSentences(deps.find, input.text));
   const found = await findRetrieve(sentences, { embedder: deps.find.embeddings, chunkIndex: deps.find.chunkIndex }, { ...deps.find.options, topK: input.topK });

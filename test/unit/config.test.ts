@@ -1,3 +1,4 @@
+import { DEFAULT_RECORD_RETRIEVAL } from '../../src/query/retrieve-records.js';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
 import { assertConfigRejects } from '../support/config-assert.js';
@@ -49,4 +50,12 @@ describe('config: the evidence reasoner prior weights (DXGRAPH_PRIOR_WEIGHTS, is
     assert.throws(() => loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'gate=1' }), /DXGRAPH_PRIOR_WEIGHTS/);
     assert.throws(() => loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'vote=-1' }), /DXGRAPH_PRIOR_WEIGHTS/);
   });
+});
+
+describe('config: how similar records are found (DXGRAPH_RECORD_RETRIEVAL)', () => {
+  it('takes dense, lexical or hybrid, and has a default', () => {
+    assert.equal(loadConfig({ DXGRAPH_RECORD_RETRIEVAL: 'lexical' }).query?.recordRetrieval, 'lexical');
+    assert.equal(loadConfig({}).query?.recordRetrieval, DEFAULT_RECORD_RETRIEVAL);
+  });
+  it('rejects anything else, naming the variable', () => assert.throws(() => loadConfig({ DXGRAPH_RECORD_RETRIEVAL: 'bm25' }), /DXGRAPH_RECORD_RETRIEVAL/));
 });
