@@ -169,6 +169,23 @@ describe('a KG learned from clinical notes (issue 24; real Neo4j, faiss-node, HP
     assert.ok(viaNotes.some((m) => shown.has(s.featureIndex.get(m.featureId)!)), 'an HPO / emergent match is a manifestation of the right disease');
   });
 
+  it('similar past records are found by the words of the notes (the lexical index of the build)', async () => {
+    assert.ok(service, 'the service of the story before');
+    const lexical = service.artifacts.lexical;
+    assert.ok(lexical, 'the build wrote records.lexical.bin and the service opened it');
+    assert.equal(lexical.index.size, 40);
+    const bytes = readFileSync(join(notesBuild.dataDir, 'builds', notesBuild.outcome.manifest.buildId, 'records.lexical.bin'));
+    for (const word of ['rash', 'vesicles', ...PLANTED]) assert.equal(bytes.includes(Buffer.from(word)), false, `"${word}" in the lexical index file`);
+    const blind = readJsonl('datasets/notes-pc/test.jsonl').find((n) => n.condition === 'Herpes zoster')!;
+    const want = diagnosisToDisease(service.snapshot).get(blind.condition.toLowerCase());
+    const retrieved = (await service.diagnose({ ...textInput(blind.text), age: blind.age, sex: blind.sex })).trace.retrieved;
+    log(`retrieved for ${blind.id}: ${retrieved.map((r) => `${r.diagnosis} ${r.similarity.toFixed(2)}`).join(', ')}`);
+    assert.ok(retrieved.length > 0);
+    assert.equal(retrieved[0]!.diseaseId, want, 'the most similar note is one of the right disease');
+    // Each record shows the findings read from its note, never the note.
+    for (const r of retrieved) assert.ok(!/\b(HPI|Assessment|Plan):/.test(r.text), r.text);
+  });
+
   it('duplicate ids are reported, not a crash', async () => {
     const few = train.filter((n) => n.condition === 'Gout flare' || n.condition === 'Herpes zoster');
     const twice = writeCorpus([...few, { ...few[3]!, text: 'Second copy of a row with the same id. Fever and cough.' }], 'dup.jsonl');
