@@ -78,7 +78,8 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   const rows = createWriteStream(join(tmpDir, 'records.jsonl'), { encoding: 'utf8' });
   let records: WritableIndex | null = null;
   let dim = 0;
-  let batch: { id: string; diagnosis: string; diseaseId: string; text: string; embed: string }[] = [];
+  let batch: { id: string; diagnosis: string; diseaseId: string; text: string; embed: string; fromNotes: boolean }[] = [];
+  let noteRecords = 0;
   let done = 0;
   // The lexical index holds the same rows in the same order (records.jsonl), so a hit's row is the record's.
   const lexical = new LexicalIndexBuilder();
@@ -97,7 +98,8 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     records ??= input.factory.create({ kind, dim, ...(nlist === null ? {} : { nlist }) });
     records.add(batch.map((r) => r.id), vecs);
     for (const r of batch) lexical.add(r.embed);
-    for (const { embed: _embed, ...r } of batch) if (!rows.write(JSON.stringify(r) + '\n')) await once(rows, 'drain');
+    noteRecords += batch.filter((r) => r.fromNotes).length;
+    for (const { embed: _embed, fromNotes: _notes, ...r } of batch) if (!rows.write(JSON.stringify(r) + '\n')) await once(rows, 'drain');
     done += batch.length;
     input.onRecords?.(done);
     batch = [];
@@ -106,7 +108,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     for await (const row of readSpool(input.spoolPath)) {
       const diseaseId = input.diseaseOf.get(row.diagnosis);
       if (diseaseId === undefined) continue;
-      batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text, embed: row.embed ?? row.text });
+      batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text, embed: row.embed ?? row.text, fromNotes: row.embed !== undefined });
       if (batch.length >= opts.embedBatch) await flush();
     }
     await flush();
@@ -132,7 +134,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     recordIndex: { kind, size: recordIndex.size, file: 'records.faiss', rows: 'records.jsonl' },
     featureIndex: { size: features.size, file: 'features.faiss', ids: 'features.ids.json' },
     recordIdsFile: 'records.ids.json',
-    lexicalIndex: { file: 'records.lexical.bin', rows: lexicalData.rows, terms: lexicalData.terms.length },
+    lexicalIndex: { file: 'records.lexical.bin', rows: lexicalData.rows, terms: lexicalData.terms.length, noteRecords },
     createdAt: new Date().toISOString(),
   };
   await writeFile(join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));

@@ -42,7 +42,7 @@ export interface BuildManifest {
   /** Record ids in the retrieval index, for the evaluation leakage check. */
   recordIdsFile: string;
   /** The records' lexical index, rows in records.jsonl order; absent in builds made before it existed. */
-  lexicalIndex?: { file: string; rows: number; terms: number };
+  lexicalIndex?: { file: string; rows: number; terms: number; noteRecords: number };
   createdAt: string;
   /** FIND chunk index; absent in builds made before it existed. */
   chunkIndex?: ChunkIndexEntry;

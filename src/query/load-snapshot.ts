@@ -60,7 +60,7 @@ const ManifestSchema = z.object({
   recordIndex: z.object({ kind: z.enum(['flat', 'ivf', 'hnsw']), size: z.number().int().nonnegative(), file: z.string().min(1), rows: z.string().min(1) }),
   featureIndex: z.object({ size: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1) }),
   recordIdsFile: z.string(),
-  lexicalIndex: z.object({ file: z.string().min(1), rows: z.number().int().nonnegative(), terms: z.number().int().nonnegative() }).optional(),
+  lexicalIndex: z.object({ file: z.string().min(1), rows: z.number().int().nonnegative(), terms: z.number().int().nonnegative(), noteRecords: z.number().int().nonnegative() }).optional(),
   createdAt: z.string(),
   chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1) }).optional(),
   gate: z.object({ classifier: z.string().min(1), metrics: z.string(), thresholds: z.object({ theta1: z.number(), theta2: z.number() }).nullable() }).optional(),
@@ -131,6 +131,6 @@ export async function openArtifacts(input: OpenArtifactsInput): Promise<QueryArt
   if (!manifest.lexicalIndex) return { manifest, featureIndex, recordIndex, records };
   const lexicalPath = join(dir, manifest.lexicalIndex.file);
   if (manifest.lexicalIndex.rows !== records.size) throw new ArtifactError(lexicalPath, `lexical index of ${manifest.lexicalIndex.rows} records, ${rowsPath} holds ${records.size}`);
-  const lexical = { index: new LexicalIndex(await readLexicalIndex(lexicalPath, records.size)), ids: [...records.keys()] };
+  const lexical = { index: new LexicalIndex(await readLexicalIndex(lexicalPath, records.size)), ids: [...records.keys()], fromNotes: manifest.lexicalIndex.noteRecords > 0 };
   return { manifest, featureIndex, recordIndex, records, lexical };
 }

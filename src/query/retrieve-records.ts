@@ -13,17 +13,20 @@ import type { LexicalIndex } from './lexical-index.js';
 export const RECORD_RETRIEVALS = ['auto', 'dense', 'lexical', 'hybrid'] as const;
 export type RecordRetrieval = (typeof RECORD_RETRIEVALS)[number];
 /**
- * "auto": by words for a written description, by meaning for coded findings. Measured (docs/notes.md):
- * on notes KGs words find the right disease's records more often (+2 to +4 points top-1 on the
- * dev sets); for coded findings joined as text (a DDXPlus patient's one initial evidence) words
- * are noise (interactive @0 34.6 -> 32.7), so coded input keeps the vector index.
+ * "auto": by words when a written description meets records written as notes, by meaning
+ * otherwise. Measured (docs/notes.md): on notes KGs words find the right disease's records more
+ * often (+2 to +4 points top-1 on the dev sets); for coded findings joined as text (a DDXPlus
+ * patient's one initial evidence) words are noise (interactive @0 34.6 -> 32.7), and records that
+ * are coded answers have no words of their own to match a description's (free text on the DDXPlus
+ * KG: +1.4 top-1 but -0.6 top-3), so both keep the vector index.
  */
 export const DEFAULT_RECORD_RETRIEVAL: RecordRetrieval = 'auto';
 
-/** The lexical index and the record id of each of its rows. */
+/** The lexical index, the record id of each of its rows, and whether any record was read from notes. */
 export interface LexicalRecords {
   index: LexicalIndex;
   ids: readonly string[];
+  fromNotes: boolean;
 }
 
 export interface RecordRow {
@@ -54,7 +57,7 @@ export interface RetrieveRecordsDeps {
 export async function retrieveRecords(deps: RetrieveRecordsDeps, input: RetrieveRecordsInput): Promise<RetrievedRecord[]> {
   if (input.topK <= 0 || !input.text.trim() || deps.recordIndex.size === 0) return [];
   const chosen = deps.recordRetrieval ?? 'dense';
-  const mode = !deps.lexical ? 'dense' : chosen === 'auto' ? (input.fromText ? 'lexical' : 'dense') : chosen;
+  const mode = !deps.lexical ? 'dense' : chosen === 'auto' ? (input.fromText && deps.lexical.fromNotes ? 'lexical' : 'dense') : chosen;
   const k = Math.min(input.topK, deps.recordIndex.size);
   const dense = mode === 'lexical' ? [] : deps.recordIndex.search((await embedBatch(deps.embedder, [input.text]))[0]!, k);
   const words = mode === 'dense' ? [] : deps.lexical!.index.search(input.text, k).map((h) => ({ id: deps.lexical!.ids[h.row]!, score: h.score }));

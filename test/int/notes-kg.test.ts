@@ -174,6 +174,7 @@ describe('a KG learned from clinical notes (issue 24; real Neo4j, faiss-node, HP
     const lexical = service.artifacts.lexical;
     assert.ok(lexical, 'the build wrote records.lexical.bin and the service opened it');
     assert.equal(lexical.index.size, 40);
+    assert.equal(lexical.fromNotes, true, 'the manifest says its records were read from notes');
     const bytes = readFileSync(join(notesBuild.dataDir, 'builds', notesBuild.outcome.manifest.buildId, 'records.lexical.bin'));
     for (const word of ['rash', 'vesicles', ...PLANTED]) assert.equal(bytes.includes(Buffer.from(word)), false, `"${word}" in the lexical index file`);
     const blind = readJsonl('datasets/notes-pc/test.jsonl').find((n) => n.condition === 'Herpes zoster')!;

@@ -58,7 +58,7 @@ describe('kg-build build-indexes (artifacts)', () => {
     assert.equal(rows.length, 300, 'a record whose diagnosis is in no disease is left out');
     assert.equal(rows[1].diseaseId, 'dis:flu');
     assert.equal(m.recordIndex.kind, 'flat');
-    assert.deepEqual({ rows: m.lexicalIndex?.rows, file: m.lexicalIndex?.file }, { rows: 300, file: 'records.lexical.bin' }, 'the lexical index holds the same rows');
+    assert.deepEqual({ rows: m.lexicalIndex?.rows, file: m.lexicalIndex?.file, notes: m.lexicalIndex?.noteRecords }, { rows: 300, file: 'records.lexical.bin', notes: 0 }, 'the lexical index holds the same rows');
     assert.ok(existsSync(join(dir, 'records.lexical.bin')));
     assert.equal(m.embeddingDim, 32);
     assert.equal(m.embedder, 'hashed-ngram-v1:32');

@@ -93,9 +93,9 @@ describe('record retrieval by meaning, by words or both', () => {
   // A dense index that always answers r0 then r1 (what a meaning-only embedding might say).
   const dense: VectorIndexLike = { dim: 2, size: 4, search: (_v: Float32Array, k: number) => [{ id: 'r0', score: 0.9 }, { id: 'r1', score: 0.8 }].slice(0, k) } as unknown as VectorIndexLike;
   const embedder = { id: 'fake', embeddings: { embedDocuments: async (t: string[]) => t.map(() => [1, 0]) } };
-  const lexical = { index: built(), ids: rows.map((r) => r.id) };
-  const ask = (recordRetrieval: 'auto' | 'dense' | 'lexical' | 'hybrid', withLexical = true, fromText = true) =>
-    retrieveRecords({ embedder, recordIndex: dense, records, ...(withLexical ? { lexical } : {}), recordRetrieval }, { text: 'drooling and muffled voice', topK: 2, fromText }).then((r) => r.map((x) => x.id));
+  const lexical = { index: built(), ids: rows.map((r) => r.id), fromNotes: true };
+  const ask = (recordRetrieval: 'auto' | 'dense' | 'lexical' | 'hybrid', withLexical = true, fromText = true, fromNotes = true) =>
+    retrieveRecords({ embedder, recordIndex: dense, records, ...(withLexical ? { lexical: { ...lexical, fromNotes } } : {}), recordRetrieval }, { text: 'drooling and muffled voice', topK: 2, fromText }).then((r) => r.map((x) => x.id));
 
   it('lexical: the record that shares the rare words', async () => assert.deepEqual(await ask('lexical'), ['r2']));
   it('dense: the vector index alone', async () => assert.deepEqual(await ask('dense'), ['r0', 'r1']));
@@ -104,9 +104,10 @@ describe('record retrieval by meaning, by words or both', () => {
     assert.equal(ids.length, 2);
     assert.ok(ids.includes('r2') && ids.includes('r0'), ids.join());
   });
-  it('auto: by words for a written description, by meaning for coded findings joined', async () => {
+  it('auto: by words for a written description of a notes build, by meaning for coded findings or coded records', async () => {
     assert.deepEqual(await ask('auto', true, true), ['r2']);
-    assert.deepEqual(await ask('auto', true, false), ['r0', 'r1']);
+    assert.deepEqual(await ask('auto', true, false), ['r0', 'r1'], 'coded findings joined');
+    assert.deepEqual(await ask('auto', true, true, false), ['r0', 'r1'], 'no record was read from notes');
   });
   it('a build without a lexical index retrieves by meaning whatever is configured', async () => assert.deepEqual(await ask('lexical', false), ['r0', 'r1']));
 });
