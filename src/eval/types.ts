@@ -4,6 +4,9 @@
  * Cases carry ids and names only, never patient text.
  */
 
+import type { HeldOutReport } from './held-out.js';
+import type { TestSourceReport } from './run-eval.js';
+
 /** A disease placed in both hierarchies: the project's own (L3/L2/L1) and ICD-10. */
 export interface DiseaseLevels {
   diseaseId: string;
@@ -99,6 +102,10 @@ export interface EvalReport {
   confusions: Confusion[];
   gate: GateStats | null;
   build: { buildId: string | null; source: string; embedder: string };
+  /** The held-out side of the build's split that was evaluated (unit, counts per side); null: the test source was evaluated whole. */
+  held_out?: HeldOutReport | null;
+  /** What the test source gave (rows read, rows skipped by reason, notes read). */
+  test_source?: TestSourceReport | null;
   params: Record<string, unknown>;
   seed: number;
   created_at: string;
