@@ -10,6 +10,7 @@ import type { Question } from '../../src/followups/question-model.js';
 import { KG_BUILD_IDS } from '../../src/followups/record-kg.js';
 import { recordAnswer } from '../../src/followups/simulate.js';
 import { patientDigest } from '../../src/sources/split-tracker.js';
+import { skippedRows } from '../../kg-build/report.js';
 
 const f = (code: string, valueCode: string | null, polarity: 'present' | 'absent' = 'present', antecedent: boolean | null = false): Finding => ({ text: `${code}=${valueCode}`, polarity, code, valueCode, question: null, valueText: null, antecedent });
 const visit = (id: string, patient: string | null, findings: Finding[] = [], diagnosis = 'Pneumonia'): NormalizedRecord => ({
@@ -93,5 +94,10 @@ describe('eval on the held-out part of any source (issue 25)', () => {
     const html = heldOutHtml(r);
     assert.match(html, /held out: records \/ patients<\/td><td class="n">124 \/ 9/);
     assert.match(html, /rows skipped: visit-without-condition<\/td><td class="n">1390/);
+  });
+
+  it('the build report names skipped rows by what they are, not "malformed"', () => {
+    const line = skippedRows({ rowsRead: 1791, recordsEmitted: 401, skipped: 1390, skippedByReason: { 'visit-without-condition': 1388, 'missing-person': 2 }, examples: [] });
+    assert.equal(line, '1390 source rows skipped (visit-without-condition 1388, missing-person 2)');
   });
 });
