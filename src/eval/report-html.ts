@@ -5,6 +5,7 @@
  */
 import { esc, pct } from './html-escape.js';
 import { barChart, lineChart, type Series } from './svg-charts.js';
+import { interactiveHtml } from './report-dialogue.js';
 import { heldOutHtml } from './report-held-out.js';
 import type { EvalReport } from './types.js';
 
@@ -82,6 +83,7 @@ export function renderHtmlReport(r: EvalReport): string {
 <h2>Summary</h2>${summary(r)}
 <h2>Held-out part</h2>${heldOutHtml(r)}
 <h2>Accuracy vs questions</h2>${curves(r)}
+<h2>Interactive protocol per disease</h2>${interactiveHtml(r)}
 <h2>Per-disease accuracy</h2>${perDisease(r)}
 <h2>Most frequent mix-ups</h2>${confusions(r)}
 <h2>Latency per stage</h2>${latency(r)}

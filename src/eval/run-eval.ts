@@ -16,6 +16,7 @@ import { interactiveStart, maskedStart, runDialogues, type DialogueOutcome } fro
 import { truthResolver } from './hierarchy-levels.js';
 import { assertNoLeakage, findLeakage, indexedRecords, type TrainPatients } from './leakage.js';
 import { heldOutReport, type HeldOutPlan } from './held-out.js';
+import { dialogueMetrics } from './dialogue-metrics.js';
 import type { SplitSummary } from '../domain/artifacts.js';
 import type { RecordWorld } from '../followups/simulate.js';
 import { assembleReport } from './report-json.js';
@@ -81,7 +82,8 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
   assertNoLeakage(leakage, { allowContentDuplicates: params.allowContentDuplicates, heldOut: heldOut !== null });
   const { snapshot } = deps.query;
   const truthOf = truthResolver(snapshot);
-  const truthId = new Map(records.map((r) => [r.id, truthOf(r).diseaseId ?? ''] as const));
+  const truths = new Map(records.map((r) => [r.id, truthOf(r)] as const));
+  const truthId = new Map([...truths].map(([id, t]) => [id, t.diseaseId ?? ''] as const));
   const wants = (p: Protocol) => params.protocols.includes(p);
   if ((wants('interactive') || wants('masking')) && !deps.sessions) throw new InputError('--protocol interactive|masking needs the consultation sessions (none wired)', { field: 'protocol' });
 
@@ -109,5 +111,11 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
   // The held-out part and the test source, beside the metrics (issue 25).
   report.held_out = heldOut ? heldOutReport(heldOut.plan, heldOut.seen, manifest, leakage) : null;
   report.test_source = context.testSource ?? null;
+  const diseaseName = (id: string) => snapshot.diseases[snapshot.diseaseIndex.get(id) ?? -1]?.name ?? id;
+  const truthOfRun = (id: string) => {
+    const t = truths.get(id);
+    return { id: t?.diseaseId ?? `unknown:${t?.name ?? ''}`, name: t?.name ?? '' };
+  };
+  report.interactive_metrics = interactive ? dialogueMetrics(interactive.runs, truthOfRun, diseaseName, params.questions) : null;
   return { report, cases };
 }

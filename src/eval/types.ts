@@ -6,6 +6,7 @@
 
 import type { HeldOutReport } from './held-out.js';
 import type { TestSourceReport } from './run-eval.js';
+import type { DialogueMetrics } from './dialogue-metrics.js';
 
 /** A disease placed in both hierarchies: the project's own (L3/L2/L1) and ICD-10. */
 export interface DiseaseLevels {
@@ -94,6 +95,8 @@ export interface EvalReport {
   /** Question count (as a string key) → top-1 accuracy; null when the protocol did not run. */
   interactive: Record<string, number> | null;
   interactive_stats: DialogueStats | null;
+  /** The interactive protocol per disease (top-1 at each question count) and its mix-ups at the last count; null if not run. */
+  interactive_metrics?: DialogueMetrics | null;
   /** Mask percentage ("0", "33", "66", "100") → question count → top-1 accuracy. */
   masking: Record<string, Record<string, number>> | null;
   /** Stage → latency statistics (ms) over the full-protocol queries; sessions under "session.*". */

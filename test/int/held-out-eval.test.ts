@@ -85,9 +85,13 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
     assert.deepEqual(Object.keys(report.interactive!).sort(), [...QUESTIONS].sort());
     assert.equal(report.interactive_stats!.n, split.test.records);
     assert.equal(report.per_disease.reduce((s, d) => s + d.n, 0), split.test.records);
+    // Per disease, the interactive curve adds up to the overall one.
+    const im = report.interactive_metrics!;
+    assert.equal(im.per_disease.reduce((s, d) => s + d.n, 0), split.test.records);
+    for (const q of QUESTIONS) assert.ok(Math.abs(im.per_disease.reduce((s, d) => s + d.n * d.top1[q]!, 0) / split.test.records - report.interactive![q]!) < 1e-9, `@${q}`);
     assert.match(out.stdout, /held-out part \(split by .*0 patients on both sides/);
     assert.match(out.stdout, /interactive \(information-gain\): @0 /);
-    assert.match(readFileSync(html, 'utf8'), /<h2>Held-out part<\/h2>/);
+    assert.match(readFileSync(html, 'utf8'), /<h2>Held-out part<\/h2>[\s\S]*<h2>Interactive protocol per disease<\/h2>/);
     return { report, manifest, build: build.stdout };
   }
 

@@ -11,6 +11,8 @@ import { KG_BUILD_IDS } from '../../src/followups/record-kg.js';
 import { recordAnswer } from '../../src/followups/simulate.js';
 import { patientDigest } from '../../src/sources/split-tracker.js';
 import { skippedRows } from '../../kg-build/report.js';
+import { dialogueMetrics } from '../../src/eval/dialogue-metrics.js';
+import { interactiveHtml } from '../../src/eval/report-dialogue.js';
 
 const f = (code: string, valueCode: string | null, polarity: 'present' | 'absent' = 'present', antecedent: boolean | null = false): Finding => ({ text: `${code}=${valueCode}`, polarity, code, valueCode, question: null, valueText: null, antecedent });
 const visit = (id: string, patient: string | null, findings: Finding[] = [], diagnosis = 'Pneumonia'): NormalizedRecord => ({
@@ -99,5 +101,21 @@ describe('eval on the held-out part of any source (issue 25)', () => {
   it('the build report names skipped rows by what they are, not "malformed"', () => {
     const line = skippedRows({ rowsRead: 1791, recordsEmitted: 401, skipped: 1390, skippedByReason: { 'visit-without-condition': 1388, 'missing-person': 2 }, examples: [] });
     assert.equal(line, '1390 source rows skipped (visit-without-condition 1388, missing-person 2)');
+  });
+
+  it('the interactive protocol per disease and its mix-ups at the last question count', () => {
+    const run = (recordId: string, at0: string, at3: string) => ({ recordId, topAt: new Map([[0, at0], [3, at3]]), questionsToConfidence: null, topAtConfidence: null });
+    const truth = (id: string) => (id.startsWith('flu') ? { id: 'dis:flu', name: 'Flu' } : { id: 'unknown:Rash', name: 'Rash' });
+    const names: Record<string, string> = { 'dis:flu': 'Flu', 'dis:cold': 'Cold' };
+    const m = dialogueMetrics([run('flu1', 'dis:cold', 'dis:flu'), run('flu2', 'dis:cold', 'dis:cold'), run('rash1', 'dis:flu', 'dis:cold')], truth, (d) => names[d] ?? d, [0, 3]);
+    assert.equal(m.at, 3);
+    assert.deepEqual(m.per_disease, [
+      { disease_id: 'dis:flu', disease: 'Flu', n: 2, top1: { '0': 0, '3': 0.5 } },
+      { disease_id: 'unknown:Rash', disease: 'Rash', n: 1, top1: { '0': 0, '3': 0 } },
+    ]);
+    assert.deepEqual(m.confusions.map((c) => [c.truth, c.predicted, c.count]), [['Flu', 'Cold', 1], ['Rash', 'Cold', 1]]);
+    const html = interactiveHtml({ interactive_metrics: m } as unknown as EvalReport);
+    assert.match(html, /<td>Flu<\/td><td class="n">2<\/td><td class="n">0.0%<\/td><td class="n">50.0%<\/td>/);
+    assert.match(html, /top-1 after 3 questions/);
   });
 });
