@@ -70,7 +70,7 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
     assert.match(build.stdout, new RegExp(`split: by ${expect.unit}, test fraction 0.3, seed 1: train ${split.train.records} records`));
     const json = join(dir, `${tag}.json`);
     const html = join(dir, `${tag}.html`);
-    const test = source.flatMap((s, i) => (s === '--source' ? ['--test', source[i + 1]!] : s === '--mapping' ? ['--mapping', source[i + 1]!] : []));
+    const test = source.flatMap((s, i) => (s === '--source' ? ['--test', source[i + 1]!] : s === '--mapping' || s === '--query-file' ? [s, source[i + 1]!] : []));
     const out = await dxgraph(['eval', ...test, '--protocol', 'full,interactive', '--questions', QUESTIONS.join(','), '--json', json, '--report', html], env);
     assert.equal(out.code, 0, out.stderr);
     const report = JSON.parse(readFileSync(json, 'utf8')) as EvalReport;
@@ -120,6 +120,27 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
     const other = await dxgraph(['eval', '--test', spec, '--test-fraction', '0.5', '--seed', '2', '--questions', '0'], env);
     assert.notEqual(other.code, 0);
     assert.match(other.stderr, /refusing to evaluate: \d+ of \d+ test records have their id in the retrieval index, \d+ belong to a patient the build trained on/);
+  });
+
+  it('the same database read by a SQL query and a mapping: held out by the mapped patient column', async function () {
+    if (pgServer === null) this.skip(); // needs the Synthea database of the test above
+    const query = join(dir, 'visits.sql');
+    // One row per visit with a condition: its first condition, the person's age and sex, the visit's observations by name.
+    writeFileSync(query, `SELECT v.visit_occurrence_id AS id, v.person_id AS person, c.concept_name AS dx,
+        EXTRACT(YEAR FROM v.visit_start_date)::int - p.year_of_birth AS age,
+        CASE p.gender_concept_id WHEN 8507 THEN 'M' WHEN 8532 THEN 'F' END AS sex,
+        (SELECT string_agg(DISTINCT oc.concept_name, '; ') FROM synthea.observation o JOIN synthea.concept oc ON oc.concept_id = o.observation_concept_id
+          WHERE o.visit_occurrence_id = v.visit_occurrence_id) AS findings
+      FROM synthea.visit_occurrence v JOIN synthea.person p ON p.person_id = v.person_id
+      JOIN LATERAL (SELECT co.condition_concept_id FROM synthea.condition_occurrence co WHERE co.visit_occurrence_id = v.visit_occurrence_id
+        ORDER BY co.condition_occurrence_id LIMIT 1) first ON true
+      JOIN synthea.concept c ON c.concept_id = first.condition_concept_id
+      ORDER BY v.visit_occurrence_id`);
+    const mapping = join(dir, 'visits-mapping.json');
+    writeFileSync(mapping, JSON.stringify({ name: 'visits', id: 'id', patient: 'person', diagnosis: 'dx', age: 'age', sex: 'sex', manifestations: ['findings'] }));
+    const { report } = await buildThenEval('postgres', ['--source', `postgres:${pgServer.url}`, '--query-file', query, '--mapping', mapping], { unit: 'patient', records: 401 });
+    assert.deepEqual(report.test_source?.skipped_by_reason, {});
+    assert.equal(report.held_out!.train.patients + report.held_out!.test.patients, 26, 'the persons with a visit that has a condition');
   });
 
   it('the synthetic FHIR set: held out by Patient', async () => {
