@@ -17,7 +17,8 @@ import { loadSynthea, syntheaZip } from '../support/synthea.js';
  * Issue 25 end to end, as a hospital would run it, through the real CLI: build on a source with
  * `--test-fraction 0.3 --seed 1`, then `dxgraph eval --test <the same source>` evaluates the
  * held-out part (full protocol and the interactive curve), with no patient on both sides. On
- * the OHDSI Synthea27Nj OMOP export in a real PostgreSQL, the synthetic FHIR set, and a notes corpus.
+ * the OHDSI Synthea27Nj OMOP export in a real PostgreSQL (and the same database through a SQL query
+ * with a mapped patient column), the synthetic FHIR set, and a notes corpus.
  */
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
