@@ -32,6 +32,8 @@ import { stableHash } from './text.js';
 import type { GateStageOptions, GateStageOutcome } from './train-gate-stage.js';
 import type { NoteReaderDeps } from '../src/clinical-text/read-notes.js';
 import { emptyNotesReport, readRecordNotes, type ReadNotesReport } from './read-notes-stage.js';
+import { createSplitTracker } from '../src/sources/split-tracker.js';
+import { recordSplit } from './split-artifact.js';
 
 /** Everything that shapes the KG; recorded on the KgBuild node and part of the build id. */
 export interface BuildParams {
@@ -64,7 +66,10 @@ export interface BuildInput {
   source: RecordSource;
   dataDir: string;
   params: BuildParams;
-  /** Keeps a record in the build (the train part of a split); others are never seen. */
+  /**
+   * Keeps a record in the build; others are never seen. `params.split` already keeps the train
+   * part (by patient when the source names patients) and records it with the artifacts.
+   */
   include?: (r: NormalizedRecord) => boolean;
   /** Interrupt the Neo4j load between batches (tests: a crash mid-load). */
   signal?: AbortSignal;
@@ -108,6 +113,9 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
   };
 
   await mkdir(join(input.dataDir, 'builds'), { recursive: true });
+  const split = params.split ? createSplitTracker(params.split) : null;
+  const given = input.include;
+  const include = split ? (r: NormalizedRecord) => split.part(r) === 'train' && (given?.(r) ?? true) : given;
   const spoolPath = join(input.dataDir, 'builds', `.spool-${process.pid}-${Date.now()}.jsonl`);
   // Neo4j creates the schema and plans the load's queries while this process scans (settled:
   // a failure is thrown where the load would start, never left unhandled).
@@ -115,8 +123,8 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
   try {
     progress.start('scan', null);
     const notesReport = emptyNotesReport();
-    const records = services.noteReader ? readRecordNotes(input.source.records(), services.noteReader, notesReport, input.include) : input.source.records();
-    const scan = await timed('scan', () => scanRecords({ records, spoolPath, ...(input.include ? { include: input.include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
+    const records = services.noteReader ? readRecordNotes(input.source.records(), services.noteReader, notesReport, include) : input.source.records();
+    const scan = await timed('scan', () => scanRecords({ records, spoolPath, ...(include ? { include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
     progress.stop();
     const declared = input.source.declaredEvidence ? await input.source.declaredEvidence() : null;
     const clusters = attachDeclaredEvidence(await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster)), declared);
@@ -198,7 +206,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     if (!load.ok) throw load.e;
     const neo4j = load.v;
     const gated = made.v;
-    const manifest = gated.manifest;
+    const manifest = split ? await recordSplit(input.dataDir, gated.manifest, split) : gated.manifest;
     await setCurrent(input.dataDir, buildId);
     const { features, ...scanRest } = scan;
     return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples, gate: gated.gate, notes: { ...notesReport, emergent: ehr.emergent } };

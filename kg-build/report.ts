@@ -10,12 +10,17 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
   // Which hierarchy and why (issue 19): auto picks ICD-10, LLM or statistical from the source and config.
   if (o.hierarchy.reason) lines.push(`hierarchy: ${o.hierarchy.mode}, ${o.hierarchy.reason}`);
   const src = extra.sourceSummary;
-  lines.push(`records: ${o.scan.recordCount} in the build, ${o.scan.excluded} held out (test split)${src ? `, ${src.skipped} malformed rows skipped` : ''}${src?.factsSkipped ? `, ${src.factsSkipped.count} source facts gave no finding (${Object.entries(src.factsSkipped.byReason).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'})` : ''}`);
+  lines.push(`records: ${o.scan.recordCount} in the build, ${o.scan.excluded} held out (test split)${src ? `, ${skippedRows(src)}` : ''}${src?.factsSkipped ? `, ${src.factsSkipped.count} source facts gave no finding (${Object.entries(src.factsSkipped.byReason).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'})` : ''}`);
   lines.push(
     `tiers: L1 categories ${c.categories.length} | L2 subcategories ${c.subcategories.length} | L3 diseases ${c.diseases.length} | ` +
       `L4 features ${c.features.length} (ehr ${c.features.filter((f) => f.kind === 'ehr').length}, augmented ${c.features.filter((f) => f.kind === 'augmented').length})`,
   );
   lines.push(`edges: manifestations ${c.manifestations.length} | key differences ${c.keyDifferences.length} (statistical ${c.keyDifferences.filter((k) => k.source === 'statistical').length}, llm ${c.keyDifferences.filter((k) => k.source === 'llm').length})`);
+  const split = o.manifest.split;
+  if (split) {
+    const side = (p: 'train' | 'test') => `${split[p].records} records of ${split[p].patients} ${split.unit === 'record' ? 'records' : 'patients'}`;
+    lines.push(`split: by ${split.unit}, test fraction ${split.testFraction}, seed ${split.seed}${split.stratify ? ', stratified' : ''}: train ${side('train')}, held out ${side('test')} (dxgraph eval --test <this source> evaluates the held-out part)`);
+  }
   const n = o.notes;
   if (n && n.notes > 0) {
     const by = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
@@ -34,6 +39,12 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
   lines.push(...hierarchyTree(o));
   lines.push(`timings (ms): ${Object.entries(o.timings).map(([k, v]) => `${k} ${v}`).join(' | ')} | total ${total}`);
   return lines.join('\n');
+}
+
+/** Rows the source did not turn into records, by what they are (no diagnosis, no person, bad age…), not all "malformed". */
+export function skippedRows(src: ImportSummary): string {
+  const by = Object.entries(src.skippedByReason).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return `${src.skipped} source rows skipped${by.length > 0 ? ` (${by.map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`;
 }
 
 /** The hierarchy as an indented tree: category > subcategory > diseases (record counts). */

@@ -13,7 +13,6 @@ import { describeSourceSpec, openSource, parseSourceSpec } from '../sources/sour
 import { ConcatSource } from '../sources/concat-source.js';
 import type { RecordSource, SourceSpec } from '../sources/types.js';
 import { loadNoteReader } from '../../kg-build/note-reader.js';
-import { splitFilter } from '../sources/split.js';
 import type { HierarchyRequest } from '../../kg-build/aggregate-hierarchy.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
@@ -86,7 +85,6 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
   faissThreadsForBuild(); // before faiss-node loads (first index created by the build)
   const config = loadConfig();
   const specs = sourceSpecs(o);
-  const include = params.split ? splitFilter({ ...params.split, part: 'train' }) : undefined;
   const graph = new GraphStore(config.neo4j);
   await graph.connect();
   const parts: RecordSource[] = [];
@@ -104,7 +102,7 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
       ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs }
       : null;
     const outcome = await runBuild(
-      { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, conceptNames: names.value, ...(include ? { include } : {}) },
+      { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, conceptNames: names.value },
       { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader({ sourceConcepts: (await source.codedConcepts?.()) ?? [] })).deps },
     );
     process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
  *   <dataDir>/builds/<buildId>/chunks.groups.json  per row, every chunk id holding that text
  *   <dataDir>/builds/<buildId>/gate-classifier.json  A/B/C sentence classifier of the information-density gate
  *   <dataDir>/builds/<buildId>/gate-metrics.json     its training report (annotation, held-out metrics, calibration)
+ *   <dataDir>/builds/<buildId>/split-patients.json  hashed keys of the training patients (builds with a held-out share)
  *   <dataDir>/current                            text file holding the current buildId
  */
 export interface ChunkIndexEntry {
@@ -32,6 +33,31 @@ export interface GateEntry {
   thresholds: { theta1: number; theta2: number } | null;
 }
 
+/** The unit of a train/test split: patient when every record named its patient, record when none did. */
+export type SplitUnit = 'patient' | 'record' | 'mixed';
+
+export interface SplitSideCounts {
+  records: number;
+  /** Distinct patients; a record without a patient counts as one. */
+  patients: number;
+}
+
+/** A split applied to a source: how, by what unit, and what went to each side. */
+export interface SplitSummary {
+  testFraction: number;
+  seed: number;
+  stratify: boolean;
+  unit: SplitUnit;
+  train: SplitSideCounts;
+  test: SplitSideCounts;
+}
+
+/** The held-out share a build was made with (`build --test-fraction/--seed`), for `dxgraph eval`. */
+export interface BuildSplit extends SplitSummary {
+  /** JSON `{ train: string[] }`: digests of the training patients (src/sources/split-tracker.ts); null when no record named a patient. */
+  patientsFile: string | null;
+}
+
 export interface BuildManifest {
   buildId: string;
   source: string;
@@ -48,6 +74,8 @@ export interface BuildManifest {
   chunkIndex?: ChunkIndexEntry;
   /** Absent when the build trained no gate classifier (the gate then runs as off in 'auto'). */
   gate?: GateEntry;
+  /** Absent when the build saw the whole source (no --test-fraction). */
+  split?: BuildSplit;
 }
 
 export const buildDir = (dataDir: string, buildId: string) => join(dataDir, 'builds', buildId);

@@ -57,6 +57,13 @@ export interface FindingProvenance {
 export interface NormalizedRecord {
   /** Stable, source-qualified id: `<source-kind>:<source-name>:<local id>`; never a patient identifier. */
   id: string;
+  /**
+   * The source-qualified key of the patient the record belongs to (OMOP person_id, FHIR Patient,
+   * a mapped patient column), when the source has patients: a train/test split keeps all of a
+   * patient's records on one side (src/sources/split.ts). Used for splitting only: never
+   * written to the KG, the indexes or a report. Absent/null: each record is its own patient.
+   */
+  patient?: string | null;
   /** Raw diagnosis string as the source spells it (clustered into a Disease at build time). */
   diagnosis: string;
   /** ICD-10 code of the diagnosis when the source has one. */

@@ -8,7 +8,7 @@
  */
 import type { NormalizedRecord } from '../domain/record.js';
 import type { FeatureIdScheme } from '../followups/record-kg.js';
-import { summarize, type AccuracyRow, type DialogueRun } from '../followups/simulate.js';
+import { summarize, type AccuracyRow, type DialogueRun, type RecordWorld } from '../followups/simulate.js';
 import type { RankerName } from '../followups/ranker.js';
 import type { InputFinding } from '../query/contracts.js';
 import { sigma } from '../query/discriminability.js';
@@ -17,10 +17,15 @@ import { sessionDialogue, type DialogueStart, type SessionPort } from './session
 
 const asInput = (f: NormalizedRecord['findings'][number]): InputFinding => ({ text: f.text, polarity: f.polarity, code: f.code, valueCode: f.valueCode });
 
-/** The chief complaint (DDXPlus INITIAL_EVIDENCE); without one, the record's first present finding. */
+/**
+ * The chief complaint (DDXPlus INITIAL_EVIDENCE); without one, the record's first present finding
+ * of the visit itself (history is what the patient had before, not why they came), else its first present one.
+ */
 export function interactiveStart(rec: NormalizedRecord): DialogueStart {
   const initial = rec.initialFindingCode !== null ? rec.findings.filter((f) => f.code === rec.initialFindingCode) : [];
-  const first = initial.length > 0 ? initial : rec.findings.filter((f) => f.polarity === 'present').slice(0, 1);
+  const present = rec.findings.filter((f) => f.polarity === 'present');
+  const opening = present.find((f) => f.antecedent !== true) ?? present[0];
+  const first = initial.length > 0 ? initial : opening ? [opening] : [];
   return { findings: first.map(asInput), age: rec.age, sex: rec.sex };
 }
 
@@ -46,6 +51,7 @@ export interface DialogueProtocolInput {
   ranker: RankerName;
   checkpoints: readonly number[];
   scheme: FeatureIdScheme;
+  world?: RecordWorld;
   onDialogue?: () => void;
 }
 
@@ -61,7 +67,7 @@ export async function runDialogues(port: SessionPort, start: (rec: NormalizedRec
   const startMs: number[] = [];
   const answerMs: number[] = [];
   for (const rec of input.records) {
-    const d = await sessionDialogue(port, rec, start(rec), { ranker: input.ranker, checkpoints: input.checkpoints, scheme: input.scheme });
+    const d = await sessionDialogue(port, rec, start(rec), { ranker: input.ranker, checkpoints: input.checkpoints, scheme: input.scheme, ...(input.world ? { world: input.world } : {}) });
     runs.push(d.run);
     startMs.push(d.startMs);
     answerMs.push(...d.answerMs);

@@ -5,6 +5,8 @@
  */
 import { esc, pct } from './html-escape.js';
 import { barChart, lineChart, type Series } from './svg-charts.js';
+import { interactiveHtml } from './report-dialogue.js';
+import { heldOutHtml } from './report-held-out.js';
 import type { EvalReport } from './types.js';
 
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:960px;color:#222}
@@ -79,7 +81,9 @@ export function renderHtmlReport(r: EvalReport): string {
 <p class="muted">build ${esc(r.build.buildId ?? '?')} (${esc(r.build.source)}, embedder ${esc(r.build.embedder)}) · ${esc(r.n)} test patients · seed ${esc(r.seed)} · ${esc(r.created_at)}</p>
 <p class="muted">${esc(params)}</p>
 <h2>Summary</h2>${summary(r)}
+<h2>Held-out part</h2>${heldOutHtml(r)}
 <h2>Accuracy vs questions</h2>${curves(r)}
+<h2>Interactive protocol per disease</h2>${interactiveHtml(r)}
 <h2>Per-disease accuracy</h2>${perDisease(r)}
 <h2>Most frequent mix-ups</h2>${confusions(r)}
 <h2>Latency per stage</h2>${latency(r)}

@@ -14,7 +14,11 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
 import type { RecordRow } from '../query/retrieve-records.js';
 import { interactiveStart, maskedStart, runDialogues, type DialogueOutcome } from './dialogue-protocols.js';
 import { truthResolver } from './hierarchy-levels.js';
-import { assertNoLeakage, findLeakage, indexedRecords } from './leakage.js';
+import { assertNoLeakage, findLeakage, indexedRecords, type TrainPatients } from './leakage.js';
+import { heldOutReport, type HeldOutPlan } from './held-out.js';
+import { dialogueMetrics } from './dialogue-metrics.js';
+import type { SplitSummary } from '../domain/artifacts.js';
+import type { RecordWorld } from '../followups/simulate.js';
 import { assembleReport } from './report-json.js';
 import { runFullProtocol, type DiagnoseService, type InputMode } from './run-full.js';
 import type { SessionPort } from './session-dialogue.js';
@@ -38,6 +42,26 @@ export interface EvalParams {
   limit: number | null;
   allowContentDuplicates: boolean;
   testSource: string;
+  /** What the simulated patient says to what its record does not list: closed (DDXPlus) "no", open (other sources) "don't know". */
+  world?: RecordWorld;
+}
+
+/** The test records are the held-out side of a split (src/eval/held-out.ts), as read from the test source. */
+export interface EvalHeldOut {
+  plan: HeldOutPlan;
+  seen: SplitSummary;
+  train: TrainPatients | null;
+}
+
+/** What the test source gave: rows read, records, rows skipped by reason, notes read (EvalReport.test_source). */
+export interface TestSourceReport {
+  description: string;
+  rows_read: number;
+  records: number;
+  skipped: number;
+  skipped_by_reason: Record<string, number>;
+  /** Test records whose notes were read into findings (with the build's note reader). */
+  notes_read: number;
 }
 
 export interface EvalDeps {
@@ -52,11 +76,14 @@ export interface EvalRun {
   cases: EvalCase[];
 }
 
-export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord[], params: EvalParams): Promise<EvalRun> {
-  assertNoLeakage(findLeakage(records, indexedRecords(deps.query.artifacts.records.values())), { allowContentDuplicates: params.allowContentDuplicates });
+export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord[], params: EvalParams, context: { heldOut?: EvalHeldOut | null; testSource?: TestSourceReport | null } = {}): Promise<EvalRun> {
+  const heldOut = context.heldOut ?? null;
+  const leakage = findLeakage(records, indexedRecords(deps.query.artifacts.records.values()), heldOut?.train ?? null);
+  assertNoLeakage(leakage, { allowContentDuplicates: params.allowContentDuplicates, heldOut: heldOut !== null });
   const { snapshot } = deps.query;
   const truthOf = truthResolver(snapshot);
-  const truthId = new Map(records.map((r) => [r.id, truthOf(r).diseaseId ?? ''] as const));
+  const truths = new Map(records.map((r) => [r.id, truthOf(r)] as const));
+  const truthId = new Map([...truths].map(([id, t]) => [id, t.diseaseId ?? ''] as const));
   const wants = (p: Protocol) => params.protocols.includes(p);
   if ((wants('interactive') || wants('masking')) && !deps.sessions) throw new InputError('--protocol interactive|masking needs the consultation sessions (none wired)', { field: 'protocol' });
 
@@ -70,7 +97,7 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
     let done = 0;
     deps.progress.start(label, records.length);
     const out = await runDialogues(deps.sessions!, start, {
-      records, truth: (id) => truthId.get(id) ?? '', ranker: params.ranker, checkpoints: params.questions, scheme: KG_BUILD_IDS, onDialogue: () => deps.progress.update(++done),
+      records, truth: (id) => truthId.get(id) ?? '', ranker: params.ranker, checkpoints: params.questions, scheme: KG_BUILD_IDS, ...(params.world ? { world: params.world } : {}), onDialogue: () => deps.progress.update(++done),
     });
     deps.progress.stop();
     return out;
@@ -79,6 +106,16 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
   const masking = new Map<number, DialogueOutcome>();
   if (wants('masking')) for (const rate of params.maskRates) masking.set(rate, await dialogue(`mask ${Math.round(rate * 100)}%`, (rec) => maskedStart(snapshot, rec, rate, KG_BUILD_IDS)));
 
-  const report = assembleReport({ cases, interactive, masking, params, confidence: params.confidence, manifest: deps.query.artifacts.manifest, buildId: snapshot.buildId, n: records.length });
+  const manifest = deps.query.artifacts.manifest;
+  const report = assembleReport({ cases, interactive, masking, params, confidence: params.confidence, manifest, buildId: snapshot.buildId, n: records.length });
+  // The held-out part and the test source, beside the metrics (issue 25).
+  report.held_out = heldOut ? heldOutReport(heldOut.plan, heldOut.seen, manifest, leakage) : null;
+  report.test_source = context.testSource ?? null;
+  const diseaseName = (id: string) => snapshot.diseases[snapshot.diseaseIndex.get(id) ?? -1]?.name ?? id;
+  const truthOfRun = (id: string) => {
+    const t = truths.get(id);
+    return { id: t?.diseaseId ?? `unknown:${t?.name ?? ''}`, name: t?.name ?? '' };
+  };
+  report.interactive_metrics = interactive ? dialogueMetrics(interactive.runs, truthOfRun, diseaseName, params.questions) : null;
   return { report, cases };
 }

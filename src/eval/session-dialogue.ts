@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { NormalizedRecord } from '../domain/record.js';
 import type { RankerName } from '../followups/ranker.js';
 import type { FeatureIdScheme } from '../followups/record-kg.js';
-import type { DialogueRun } from '../followups/simulate.js';
+import type { DialogueRun, RecordWorld } from '../followups/simulate.js';
 import type { InputFinding } from '../query/contracts.js';
 import type { ConsultationPort } from '../sessions/consultation.js';
 import { patientAnswer } from './simulated-patient.js';
@@ -28,6 +28,8 @@ export interface SessionDialogueOptions {
   ranker: RankerName;
   checkpoints: readonly number[];
   scheme: FeatureIdScheme;
+  /** What the patient says to a question its record does not speak to (simulate.ts RecordWorld); default closed. */
+  world?: RecordWorld;
 }
 
 export interface TimedDialogue {
@@ -57,7 +59,7 @@ export async function sessionDialogue(port: SessionPort, rec: NormalizedRecord, 
       return { run, startMs, answerMs };
     }
     t0 = performance.now();
-    view = await port.answer(EVAL_OWNER, view.sessionId, { answers: [{ questionId: next.id, answer: patientAnswer(next, rec, opts.scheme) }] });
+    view = await port.answer(EVAL_OWNER, view.sessionId, { answers: [{ questionId: next.id, answer: patientAnswer(next, rec, opts.scheme, opts.world) }] });
     answerMs.push(performance.now() - t0);
   }
 }

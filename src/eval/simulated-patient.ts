@@ -7,7 +7,7 @@
 import type { AnswerValue } from '../followups/answers.js';
 import type { Question } from '../followups/question-model.js';
 import type { FeatureIdScheme } from '../followups/record-kg.js';
-import { recordAnswer } from '../followups/simulate.js';
+import { recordAnswer, type RecordWorld } from '../followups/simulate.js';
 import type { NormalizedRecord } from '../domain/record.js';
 import type { SessionView } from '../sessions/schemas.js';
 
@@ -21,6 +21,7 @@ export function questionOfView(v: QuestionView): Question {
   return { id: v.id, code: v.id.startsWith('q:') ? v.id.slice(2) : null, text: v.text, answerType: v.answerType, options, antecedent: null };
 }
 
-export function patientAnswer(v: QuestionView, rec: NormalizedRecord, scheme: FeatureIdScheme): AnswerValue {
-  return recordAnswer(questionOfView(v), rec, scheme);
+/** `world`: whether what the record does not list is a "no" (DDXPlus) or "don't know" (every other source). */
+export function patientAnswer(v: QuestionView, rec: NormalizedRecord, scheme: FeatureIdScheme, world: RecordWorld = 'closed'): AnswerValue {
+  return recordAnswer(questionOfView(v), rec, scheme, world);
 }

@@ -1,9 +1,10 @@
 /** The plain-text summary `dxgraph eval` prints on stdout. */
 import { pct } from './html-escape.js';
+import { heldOutLines } from './report-held-out.js';
 import type { EvalReport } from './types.js';
 
 export function formatSummary(r: EvalReport): string {
-  const lines = [`dxgraph eval: ${r.n} test patients, build ${r.build.buildId ?? '?'} (${r.build.source})`];
+  const lines = [`dxgraph eval: ${r.n} test patients, build ${r.build.buildId ?? '?'} (${r.build.source})`, ...heldOutLines(r)];
   if (r.l3 !== null) {
     lines.push(`full protocol: L3 ${pct(r.l3)}  L2 ${pct(r.l2)}  L1 ${pct(r.l1)}  top-3 ${pct(r.top3)}  top-5 ${pct(r.top5)}  ICD-10 block ${pct(r.l2_icd)}  chapter ${pct(r.l1_icd)}`);
     if (r.n_unknown_truth + r.n_failed > 0) lines.push(`  (${r.n_unknown_truth} diagnoses not in the KG, ${r.n_failed} refused by the pipeline: counted as misses)`);

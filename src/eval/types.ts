@@ -4,6 +4,10 @@
  * Cases carry ids and names only, never patient text.
  */
 
+import type { HeldOutReport } from './held-out.js';
+import type { TestSourceReport } from './run-eval.js';
+import type { DialogueMetrics } from './dialogue-metrics.js';
+
 /** A disease placed in both hierarchies: the project's own (L3/L2/L1) and ICD-10. */
 export interface DiseaseLevels {
   diseaseId: string;
@@ -91,6 +95,8 @@ export interface EvalReport {
   /** Question count (as a string key) → top-1 accuracy; null when the protocol did not run. */
   interactive: Record<string, number> | null;
   interactive_stats: DialogueStats | null;
+  /** The interactive protocol per disease (top-1 at each question count) and its mix-ups at the last count; null if not run. */
+  interactive_metrics?: DialogueMetrics | null;
   /** Mask percentage ("0", "33", "66", "100") → question count → top-1 accuracy. */
   masking: Record<string, Record<string, number>> | null;
   /** Stage → latency statistics (ms) over the full-protocol queries; sessions under "session.*". */
@@ -99,6 +105,10 @@ export interface EvalReport {
   confusions: Confusion[];
   gate: GateStats | null;
   build: { buildId: string | null; source: string; embedder: string };
+  /** The held-out side of the build's split that was evaluated (unit, counts per side); null: the test source was evaluated whole. */
+  held_out?: HeldOutReport | null;
+  /** What the test source gave (rows read, rows skipped by reason, notes read). */
+  test_source?: TestSourceReport | null;
   params: Record<string, unknown>;
   seed: number;
   created_at: string;

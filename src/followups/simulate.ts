@@ -11,18 +11,33 @@ import type { Question } from './question-model.js';
 import type { RankerName } from './ranker.js';
 import type { FeatureIdScheme } from './record-kg.js';
 
-/** What the simulated patient says: yes if the record has the feature/any option, else no. */
-export function recordAnswer(q: Question, rec: NormalizedRecord, scheme: FeatureIdScheme): AnswerValue {
-  const has = new Set(rec.findings.map((f) => scheme.featureId(f)));
+/**
+ * How a simulated patient treats what its record does not list. `closed`: the record lists every
+ * finding the patient has (DDXPlus), so an unlisted one is a "no". `open`: the record lists what
+ * was recorded (OMOP, FHIR, tabular, notes), so an unlisted one is "don't know"; "no" only when
+ * the record denies it or holds another value of the same question.
+ */
+export type RecordWorld = 'closed' | 'open';
+
+/** What the simulated patient says: yes if the record has the feature/any option present; else no or don't know (`world`). */
+export function recordAnswer(q: Question, rec: NormalizedRecord, scheme: FeatureIdScheme, world: RecordWorld = 'closed'): AnswerValue {
+  // A denied finding ("Fever: absent") shares its feature id with the present one: only present ones are a yes.
+  const has = new Set(rec.findings.filter((f) => f.polarity === 'present').map((f) => scheme.featureId(f)));
   const chosen = q.options.filter((o) => has.has(o.featureId)).map((o) => o.featureId);
-  if (q.answerType === 'yes-no') return { type: chosen.length > 0 ? 'yes' : 'no' };
+  if (q.answerType === 'yes-no') return chosen.length > 0 ? { type: 'yes' } : world === 'closed' || says(q, rec, scheme) ? { type: 'no' } : { type: 'unknown' };
   if (chosen.length > 0) return { type: 'options', optionIds: q.answerType === 'several-of' ? chosen : chosen.slice(0, 1) };
   if (q.answerType === 'number') {
     // A value never seen in training: answer the number, mapped to the nearest option.
     const f = rec.findings.find((x) => x.code === q.code && x.valueCode !== null && Number.isFinite(Number(x.valueCode)));
     if (f) return { type: 'number', value: Number(f.valueCode) };
   }
-  return { type: 'no' };
+  return world === 'closed' || says(q, rec, scheme) ? { type: 'no' } : { type: 'unknown' };
+}
+
+/** The record speaks to the question: it denies one of its options, or holds a value of its code (a lab in another bin). */
+function says(q: Question, rec: NormalizedRecord, scheme: FeatureIdScheme): boolean {
+  const options = new Set(q.options.map((o) => o.featureId));
+  return rec.findings.some((f) => options.has(scheme.featureId(f)) || (q.code !== null && f.code === q.code));
 }
 
 export function answerFromRecord(q: Question, rec: NormalizedRecord, scheme: FeatureIdScheme): QuestionAnswer {

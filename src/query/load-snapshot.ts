@@ -52,6 +52,8 @@ export interface OpenArtifactsInput {
   openIndex: IndexOpener;
 }
 
+const SplitSideSchema = z.object({ records: z.number().int().nonnegative(), patients: z.number().int().nonnegative() });
+
 const ManifestSchema = z.object({
   buildId: z.string().min(1),
   source: z.string(),
@@ -64,6 +66,11 @@ const ManifestSchema = z.object({
   createdAt: z.string(),
   chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1) }).optional(),
   gate: z.object({ classifier: z.string().min(1), metrics: z.string(), thresholds: z.object({ theta1: z.number(), theta2: z.number() }).nullable() }).optional(),
+  // The held-out share the build was made with (`dxgraph eval` takes its test side back).
+  split: z.object({
+    testFraction: z.number().gt(0).lt(1), seed: z.number().int(), stratify: z.boolean(), unit: z.enum(['patient', 'record', 'mixed']),
+    train: SplitSideSchema, test: SplitSideSchema, patientsFile: z.string().min(1).nullable(),
+  }).optional(),
 });
 
 const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string() });

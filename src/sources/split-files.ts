@@ -71,7 +71,7 @@ export async function writeSplit(spec: SourceSpec, outDir: string, opts: SplitOp
     return report;
   }
   if (spec.kind === 'postgres' || spec.kind === 'omop' || spec.kind === 'fhir') {
-    throw new InputError(`split writes files: for a ${spec.kind} source, use \`import --out\` per part or the splitFilter predicate`);
+    throw new InputError(`split writes files, and a ${spec.kind} source is not one: build on it with --test-fraction/--seed, then \`dxgraph eval --test\` on the same source evaluates the held-out part (docs/eval.md)`);
   }
   const mapping = await loadMapping(spec.mappingPath);
   const name = basename(spec.path);
@@ -85,7 +85,9 @@ export async function writeSplit(spec: SourceSpec, outDir: string, opts: SplitOp
     }
     // Same local id as the record the source would emit (id column, else row number).
     const localId = mapping.id === undefined ? String(item.rowNumber) : String(item.row[mapping.id] ?? '').trim();
-    const part = assign({ id: `${spec.kind}:${name}:${localId}`, diagnosis: String(item.row[mapping.diagnosis] ?? '') });
+    // And the same patient key (a mapped patient column): all of a patient's rows go to one part.
+    const patient = mapping.patient === undefined ? null : String(item.row[mapping.patient] ?? '').trim() || null;
+    const part = assign({ id: `${spec.kind}:${name}:${localId}`, diagnosis: String(item.row[mapping.diagnosis] ?? ''), patient: patient === null ? null : `${spec.kind}:${name}:patient:${patient}` });
     const columns = spec.kind === 'csv' ? Object.keys(item.row) : null;
     writers ??= {
       train: new PartWriter(join(dirs.train, `${stem}-train${extname(spec.path)}`), spec.kind, columns),

@@ -15,11 +15,19 @@ export interface SplitOptions {
   stratify?: boolean;
 }
 
-/** What the split looks at: the record id (patient-level) and, when stratifying, the diagnosis. */
+/**
+ * What the split looks at: the patient (NormalizedRecord.patient: all of a patient's records go
+ * to one side), else the record id (a source without patients: each record is its own patient),
+ * and, when stratifying, the diagnosis.
+ */
 export interface SplitKey {
   id: string;
   diagnosis: string;
+  patient?: string | null;
 }
+
+/** The unit a record is split by: its patient when the source names one, else the record itself. */
+export const splitUnitOf = (key: SplitKey): string => key.patient ?? key.id;
 
 export function validateSplitOptions(o: SplitOptions): void {
   if (!Number.isInteger(o.seed)) throw new InputError(`--seed must be an integer, got ${o.seed}`, { field: 'seed' });
@@ -32,7 +40,7 @@ export function hashUnit(seed: number, key: string): number {
   return h.readUIntBE(0, 6) / 2 ** 48;
 }
 
-/** Unstratified split: a record is in test iff hash(seed, id) < testFraction. Stateless. */
+/** Unstratified split: a unit (patient, else record id) is in test iff hash(seed, unit) < testFraction. Stateless. */
 export function splitPartOf(id: string, o: SplitOptions): SplitPart {
   return hashUnit(o.seed, id) < o.testFraction ? 'test' : 'train';
 }
@@ -40,15 +48,24 @@ export function splitPartOf(id: string, o: SplitOptions): SplitPart {
 /** A stateful assigner covering both parts (stratified or not); call it once per record in source order. */
 export function createSplitAssigner(o: SplitOptions): (key: SplitKey) => SplitPart {
   validateSplitOptions(o);
-  if (!o.stratify) return (key) => splitPartOf(key.id, o);
+  if (!o.stratify) return (key) => splitPartOf(splitUnitOf(key), o);
   const seenPerDiagnosis = new Map<string, number>();
+  // A patient seen before keeps its side; a new one is placed by the diagnosis of its first record.
+  const patients = new Map<string, SplitPart>();
   return (key) => {
-    const k = seenPerDiagnosis.get(key.diagnosis) ?? 0;
-    seenPerDiagnosis.set(key.diagnosis, k + 1);
-    const offset = hashUnit(o.seed, `diagnosis:${key.diagnosis}`);
+    const known = key.patient ? patients.get(key.patient) : undefined;
+    if (known) return known;
+    const part = stratifiedPart(key.diagnosis);
+    if (key.patient) patients.set(key.patient, part);
+    return part;
+  };
+  function stratifiedPart(diagnosis: string): SplitPart {
+    const k = seenPerDiagnosis.get(diagnosis) ?? 0;
+    seenPerDiagnosis.set(diagnosis, k + 1);
+    const offset = hashUnit(o.seed, `diagnosis:${diagnosis}`);
     // Systematic sampling: the k-th patient of a diagnosis is in test when the running quota steps up.
     return Math.floor((k + 1) * o.testFraction + offset) > Math.floor(k * o.testFraction + offset) ? 'test' : 'train';
-  };
+  }
 }
 
 /** A predicate keeping one part, usable by other stages (build on train, evaluate on test). */

@@ -113,7 +113,7 @@ describe('FHIR R4 source (synthetic bundles, real Neo4j, real faiss-node)', func
     const read = async (dir: string) => {
       const src = await openSource(parseSourceSpec(`fhir:${dir}`), { strict: false });
       const out: NormalizedRecord[] = [];
-      for await (const r of src.records()) out.push({ ...r, id: r.id.split(':').pop()!, location: '' });
+      for await (const r of src.records()) out.push({ ...r, id: r.id.split(':').pop()!, patient: r.patient?.split(':').pop() ?? null, location: '' });
       return out;
     };
     const [bundles, ndjson] = [await read(BUNDLES), await read('datasets/fhir-synthetic/ndjson')];

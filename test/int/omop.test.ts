@@ -75,7 +75,7 @@ function withoutNoteNlp(r: NormalizedRecord): NormalizedRecord {
 const comparable = (rec: NormalizedRecord) => {
   const r = withoutNoteNlp(rec);
   return {
-    ...r, id: null, location: null,
+    ...r, id: null, location: null, patient: null,
     findings: r.findings.map((f) => ({ ...f, provenance: f.provenance ? { vocabulary: f.provenance.vocabulary, conceptCode: f.provenance.conceptCode } : null })),
     notes: r.notes?.map((n) => ({ title: n.title, text: n.text })),
   };

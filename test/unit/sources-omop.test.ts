@@ -13,7 +13,7 @@ const cond = (code: string, name: string, startDate: string, primaryRank = 2, ic
 const event = (e: Partial<EventFact> & Pick<EventFact, 'concept' | 'value'>): EventFact => ({ table: 'measurement', provenance: { origin: 'measurement 1', sourceValue: null }, ...e });
 const visit = (over: Partial<VisitFacts> = {}): VisitFacts => ({
   visitId: '7', location: 'visit_occurrence 7', startDate: '2024-03-10',
-  person: { birthDate: { year: 1970, month: 6, day: 15 }, sex: 'F' },
+  person: { key: 'person 3', birthDate: { year: 1970, month: 6, day: 15 }, sex: 'F' },
   conditions: [cond('233604007', 'Pneumonia', '2024-03-10', 0, 'J18.9')], history: [], events: [], ...over,
 });
 const ctx = { idPrefix: 'omop:db', labelRule: 'primary' as const, tertiles: new Map([['LOINC:8310-5', { c1: 37, c2: 38 }]]) };
@@ -62,6 +62,7 @@ describe('OMOP source: rules (no database)', () => {
     assert.ok(out.ok);
     const r = out.value.record;
     assert.deepEqual([r.id, r.diagnosis, r.icd10, r.age, r.sex], ['omop:db:7', 'Pneumonia', 'J18.9', 53, 'F']);
+    assert.equal(r.patient, 'omop:db:person 3', 'the visit names its person: the unit of a patient-level split');
     const by = (code: string) => r.findings.filter((f) => f.code === code);
     assert.equal(by('SNOMED:38341003').length, 1, 'history and the same secondary diagnosis are one antecedent');
     assert.equal(by('SNOMED:38341003')[0]!.antecedent, true);
@@ -84,7 +85,7 @@ describe('OMOP source: rules (no database)', () => {
     };
     assert.equal(bad(visit({ person: null })), 'missing-person');
     assert.equal(bad(visit({ conditions: [] })), 'visit-without-condition');
-    assert.equal(bad(visit({ person: { birthDate: { year: 2030, month: null, day: null }, sex: null } })), 'bad-age');
+    assert.equal(bad(visit({ person: { key: 'person 3', birthDate: { year: 2030, month: null, day: null }, sex: null } })), 'bad-age');
     const noBins = visitToRecord(visit({ events: [event({ concept: concept('LOINC', '9999-9', 'X'), value: { kind: 'number', value: 1, unit: null, range: { low: null, high: null }, interpretation: null } })] }), ctx);
     assert.ok(noBins.ok && noBins.value.issues[0]?.problem.category === 'numeric-without-bins');
   });

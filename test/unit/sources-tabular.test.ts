@@ -173,3 +173,20 @@ describe('CSV / JSONL sources: note columns and repeated ids', () => {
     assert.equal(byRow.length, 5, 'without an id column, row numbers never repeat');
   });
 });
+
+describe('CSV sources: a mapped patient column (issue 25)', () => {
+  it('names the patient of each row, so a split keeps a patient on one side; an empty one is a missing-patient row', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dxgraph-tab-patient-'));
+    try {
+      await writeFile(join(dir, 'm.json'), JSON.stringify({ id: 'visit', patient: 'mrn', diagnosis: 'dx', manifestations: ['complaints'] }));
+      await writeFile(join(dir, 'v.csv'), 'visit,mrn,dx,complaints\nv1,p7,Flu,cough\nv2,p7,Cold,sneeze\nv3,,Flu,cough\nv4,p8,Flu,fever\n');
+      const src = await openSource(parseSourceSpec(`csv:${join(dir, 'v.csv')}`, { mapping: join(dir, 'm.json') }), { strict: false });
+      const records = await collect(src);
+      assert.deepEqual(records.map((r) => [r.id, r.patient]), [['csv:v.csv:v1', 'csv:v.csv:patient:p7'], ['csv:v.csv:v2', 'csv:v.csv:patient:p7'], ['csv:v.csv:v4', 'csv:v.csv:patient:p8']]);
+      assert.deepEqual(src.summary().skippedByReason, { 'missing-patient': 1 });
+      assert.ok(records.every((r) => !r.text.includes('p7') && !r.text.includes('p8')), 'the key stays out of the record text');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { InputError } from '../../src/errors.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { writeSplit } from '../../src/sources/split-files.js';
 import { createSplitAssigner, splitFilter } from '../../src/sources/split.js';
+import { createSplitTracker, patientDigest } from '../../src/sources/split-tracker.js';
 
 async function collect(source: string, mapping?: string): Promise<NormalizedRecord[]> {
   const src = await openSource(parseSourceSpec(source, { mapping: mapping ?? null }), { strict: true });
@@ -49,6 +50,46 @@ describe('train/test split', function () {
       perDx.set(r.diagnosis, c);
     }
     for (const [dx, c] of perDx) assert.ok(Math.abs(c.test - c.n * 0.25) <= 1, `${dx}: ${c.test} of ${c.n}`);
+  });
+
+  it('splits by patient when records name one: all visits of a patient on one side, stratified or not', () => {
+    // 60 patients with 1-4 visits each, diagnoses varying across a patient's visits.
+    const visits = Array.from({ length: 60 }, (_, p) => Array.from({ length: 1 + (p % 4) }, (__, v) => ({ id: `omop:db:${p * 10 + v}`, patient: `omop:db:person ${p}`, diagnosis: `dx${(p + v) % 3}` }))).flat();
+    for (const stratify of [false, true]) {
+      const assign = createSplitAssigner({ seed: 5, testFraction: 0.3, stratify });
+      const sides = new Map<string, Set<string>>();
+      for (const v of visits) sides.set(v.patient, (sides.get(v.patient) ?? new Set()).add(assign(v)));
+      assert.ok([...sides.values()].every((s) => s.size === 1), `stratify=${stratify}: a patient on both sides`);
+      const test = [...sides.values()].filter((s) => s.has('test')).length;
+      assert.ok(test >= 8 && test <= 28, `stratify=${stratify}: ${test} of 60 patients held out`);
+    }
+  });
+
+  it('the tracker counts records and patients per side, once per record even when asked twice', () => {
+    const tracker = createSplitTracker({ seed: 5, testFraction: 0.3 });
+    const visits = Array.from({ length: 40 }, (_, i) => ({ id: `v${i}`, patient: `p${i % 10}`, diagnosis: 'dx' }));
+    for (const v of visits) assert.equal(tracker.part(v), tracker.part(v));
+    const s = tracker.summary();
+    assert.equal(s.unit, 'patient');
+    assert.equal(s.train.records + s.test.records, 40);
+    assert.equal(s.train.patients + s.test.patients, 10);
+    assert.equal(s.test.records, s.test.patients * 4);
+    assert.equal(tracker.patientDigests('train').length, s.train.patients);
+    assert.ok(tracker.patientDigests('train').every((d) => /^[0-9a-f]{24}$/.test(d) && d !== 'p1'));
+    assert.notEqual(patientDigest(5, 'p1'), patientDigest(6, 'p1'));
+    const loose = createSplitTracker({ seed: 5, testFraction: 0.3 });
+    for (const r of sample.slice(0, 100)) loose.part(r);
+    assert.deepEqual([loose.summary().unit, loose.summary().train.patients + loose.summary().test.patients], ['record', 100]);
+    const mixed = createSplitTracker({ seed: 5, testFraction: 0.3 });
+    mixed.part({ id: 'a', diagnosis: 'x', patient: 'p' });
+    mixed.part({ id: 'b', diagnosis: 'x' });
+    assert.equal(mixed.summary().unit, 'mixed');
+  });
+
+  it('a record without a patient splits as before: by its id', () => {
+    const assign = createSplitAssigner({ seed: 1, testFraction: 0.4 });
+    const byId = splitFilter({ seed: 1, testFraction: 0.4, part: 'test' });
+    assert.deepEqual(sample.filter((r) => assign({ id: r.id, diagnosis: r.diagnosis, patient: null }) === 'test').map((r) => r.id), sample.filter(byId).map((r) => r.id));
   });
 
   it('rejects bad options', () => {

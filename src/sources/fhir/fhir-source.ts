@@ -207,7 +207,7 @@ function assemble(enc: FhirEncounter, ix: FhirIndex, of: { events: VisitFacts['e
   return {
     visitId: enc.id,
     location: enc.location,
-    person: patient === undefined || patient.birthDate === null ? null : { birthDate: birthOf(patient.birthDate), sex: patient.sex },
+    person: patient === undefined || patient.birthDate === null ? null : { key: patientRef!, birthDate: birthOf(patient.birthDate), sex: patient.sex },
     startDate: enc.startDate,
     conditions,
     history,

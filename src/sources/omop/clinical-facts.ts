@@ -73,7 +73,12 @@ export interface VisitFacts {
   /** Where the visit came from, for reports (never patient text). */
   location: string;
   /** null when the visit's person / patient is missing: the visit is reported, not built. */
-  person: { birthDate: { year: number; month: number | null; day: number | null }; sex: 'M' | 'F' | null } | null;
+  person: {
+    /** The source's own key of the person (person_id, Patient/<id>): the unit of a patient-level split, never shown. */
+    key: string;
+    birthDate: { year: number; month: number | null; day: number | null };
+    sex: 'M' | 'F' | null;
+  } | null;
   /** ISO date the visit started. */
   startDate: string;
   /** Conditions recorded for this visit: the label is chosen among them. */

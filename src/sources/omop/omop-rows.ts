@@ -130,6 +130,7 @@ export async function* groupVisits(rows: AsyncIterable<OmopFactRow>): AsyncGener
     }
     if (r.part === 0) {
       const person = r.person_id === null || r.year_of_birth === null ? null : {
+        key: `person ${r.person_id}`,
         birthDate: { year: r.year_of_birth, month: r.month_of_birth, day: r.day_of_birth },
         sex: SEX[r.gender_concept_id ?? 0] ?? null,
       };

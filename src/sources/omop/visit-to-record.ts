@@ -65,6 +65,8 @@ export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOut
   return ok({
     record: {
       id: `${ctx.idPrefix}:${v.visitId}`,
+      // Visits of one person are one unit of a train/test split (src/sources/split.ts).
+      patient: `${ctx.idPrefix}:${v.person.key}`,
       diagnosis: label.concept.name,
       icd10: label.icd10,
       age,

@@ -42,6 +42,11 @@ export const mappingSchema = z
     name: z.string().min(1).optional(),
     /** Column holding a stable local id; without it the 1-based row number is used. */
     id: z.string().min(1).optional(),
+    /**
+     * Column holding the patient's key when a patient may have several rows (visits): a train/test
+     * split keeps all of a patient's rows on one side. Without it each row is its own patient.
+     */
+    patient: z.string().min(1).optional(),
     diagnosis: z.string().min(1),
     icd10: z.string().min(1).optional(),
     age: z.string().min(1).optional(),
@@ -88,6 +93,6 @@ export async function loadMapping(path: string): Promise<SourceMapping> {
 
 /** Every column a mapping reads (for building a SELECT and checking headers). */
 export function mappedColumns(m: SourceMapping): string[] {
-  const cols = [m.id, m.diagnosis, m.icd10, m.age, m.sex, m.initialFinding, ...m.manifestations.map(columnOf), ...m.coded.map((c) => c.column), ...m.notes.map(columnOf)];
+  const cols = [m.id, m.patient, m.diagnosis, m.icd10, m.age, m.sex, m.initialFinding, ...m.manifestations.map(columnOf), ...m.coded.map((c) => c.column), ...m.notes.map(columnOf)];
   return [...new Set(cols.filter((c): c is string => c !== undefined))];
 }

@@ -100,6 +100,9 @@ export function mapRow(row: Record<string, unknown>, m: SourceMapping, ctx: Mapp
   const localId = m.id === undefined ? ok(String(ctx.rowNumber)) : cell(row, m.id, ['string', 'number']);
   if (!localId.ok) return localId;
   if (localId.value === null) return err({ category: 'missing-id', reason: `column ${m.id} is empty` });
+  const patient = m.patient === undefined ? ok(null) : cell(row, m.patient, ['string', 'number']);
+  if (!patient.ok) return patient;
+  if (m.patient !== undefined && patient.value === null) return err({ category: 'missing-patient', reason: `column ${m.patient} is empty` });
   const icd10 = m.icd10 === undefined ? ok(null) : cell(row, m.icd10, ['string']);
   if (!icd10.ok) return icd10;
   const initial = m.initialFinding === undefined ? ok(null) : cell(row, m.initialFinding, ['string', 'number']);
@@ -132,6 +135,8 @@ export function mapRow(row: Record<string, unknown>, m: SourceMapping, ctx: Mapp
   }
   return ok({
     id: `${ctx.idPrefix}:${localId.value}`,
+    // Only a mapped patient column gives the field, so other mappings give the records they always did.
+    ...(patient.value !== null ? { patient: `${ctx.idPrefix}:patient:${String(patient.value).trim()}` } : {}),
     diagnosis: diagnosis.value,
     icd10: icd10.value?.toUpperCase() ?? null,
     age: age.value,
