@@ -98,7 +98,7 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
 
   it('Synthea27Nj (OMOP CDM 5.4) in PostgreSQL: held out by person, visits without a diagnosis reported as such', async function () {
     const zip = syntheaZip();
-    if (zip === null) this.skip(); // set DXGRAPH_SYNTHEA27NJ_ZIP to the OHDSI export
+    assert.ok(zip, 'datasets/omop-synthea27nj/Synthea27Nj_5.4.zip ships with the repo (or set DXGRAPH_SYNTHEA27NJ_ZIP)');
     pgServer = await startTestPostgres();
     await loadSynthea(pgServer.url, zip);
     const spec = `omop:${pgServer.url}?schema=synthea`;
@@ -124,7 +124,7 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
   });
 
   it('the same database read by a SQL query and a mapping: held out by the mapped patient column', async function () {
-    if (pgServer === null) this.skip(); // needs the Synthea database of the test above
+    assert.ok(pgServer, 'the Synthea database of the story above');
     const query = join(dir, 'visits.sql');
     // One row per visit with a condition: its first condition, the person's age and sex, the visit's observations by name.
     writeFileSync(query, `SELECT v.visit_occurrence_id AS id, v.person_id AS person, c.concept_name AS dx,

@@ -13,9 +13,9 @@ const ZIP = join('datasets', 'omop-synthea27nj', 'Synthea27Nj_5.4.zip');
 const TABLES = ['person', 'visit_occurrence', 'condition_occurrence', 'measurement', 'observation', 'concept', 'concept_relationship', 'note', 'note_nlp'];
 
 /**
- * The OHDSI Synthea27Nj CDM 5.4 export (Apache-2.0, made by others): DXGRAPH_SYNTHEA27NJ_ZIP, else
- * `shared/datasets/omop-synthea27nj/` in the project's directory or one above it (the team's
- * shared copy beside the checkouts). null when there is none.
+ * The OHDSI Synthea27Nj CDM 5.4 export (Apache-2.0, made by others; shipped in
+ * datasets/omop-synthea27nj/ with its licence): DXGRAPH_SYNTHEA27NJ_ZIP, else the repo's copy
+ * (or a `shared/` copy above the checkout). null when there is none.
  */
 export function syntheaZip(): string | null {
   if (process.env.DXGRAPH_SYNTHEA27NJ_ZIP) return process.env.DXGRAPH_SYNTHEA27NJ_ZIP;
