@@ -12,6 +12,7 @@ import { join } from 'node:path';
  *   <dataDir>/builds/<buildId>/chunks.groups.json  per row, every chunk id holding that text
  *   <dataDir>/builds/<buildId>/gate-classifier.json  A/B/C sentence classifier of the information-density gate
  *   <dataDir>/builds/<buildId>/gate-metrics.json     its training report (annotation, held-out metrics, calibration)
+ *   <dataDir>/builds/<buildId>/calibration.json  posterior calibration of the evidence reasoner (src/calibration/calibration-file.ts)
  *   <dataDir>/current                            text file holding the current buildId
  */
 export interface ChunkIndexEntry {
@@ -45,6 +46,8 @@ export interface BuildManifest {
   chunkIndex?: ChunkIndexEntry;
   /** Absent when the build trained no gate classifier (the gate then runs as off in 'auto'). */
   gate?: GateEntry;
+  /** Posterior calibration fitted on held-out cases (src/calibration); absent: scores are served uncalibrated. */
+  calibration?: { file: string };
 }
 
 export const buildDir = (dataDir: string, buildId: string) => join(dataDir, 'builds', buildId);

@@ -6,6 +6,7 @@
 import { esc, pct } from './html-escape.js';
 import { barChart, lineChart, type Series } from './svg-charts.js';
 import type { EvalReport } from './types.js';
+import { calibrationSection } from './calibration-html.js';
 
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:960px;color:#222}
 h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}
@@ -80,6 +81,7 @@ export function renderHtmlReport(r: EvalReport): string {
 <p class="muted">${esc(params)}</p>
 <h2>Summary</h2>${summary(r)}
 <h2>Accuracy vs questions</h2>${curves(r)}
+<h2>Calibration of the probabilities</h2>${calibrationSection(r)}
 <h2>Per-disease accuracy</h2>${perDisease(r)}
 <h2>Most frequent mix-ups</h2>${confusions(r)}
 <h2>Latency per stage</h2>${latency(r)}

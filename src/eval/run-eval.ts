@@ -16,6 +16,7 @@ import { interactiveStart, maskedStart, runDialogues, type DialogueOutcome } fro
 import { truthResolver } from './hierarchy-levels.js';
 import { assertNoLeakage, findLeakage, indexedRecords } from './leakage.js';
 import { assembleReport } from './report-json.js';
+import { calibrationReport } from './calibration-report.js';
 import { runFullProtocol, type DiagnoseService, type InputMode } from './run-full.js';
 import type { SessionPort } from './session-dialogue.js';
 import type { EvalCase, EvalReport } from './types.js';
@@ -80,5 +81,8 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
   if (wants('masking')) for (const rate of params.maskRates) masking.set(rate, await dialogue(`mask ${Math.round(rate * 100)}%`, (rec) => maskedStart(snapshot, rec, rate, KG_BUILD_IDS)));
 
   const report = assembleReport({ cases, interactive, masking, params, confidence: params.confidence, manifest: deps.query.artifacts.manifest, buildId: snapshot.buildId, n: records.length });
+  report.calibration = calibrationReport({
+    cases, interactive, truth: (id) => truthId.get(id) ?? '', diseaseCount: snapshot.diseases.length, calibrated: deps.query.artifacts.manifest.calibration !== undefined, seed: params.seed,
+  });
   return { report, cases };
 }

@@ -28,6 +28,18 @@ export interface EvalCase {
   gate: { score: number; decision: 'direct' | 'retrieve' | 'retrieve-warn' } | null;
   /** The pipeline's refusal (InputError message) when it answered nothing. */
   failed: string | null;
+  /** Top-1 / true-diagnosis probabilities (calibration-metrics.ts); absent when the truth is not in the KG or nothing was answered. */
+  probability?: ProbabilityCase;
+}
+
+import type { CalibrationMetrics, ProbabilityCase } from './calibration-metrics.js';
+
+/** Calibration of the shown probabilities (calibration-metrics.ts): full protocol, and interactive per question count. */
+export interface CalibrationReport {
+  full: CalibrationMetrics | null;
+  interactive: Record<string, CalibrationMetrics> | null;
+  /** Whether the build's calibration was applied, and what the scores are. */
+  calibrated: boolean;
 }
 
 export interface PerDisease {
@@ -98,6 +110,8 @@ export interface EvalReport {
   per_disease: PerDisease[];
   confusions: Confusion[];
   gate: GateStats | null;
+  /** Absent in reports written before issue 26. */
+  calibration?: CalibrationReport;
   build: { buildId: string | null; source: string; embedder: string };
   params: Record<string, unknown>;
   seed: number;

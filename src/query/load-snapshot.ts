@@ -9,6 +9,7 @@ import { ArtifactError, ConfigError, errorMessage } from '../errors.js';
 import { buildSnapshot, type KgSnapshot } from './kg-snapshot.js';
 import type { RecordRow } from './retrieve-records.js';
 import type { GateArtifacts } from './load-gate.js';
+import type { PosteriorCalibration } from '../calibration/temperature.js';
 
 /**
  * Start-up loading for the query side: the KG is read from Neo4j ONCE into a KgSnapshot
@@ -35,6 +36,8 @@ export interface QueryArtifacts {
   records: Map<string, RecordRow>;
   /** The gate's classifier, calibrated thresholds and FIND chunk index (load-gate.ts); absent = none. */
   gate?: GateArtifacts;
+  /** The build's posterior calibration (src/calibration/calibration-file.ts); absent/null = none. */
+  calibration?: PosteriorCalibration | null;
 }
 
 /** Opens a FAISS index file (with its id sidecar); the faiss adapter's `FaissVectorIndex.load` in production. */
@@ -58,6 +61,7 @@ const ManifestSchema = z.object({
   createdAt: z.string(),
   chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1) }).optional(),
   gate: z.object({ classifier: z.string().min(1), metrics: z.string(), thresholds: z.object({ theta1: z.number(), theta2: z.number() }).nullable() }).optional(),
+  calibration: z.object({ file: z.string().min(1) }).optional(),
 });
 
 const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string() });

@@ -23,6 +23,7 @@ import type { FollowupEngine } from '../followups/engine.js';
 import { rankDifferential, type FeatureEvidence } from '../followups/posterior.js';
 import type { RankerName } from '../followups/ranker.js';
 import { InputError } from '../errors.js';
+import { undoTemperature } from '../calibration/temperature.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type InputFinding } from '../query/contracts.js';
 import { SessionLimitError } from './errors.js';
 import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest, Turn } from './schemas.js';
@@ -110,6 +111,9 @@ export class Consultation implements ConsultationPort {
     const empty = description.text === null && description.findings.length === 0;
     const out = empty ? null : await this.deps.query.diagnose({ ...description, options: { ...DEFAULT_OPTIONS, followUps: 0 } });
     const listed = (out?.differential ?? []).map((r) => ({ diseaseId: r.diseaseId, disease: r.disease, probability: r.score }));
+    // The answers update diagnose's uncalibrated reading (as measured, docs/followups.md): the
+    // build's calibration changes the numbers shown, not the questions asked or the ranking.
+    const raw = undoTemperature(listed.map((d) => d.probability), out?.probability?.temperature ?? 1);
     const parts = {
       description,
       ranker: req.ranker ?? this.opts.ranker,
@@ -121,7 +125,7 @@ export class Consultation implements ConsultationPort {
     };
     const { engine } = this.deps;
     const kg = engine.posteriorOf({ evidence: parts.evidence, answers: [], demographics: null, prior: null, candidateDiseases: null });
-    const fromDiagnose = startingPrior(engine.model, new Map(listed.map((d) => [d.diseaseId, d.probability])), this.opts.unlistedMass);
+    const fromDiagnose = startingPrior(engine.model, new Map(listed.map((d, i) => [d.diseaseId, raw[i]!])), this.opts.unlistedMass);
     parts.prior = blendPriors(engine.model, fromDiagnose, kg, this.opts.diagnoseWeight);
     // The first turn shows diagnose's differential itself; the engine only picks the questions,
     // planned over the KG's reading just computed (no answers yet).

@@ -1,0 +1,93 @@
+/**
+ * Fits β(c) = b0 + b1 · c (temperature.ts) to held-out cases by minimising the negative
+ * log-likelihood of the true diagnosis (Guo et al. 2017 §4.2, with β linear in completeness):
+ *
+ *   NLL(b) = Σ_i [ −β_i · z_i,y + log Σ_j exp(β_i · z_i,j) ],   β_i = b0 + b1 · c_i
+ *
+ * NLL is convex in β (its second derivative is Var_p(z) ≥ 0) and β is linear in (b0, b1),
+ * so Newton's method with a backtracking line search finds the optimum in a few steps:
+ *   ∂NLL/∂b = Σ_i (E_p[z_i] − z_i,y) · x_i,   ∂²NLL/∂b² = Σ_i Var_p(z_i) · x_i x_iᵀ,   x_i = (1, c_i).
+ * A small ridge on b1 keeps the system solvable when every case has the same completeness.
+ */
+import { inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, type KindTemperature } from './temperature.js';
+
+export interface CalibrationSample {
+  /** The reasoner's log-scores of every disease (any additive constant). */
+  scores: ArrayLike<number>;
+  /** Index of the true disease in `scores`. */
+  truth: number;
+  completeness: number;
+}
+
+export interface TemperatureFit extends KindTemperature {
+  n: number;
+  /** Mean NLL of the true diagnosis before (β = 1) and after the fit. */
+  nllBefore: number;
+  nllAfter: number;
+  iterations: number;
+}
+
+const RIDGE = 1e-3;
+
+function caseTerms(s: CalibrationSample, beta: number): { nll: number; g: number; h: number } {
+  const p = scaledSoftmax(s.scores, beta);
+  let mean = 0;
+  let sq = 0;
+  let max = -Infinity;
+  for (let j = 0; j < p.length; j++) if (s.scores[j]! > max) max = s.scores[j]!;
+  for (let j = 0; j < p.length; j++) {
+    const z = s.scores[j]! - max; // shifted: the same gradient, no overflow
+    mean += p[j]! * z;
+    sq += p[j]! * z * z;
+  }
+  const zy = s.scores[s.truth]! - max;
+  return { nll: -Math.log(Math.max(p[s.truth]!, 1e-300)), g: mean - zy, h: Math.max(0, sq - mean * mean) };
+}
+
+/** Mean NLL of the truth at the given parameters, β clamped as it will be when applied. */
+export function meanNll(samples: readonly CalibrationSample[], p: KindTemperature | undefined): number {
+  if (samples.length === 0) return 0;
+  return samples.reduce((a, s) => a + caseTerms(s, inverseTemperature(p, s.completeness)).nll, 0) / samples.length;
+}
+
+export function fitTemperature(samples: readonly CalibrationSample[], opts: { maxIterations?: number } = {}): TemperatureFit {
+  const n = samples.length;
+  const before = meanNll(samples, undefined);
+  if (n === 0) return { b0: 1, b1: 0, n, nllBefore: before, nllAfter: before, iterations: 0 };
+  let b: [number, number] = [1, 0];
+  const objective = (x: readonly [number, number]) => samples.reduce((a, s) => a + caseTerms(s, clampBeta(x, s.completeness)).nll, 0) + RIDGE * n * x[1] * x[1];
+  let f = objective(b);
+  let it = 0;
+  for (; it < (opts.maxIterations ?? 50); it++) {
+    let g0 = 0, g1 = 2 * RIDGE * n * b[1], h00 = 0, h01 = 0, h11 = 2 * RIDGE * n;
+    for (const s of samples) {
+      const c = s.completeness;
+      const t = caseTerms(s, clampBeta(b, c));
+      g0 += t.g; g1 += t.g * c;
+      h00 += t.h; h01 += t.h * c; h11 += t.h * c * c;
+    }
+    const det = h00 * h11 - h01 * h01;
+    // A singular Hessian (all cases certain) falls back to a gradient step.
+    const step: [number, number] = det > 1e-12 ? [(h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det] : [g0 / (n || 1), g1 / (n || 1)];
+    let lr = 1;
+    let next: [number, number] = [b[0] - step[0], b[1] - step[1]];
+    let fn = objective(next);
+    while (fn > f && lr > 1e-6) {
+      lr /= 2;
+      next = [b[0] - lr * step[0], b[1] - lr * step[1]];
+      fn = objective(next);
+    }
+    if (fn > f) break;
+    const done = f - fn < 1e-9 * Math.max(1, Math.abs(f));
+    b = next;
+    f = fn;
+    if (done) break;
+  }
+  const fitted = { b0: b[0], b1: b[1] };
+  return { ...fitted, n, nllBefore: before, nllAfter: meanNll(samples, fitted), iterations: it };
+}
+
+/** β as applied (clamped), so the fit optimises what the query side will compute. */
+function clampBeta(b: readonly [number, number], c: number): number {
+  return Math.min(MAX_BETA, Math.max(MIN_BETA, b[0] + b[1] * c));
+}
