@@ -22,6 +22,7 @@ import { InputError } from '../src/errors.js';
 import { runFreeText } from './lib/free-text-run.js';
 import { formatFreeText, formatMisses, freeTextTargets } from './lib/free-text-table.js';
 import { benchNeo4j } from './lib/neo4j.js';
+import { formatFreeTextCalibration } from './lib/free-text-calibration.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -42,6 +43,8 @@ const { values: a } = parseArgs({
     llm: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     json: { type: 'string' },
+    // Issue 26: the sets the posterior calibration is fitted on after the accuracy runs ('' skips it). Never a blind set.
+    'calibrate-on': { type: 'string', default: 'datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl' },
   },
 });
 const log = (s: string) => process.stderr.write(`[free-text] ${s}\n`);
@@ -78,10 +81,12 @@ try {
     split: Number(a['test-fraction']) === 0 ? null : { seed: num('seed', a.seed!, true), testFraction: num('test-fraction', a['test-fraction']!, false) },
     k: num('k', a.k!, true),
     log,
+    calibrateOn: ids === null ? a['calibrate-on']!.split(',').map((p) => p.trim()).filter(Boolean) : [],
   });
   if (!a.quiet) {
     if (a['show-misses']) process.stdout.write(`${formatMisses(report.cases)}\n\n`);
     process.stdout.write(`${formatFreeText(report)}\n\ntargets (issue 17):\n`);
+    if (report.calibration) process.stdout.write(`${formatFreeTextCalibration(report.calibration)}\n\n`);
     for (const t of freeTextTargets(report)) process.stdout.write(`  ${t.met === null ? '·' : t.met ? '✓' : '✗'} ${t.name.padEnd(34)} ${t.target.padEnd(14)} ${t.measured}\n`);
   }
   if (a.json) await writeFile(a.json, JSON.stringify(report, null, 2));

@@ -18,6 +18,7 @@ export const CALIBRATION_FILE = 'calibration.json';
 const Fit = z.object({
   b0: z.number().finite(),
   b1: z.number().finite(),
+  tail: z.number().positive().nullable().optional(),
   n: z.number().int().nonnegative(),
   nllBefore: z.number(),
   nllAfter: z.number(),
@@ -37,8 +38,8 @@ export type CalibrationFile = z.infer<typeof CalibrationFileSchema>;
 
 export function toPosteriorCalibration(f: CalibrationFile): PosteriorCalibration {
   const kinds: PosteriorCalibration['kinds'] = {};
-  if (f.kinds.coded) kinds.coded = { b0: f.kinds.coded.b0, b1: f.kinds.coded.b1 };
-  if (f.kinds.text) kinds.text = { b0: f.kinds.text.b0, b1: f.kinds.text.b1 };
+  if (f.kinds.coded) kinds.coded = { b0: f.kinds.coded.b0, b1: f.kinds.coded.b1, tail: f.kinds.coded.tail ?? null };
+  if (f.kinds.text) kinds.text = { b0: f.kinds.text.b0, b1: f.kinds.text.b1, tail: f.kinds.text.tail ?? null };
   return { method: 'temperature', kinds };
 }
 

@@ -9,7 +9,7 @@ import type { DiagnoseInput } from '../query/contracts.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import type { ScoredPosterior } from '../reasoners/evidence-reasoner.js';
 import type { CalibrationFile } from './calibration-file.js';
-import { fitTemperature, type CalibrationSample, type TemperatureFit } from './fit-temperature.js';
+import { fitCalibrationParams, type CalibrationSample, type TemperatureFit } from './fit-temperature.js';
 import type { CalibrationCase } from './held-out-cases.js';
 import { INPUT_KINDS, type InputKind } from './temperature.js';
 
@@ -65,7 +65,7 @@ export async function collectSamples(
 
 export function fitCalibration(samples: CollectedSamples): Partial<Record<InputKind, TemperatureFit>> {
   const out: Partial<Record<InputKind, TemperatureFit>> = {};
-  for (const kind of INPUT_KINDS) if (samples.byKind[kind].length >= MIN_CASES_PER_KIND) out[kind] = fitTemperature(samples.byKind[kind]);
+  for (const kind of INPUT_KINDS) if (samples.byKind[kind].length >= MIN_CASES_PER_KIND) out[kind] = fitCalibrationParams(samples.byKind[kind]);
   return out;
 }
 

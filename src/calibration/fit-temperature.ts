@@ -1,5 +1,6 @@
 /**
- * Fits β(c) = b0 + b1 · c (temperature.ts) to held-out cases by minimising the negative
+ * Fits β(c) = b0 + b1 · c and the tail scale s (temperature.ts) to held-out cases: for each s
+ * of a log-spaced grid (and none: plain scaling), β by minimising the negative
  * log-likelihood of the true diagnosis (Guo et al. 2017 §4.2, with β linear in completeness):
  *
  *   NLL(b) = Σ_i [ −β_i · z_i,y + log Σ_j exp(β_i · z_i,j) ],   β_i = b0 + b1 · c_i
@@ -9,7 +10,7 @@
  *   ∂NLL/∂b = Σ_i (E_p[z_i] − z_i,y) · x_i,   ∂²NLL/∂b² = Σ_i Var_p(z_i) · x_i x_iᵀ,   x_i = (1, c_i).
  * A small ridge on b1 keeps the system solvable when every case has the same completeness.
  */
-import { inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, type KindTemperature } from './temperature.js';
+import { inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, tailScores, type KindTemperature } from './temperature.js';
 
 export interface CalibrationSample {
   /** The reasoner's log-scores of every disease (any additive constant). */
@@ -47,7 +48,20 @@ function caseTerms(s: CalibrationSample, beta: number): { nll: number; g: number
 /** Mean NLL of the truth at the given parameters, β clamped as it will be when applied. */
 export function meanNll(samples: readonly CalibrationSample[], p: KindTemperature | undefined): number {
   if (samples.length === 0) return 0;
-  return samples.reduce((a, s) => a + caseTerms(s, inverseTemperature(p, s.completeness)).nll, 0) / samples.length;
+  return samples.reduce((a, s) => a + caseTerms({ ...s, scores: tailScores(s.scores, p?.tail) }, inverseTemperature(p, s.completeness)).nll, 0) / samples.length;
+}
+
+/** Tail scales tried (nats of score gap), and none (plain scaling): the one with the lowest NLL wins. */
+export const TAIL_GRID: readonly (number | null)[] = [null, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+export function fitCalibrationParams(samples: readonly CalibrationSample[], grid: readonly (number | null)[] = TAIL_GRID): TemperatureFit {
+  const before = meanNll(samples, undefined);
+  let best: TemperatureFit | null = null;
+  for (const tail of grid) {
+    const fit = fitTemperature(samples.map((s) => ({ ...s, scores: tailScores(s.scores, tail) })));
+    if (!best || fit.nllAfter < best.nllAfter - 1e-12) best = { ...fit, tail, nllBefore: before };
+  }
+  return best!;
 }
 
 export function fitTemperature(samples: readonly CalibrationSample[], opts: { maxIterations?: number } = {}): TemperatureFit {

@@ -1,7 +1,17 @@
 /**
  * Temperature scaling of the evidence reasoner's posterior (Guo et al., "On Calibration of
  * Modern Neural Networks", ICML 2017, §4.2): p_i = softmax(β · z)_i, β = 1/T, over the
- * reasoner's log-scores z of every disease of the KG.
+ * reasoner's log-scores z of every disease of the KG — optionally on a log-compressed score
+ * (a heavier tail, below):
+ *
+ *   z'_i = −log(1 + (max_j z_j − z_i) / s)        s > 0: the tail scale; absent: z' = z
+ *   p_i  = softmax(β · z')_i
+ *
+ * With z' the probability of a disease far behind the leader falls as a power of its score
+ * gap, (1 + Δ/s)^−β, not exponentially: naive Bayes sums many findings' log-likelihoods, so a
+ * disease missing one modelled finding trails by tens of nats and plain scaling still gives it
+ * ~0 even when it is the truth. As s → ∞ the form tends to plain temperature scaling (with
+ * β/s), so the fit (fit-temperature.ts) keeps whichever fits held-out cases better.
  *
  * Naive Bayes over many findings is overconfident, and how much depends on the input: a
  * complete coded record is nearly always right when it is sure, a one-line free-text note is
@@ -18,6 +28,8 @@ export type InputKind = (typeof INPUT_KINDS)[number];
 export interface KindTemperature {
   b0: number;
   b1: number;
+  /** Tail scale s of the log-compressed score; absent/null: plain temperature scaling. */
+  tail?: number | null;
 }
 
 /** The build's calibration (calibration-file.ts persists it); a kind without parameters keeps β = 1. */
@@ -28,7 +40,7 @@ export interface PosteriorCalibration {
 
 /** β stays positive (order preserved) and bounded (a fit on few cases cannot blow a score up or flatten it to uniform). */
 export const MIN_BETA = 0.02;
-export const MAX_BETA = 5;
+export const MAX_BETA = 50;
 
 export function inverseTemperature(p: KindTemperature | undefined, completeness: number): number {
   if (!p) return 1;
@@ -39,6 +51,20 @@ export function inverseTemperature(p: KindTemperature | undefined, completeness:
 /** Free text (with or without coded findings beside it) reads as text: the less certain reading wins. */
 export function inputKind(input: { text: string | null }): InputKind {
   return input.text !== null && input.text.trim() !== '' ? 'text' : 'coded';
+}
+
+/** z' of the header (the identity without a tail scale); z'_max = 0 when compressed. */
+export function tailScores(scores: ArrayLike<number>, tail: number | null | undefined): ArrayLike<number> {
+  if (!tail) return scores;
+  let max = -Infinity;
+  for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
+  return Float64Array.from(scores as ArrayLike<number>, (z) => -Math.log1p((max - z) / tail));
+}
+
+/** The calibrated posterior of every disease: softmax(β(kind, c) · z'). */
+export function calibratedPosterior(scores: ArrayLike<number>, p: KindTemperature | undefined, completeness: number): { probs: Float64Array; beta: number } {
+  const beta = inverseTemperature(p, completeness);
+  return { probs: scaledSoftmax(tailScores(scores, p?.tail), beta), beta };
 }
 
 /** softmax(β · z), numerically stable (shifted by the maximum). */
@@ -56,13 +82,16 @@ export function scaledSoftmax(scores: ArrayLike<number>, beta: number): Float64A
 }
 
 /**
- * The uncalibrated scores of a listed differential, renormalised over the list: p_i^T / Σ p_j^T
- * (with p = softmax(z / T), p^T ∝ exp(z)). Sessions start their Bayes updates from these, so a
- * calibration changes what a consultation shows, never which questions it asks or what it ranks.
+ * The uncalibrated scores of a listed differential (best first), renormalised over the list.
+ * Plain scaling: p_i^T / Σ p_j^T (p = softmax(z / T), so p^T ∝ exp(z)). With a tail scale s:
+ * z'_i − z'_1 = T·(log p_i − log p_1) and Δ_i = s·(exp(−(z'_i − z'_1)) − 1), so exp(−Δ_i).
+ * Sessions start their Bayes updates from these, so a calibration changes what a consultation
+ * shows, never which questions it asks or what it ranks.
  */
-export function undoTemperature(probs: readonly number[], temperature: number): number[] {
-  if (temperature === 1 || probs.length === 0) return [...probs];
-  const logs = probs.map((p) => temperature * Math.log(Math.max(p, Number.MIN_VALUE)));
+export function undoTemperature(probs: readonly number[], temperature: number, tail: number | null = null): number[] {
+  if ((temperature === 1 && !tail) || probs.length === 0) return [...probs];
+  const lp = probs.map((p) => Math.log(Math.max(p, Number.MIN_VALUE)));
+  const logs = tail ? lp.map((l) => -tail * Math.expm1(-temperature * (l - lp[0]!))) : lp.map((l) => temperature * l);
   const max = Math.max(...logs);
   const e = logs.map((l) => Math.exp(l - max));
   const z = e.reduce((a, b) => a + b, 0);

@@ -81,6 +81,7 @@ export const DiagnoseResultSchema = z.object({
       inputKind: z.enum(['coded', 'text']),
       completeness: z.number().nullable(),
       temperature: z.number().nullable(),
+      tailScale: z.number().nullable(),
       unlisted: z.number(),
     })
     .nullable()

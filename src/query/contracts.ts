@@ -116,6 +116,8 @@ export interface ProbabilityInfo {
   completeness: number | null;
   /** The temperature T applied (p ∝ exp(score / T)); 1 = none; null for the LLM. */
   temperature: number | null;
+  /** Tail scale s of the calibration's log-compressed score (src/calibration/temperature.ts); null: plain temperature scaling or none. */
+  tailScale: number | null;
   /** Probability left to the diseases not listed. */
   unlisted: number;
 }

@@ -108,10 +108,12 @@ export async function openQueryService(deps: {
   decomposer?: LlmDecomposer | null;
   /** Absent = WordLlama from the model dir `npm run setup` fills, hashed n-grams when it is missing; null = none. */
   phraseEmbedder?: PhraseEmbedder | null;
+  /** false: ignore the build's posterior calibration (benchmarks measuring before / after); default true. */
+  calibrated?: boolean;
 }): Promise<QueryService> {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
-  const artifacts = { ...opened, gate, calibration: await readCalibration(deps.dataDir, opened.manifest) };
+  const artifacts = { ...opened, gate, calibration: deps.calibrated === false ? null : await readCalibration(deps.dataDir, opened.manifest) };
   const snapshot = await loadSnapshot(deps.graph);
   const lexicon = deps.lexicon !== undefined ? deps.lexicon : await shippedLexicon();
   const phraseEmbedder = deps.phraseEmbedder !== undefined ? deps.phraseEmbedder : await defaultPhraseEmbedder();

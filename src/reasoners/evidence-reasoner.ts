@@ -6,7 +6,7 @@ import { completeness, effectiveUnreportedWeight, nbScore, nbTables, type NbPara
 import { reportedFeatures } from './evidence-reported.js';
 import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
-import { inputKind, inverseTemperature, scaledSoftmax, type InputKind } from '../calibration/temperature.js';
+import { calibratedPosterior, inputKind, type InputKind } from '../calibration/temperature.js';
 import type { ProbabilityInfo } from '../query/contracts.js';
 
 /**
@@ -81,7 +81,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const s = ctx.snapshot;
   const D = s.diseases.length;
   const kind = inputKind(ctx.input);
-  if (D === 0) return { differential: [], probability: { source: 'evidence-posterior', calibrated: false, inputKind: kind, completeness: null, temperature: null, unlisted: 0 } };
+  if (D === 0) return { differential: [], probability: { source: 'evidence-posterior', calibrated: false, inputKind: kind, completeness: null, temperature: null, tailScale: null, unlisted: 0 } };
   const said = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
   const reported = withImpliedParents(s, said);
   const tables = nbTables(s, opts);
@@ -100,9 +100,8 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const c = completeness(tables, reportedWeight);
   onScores?.({ scores: Float64Array.from(scored, (x) => x.score), completeness: c, kind });
   const params = ctx.calibration?.kinds[kind];
-  const beta = inverseTemperature(params, c);
   // Ranked by the raw score, so a calibration can never reorder (ties keep the disease order).
-  const probs = scaledSoftmax(scored.map((x) => x.score), beta);
+  const { probs, beta } = calibratedPosterior(scored.map((x) => x.score), params, c);
   const order = scored.map((x, i) => ({ ...x, p: probs[i]! })).sort((a, b) => b.score - a.score || a.d - b.d).slice(0, opts.maxDifferential);
   const listed = order.reduce((a, x) => a + x.p, 0);
   const differential = order.map((x) => ({
@@ -112,7 +111,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
     score: x.p,
     evidence: [...featureEvidence(s, x.d, reported, x.contributions), ...priors.lines[x.d]!],
   }));
-  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, unlisted: Math.max(0, 1 - listed) };
+  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, unlisted: Math.max(0, 1 - listed) };
   return { differential, probability };
 }
 

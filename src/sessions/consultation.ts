@@ -113,7 +113,7 @@ export class Consultation implements ConsultationPort {
     const listed = (out?.differential ?? []).map((r) => ({ diseaseId: r.diseaseId, disease: r.disease, probability: r.score }));
     // The answers update diagnose's uncalibrated reading (as measured, docs/followups.md): the
     // build's calibration changes the numbers shown, not the questions asked or the ranking.
-    const raw = undoTemperature(listed.map((d) => d.probability), out?.probability?.temperature ?? 1);
+    const raw = undoTemperature(listed.map((d) => d.probability), out?.probability?.temperature ?? 1, out?.probability?.tailScale ?? null);
     const parts = {
       description,
       ranker: req.ranker ?? this.opts.ranker,

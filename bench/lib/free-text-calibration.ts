@@ -1,0 +1,81 @@
+/**
+ * The free-text bench's calibration figures (issue 26): every vignette set through the served
+ * diagnose path before and after the build's posterior calibration is fitted on the
+ * calibration sets (by default the two dev sets; never the blind test*.jsonl), with the same
+ * metrics `dxgraph eval` reports (src/eval/calibration-metrics.ts: ECE, Brier, log-loss, AUROC
+ * of the top-1 probability, true diagnosis under 1%, bootstrap 95% intervals).
+ */
+import type { Config } from '../../src/config.js';
+import { calibrationMetrics, probabilityCase, type CalibrationMetrics } from '../../src/eval/calibration-metrics.js';
+import { runCalibration } from '../../src/calibration/run-calibration.js';
+import { readTextCases } from '../../src/calibration/text-cases.js';
+import { InputError } from '../../src/errors.js';
+import { textInput, type QueryService } from '../../src/query/query-service.js';
+import type { Vignette } from './free-text-set.js';
+
+export interface SetCalibration {
+  path: string;
+  /** True when this set was among those the calibration was fitted on (its "after" is optimistic). */
+  fittedOn: boolean;
+  before: CalibrationMetrics | null;
+  after: CalibrationMetrics | null;
+  /** Top-1 right before / after: calibration never reorders, so they must be equal. */
+  top1: { before: number; after: number };
+}
+
+export interface FreeTextCalibration {
+  fittedOn: string[];
+  sets: SetCalibration[];
+}
+
+async function probabilities(service: QueryService, vignettes: readonly Vignette[], goldOf: ReadonlyMap<string, string>) {
+  const out = [];
+  for (const v of vignettes) {
+    const gold = goldOf.get(v.condition.toLowerCase());
+    if (gold === undefined) continue; // a condition the build has no disease for: no probability to judge
+    let res;
+    try {
+      res = await service.diagnose(textInput(v.text));
+    } catch (e) {
+      if (e instanceof InputError) continue;
+      throw e;
+    }
+    out.push(probabilityCase(res.differential.map((d) => ({ diseaseId: d.diseaseId, p: d.score })), gold, service.snapshot.diseases.length));
+  }
+  return out;
+}
+
+export async function freeTextCalibration(
+  o: { config: Config; sets: { path: string; vignettes: readonly Vignette[] }[]; calibrateOn: string[]; goldOf: ReadonlyMap<string, string>; open: () => Promise<QueryService>; log: (l: string) => void },
+  uncalibrated: QueryService,
+): Promise<FreeTextCalibration> {
+  const before = [];
+  for (const s of o.sets) before.push(await probabilities(uncalibrated, s.vignettes, o.goldOf));
+  const textCases = (await Promise.all(o.calibrateOn.map(readTextCases))).flat();
+  const file = await runCalibration(o.config, { records: [], textCases, sources: o.calibrateOn.map((p) => `text:${p}`), allowContentDuplicates: false });
+  o.log(`free-text: calibration fitted on ${file.kinds.text?.n ?? 0} text cases (b0 ${file.kinds.text?.b0.toFixed(3)}, b1 ${file.kinds.text?.b1.toFixed(3)})`);
+  const calibrated = await o.open();
+  const sets: SetCalibration[] = [];
+  for (const [i, s] of o.sets.entries()) {
+    const after = await probabilities(calibrated, s.vignettes, o.goldOf);
+    const acc = (xs: { correct: boolean }[]) => xs.filter((x) => x.correct).length / Math.max(1, xs.length);
+    sets.push({ path: s.path, fittedOn: o.calibrateOn.includes(s.path), before: calibrationMetrics(before[i]!), after: calibrationMetrics(after), top1: { before: acc(before[i]!), after: acc(after) } });
+  }
+  return { fittedOn: o.calibrateOn, sets };
+}
+
+const f3 = (x: number) => x.toFixed(3);
+const ci = (i: [number, number] | null) => (i ? `[${f3(i[0])}, ${f3(i[1])}]` : '');
+
+export function formatFreeTextCalibration(c: FreeTextCalibration): string {
+  const lines = [`calibration (issue 26; fitted on ${c.fittedOn.join(', ')}): before → after`];
+  for (const s of c.sets) {
+    const b = s.before;
+    const a = s.after;
+    if (!b || !a) continue;
+    lines.push(`  ${s.path}${s.fittedOn ? ' (calibrated on)' : ''}: n ${a.n}, top-1 ${(100 * s.top1.before).toFixed(1)}% → ${(100 * s.top1.after).toFixed(1)}%, mean top-1 p ${(100 * b.mean_top1).toFixed(1)}% → ${(100 * a.mean_top1).toFixed(1)}%`);
+    lines.push(`    ECE ${f3(b.ece)} ${ci(b.ci95.ece)} → ${f3(a.ece)} ${ci(a.ci95.ece)}   Brier ${f3(b.brier)} → ${f3(a.brier)} ${ci(a.ci95.brier)}   log-loss ${f3(b.log_loss)} → ${f3(a.log_loss)} ${ci(a.ci95.log_loss)}`);
+    lines.push(`    AUROC ${b.auroc === null ? '—' : f3(b.auroc)} → ${a.auroc === null ? '—' : f3(a.auroc)} ${ci(a.ci95.auroc)}   truth < 1%: ${(100 * b.truth_under_1pct).toFixed(1)}% → ${(100 * a.truth_under_1pct).toFixed(1)}%`);
+  }
+  return lines.join('\n');
+}
