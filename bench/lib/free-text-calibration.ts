@@ -6,7 +6,7 @@
  * of the top-1 probability, true diagnosis under 1%, bootstrap 95% intervals).
  */
 import type { Config } from '../../src/config.js';
-import { calibrationMetrics, probabilityCase, type CalibrationMetrics } from '../../src/eval/calibration-metrics.js';
+import { calibrationMetrics, probabilityCase, type CalibrationMetrics, type ProbabilityCase } from '../../src/eval/calibration-metrics.js';
 import { runCalibration } from '../../src/calibration/run-calibration.js';
 import { readTextCases } from '../../src/calibration/text-cases.js';
 import { InputError } from '../../src/errors.js';
@@ -28,8 +28,8 @@ export interface FreeTextCalibration {
   sets: SetCalibration[];
 }
 
-async function probabilities(service: QueryService, vignettes: readonly Vignette[], goldOf: ReadonlyMap<string, string>) {
-  const out = [];
+async function probabilities(service: QueryService, vignettes: readonly Vignette[], goldOf: ReadonlyMap<string, string>): Promise<ProbabilityCase[]> {
+  const out: ProbabilityCase[] = [];
   for (const v of vignettes) {
     const gold = goldOf.get(v.condition.toLowerCase());
     if (gold === undefined) continue; // a condition the build has no disease for: no probability to judge
@@ -49,18 +49,23 @@ export async function freeTextCalibration(
   o: { config: Config; sets: { path: string; vignettes: readonly Vignette[] }[]; calibrateOn: string[]; goldOf: ReadonlyMap<string, string>; open: () => Promise<QueryService>; log: (l: string) => void },
   uncalibrated: QueryService,
 ): Promise<FreeTextCalibration> {
-  const before = [];
+  const before: ProbabilityCase[][] = [];
   for (const s of o.sets) before.push(await probabilities(uncalibrated, s.vignettes, o.goldOf));
   const textCases = (await Promise.all(o.calibrateOn.map(readTextCases))).flat();
   const file = await runCalibration(o.config, { records: [], textCases, sources: o.calibrateOn.map((p) => `text:${p}`), allowContentDuplicates: false });
   o.log(`free-text: calibration fitted on ${file.kinds.text?.n ?? 0} text cases (b0 ${file.kinds.text?.b0.toFixed(3)}, b1 ${file.kinds.text?.b1.toFixed(3)})`);
   const calibrated = await o.open();
   const sets: SetCalibration[] = [];
+  const acc = (xs: { correct: boolean }[]) => xs.filter((x) => x.correct).length / Math.max(1, xs.length);
+  const row = (path: string, fittedOn: boolean, b: ProbabilityCase[], a: ProbabilityCase[]): SetCalibration => ({ path, fittedOn, before: calibrationMetrics(b), after: calibrationMetrics(a), top1: { before: acc(b), after: acc(a) } });
+  const afters: ProbabilityCase[][] = [];
   for (const [i, s] of o.sets.entries()) {
-    const after = await probabilities(calibrated, s.vignettes, o.goldOf);
-    const acc = (xs: { correct: boolean }[]) => xs.filter((x) => x.correct).length / Math.max(1, xs.length);
-    sets.push({ path: s.path, fittedOn: o.calibrateOn.includes(s.path), before: calibrationMetrics(before[i]!), after: calibrationMetrics(after), top1: { before: acc(before[i]!), after: acc(after) } });
+    afters.push(await probabilities(calibrated, s.vignettes, o.goldOf));
+    sets.push(row(s.path, o.calibrateOn.includes(s.path), before[i]!, afters[i]!));
   }
+  // The sets not calibrated on, pooled: one figure on more cases (ECE is noisy on ~100).
+  const unseen = o.sets.map((s, i) => i).filter((i) => !o.calibrateOn.includes(o.sets[i]!.path));
+  if (unseen.length > 1) sets.push(row(`pooled (${unseen.length} sets not calibrated on)`, false, unseen.flatMap((i) => before[i]!), unseen.flatMap((i) => afters[i]!)));
   return { fittedOn: o.calibrateOn, sets };
 }
 
@@ -74,7 +79,7 @@ export function formatFreeTextCalibration(c: FreeTextCalibration): string {
     const a = s.after;
     if (!b || !a) continue;
     lines.push(`  ${s.path}${s.fittedOn ? ' (calibrated on)' : ''}: n ${a.n}, top-1 ${(100 * s.top1.before).toFixed(1)}% → ${(100 * s.top1.after).toFixed(1)}%, mean top-1 p ${(100 * b.mean_top1).toFixed(1)}% → ${(100 * a.mean_top1).toFixed(1)}%`);
-    lines.push(`    ECE ${f3(b.ece)} ${ci(b.ci95.ece)} → ${f3(a.ece)} ${ci(a.ci95.ece)}   Brier ${f3(b.brier)} → ${f3(a.brier)} ${ci(a.ci95.brier)}   log-loss ${f3(b.log_loss)} → ${f3(a.log_loss)} ${ci(a.ci95.log_loss)}`);
+    lines.push(`    ECE ${f3(b.ece)} ${ci(b.ci95.ece)} → ${f3(a.ece)} ${ci(a.ci95.ece)} (${f3(a.ece_if_calibrated)} if calibrated)   Brier ${f3(b.brier)} → ${f3(a.brier)} ${ci(a.ci95.brier)}   log-loss ${f3(b.log_loss)} → ${f3(a.log_loss)} ${ci(a.ci95.log_loss)}`);
     lines.push(`    AUROC ${b.auroc === null ? '—' : f3(b.auroc)} → ${a.auroc === null ? '—' : f3(a.auroc)} ${ci(a.ci95.auroc)}   truth < 1%: ${(100 * b.truth_under_1pct).toFixed(1)}% → ${(100 * a.truth_under_1pct).toFixed(1)}%`);
   }
   return lines.join('\n');

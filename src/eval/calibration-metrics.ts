@@ -7,6 +7,9 @@
  *   AUROC     of the top-1 probability, right vs wrong top-1 (auroc.ts): does the number separate them?
  *   under 1%  share of cases whose true diagnosis was given less than 1%
  * with percentile-bootstrap 95% intervals (Efron & Tibshirani 1993, §13.3; 1000 seeded resamples).
+ * ECE is biased upward on few cases: `ece_if_calibrated` is the mean ECE of the same top-1
+ * probabilities when each answer is right exactly as often as it says (simulated, seeded), the
+ * floor a perfectly calibrated system would show on this many cases.
  * A differential lists the top diseases only: the probability left to the unlisted ones
  * (1 − Σ listed) is spread evenly over them, which is what a truth outside the list gets.
  */
@@ -54,6 +57,8 @@ export interface CalibrationMetrics {
   /** null when every top-1 was right (or every one wrong). */
   auroc: number | null;
   truth_under_1pct: number;
+  /** Mean ECE if the shown top-1 probabilities were exactly right (sampling noise alone). */
+  ece_if_calibrated: number;
   ci95: { ece: Interval; brier: Interval; log_loss: Interval; auroc: Interval | null; truth_under_1pct: Interval };
   reliability: ReliabilityBin[];
 }
@@ -97,12 +102,16 @@ export function calibrationMetrics(cases: readonly ProbabilityCase[], opts: { re
     const xs = draws.map((d) => d[k]).sort((a, b) => a - b);
     return [percentile(xs, 2.5), percentile(xs, 97.5)];
   };
+  const sims = Math.max(1, Math.round((opts.resamples ?? 1000) / 5));
+  let noise = 0;
+  for (let r = 0; r < sims; r++) noise += expectedCalibrationError(cases.map((c) => ({ ...c, correct: rnd() < c.top })));
   const au = draws.map((d) => d.auroc).filter((x): x is number => x !== null).sort((a, b) => a - b);
   return {
     n: cases.length,
     accuracy: cases.filter((c) => c.correct).length / cases.length,
     mean_top1: mean(cases.map((c) => c.top)),
     ...p,
+    ece_if_calibrated: noise / sims,
     ci95: { ece: ci('ece'), brier: ci('brier'), log_loss: ci('log_loss'), auroc: au.length ? [percentile(au, 2.5), percentile(au, 97.5)] : null, truth_under_1pct: ci('truth_under_1pct') },
     reliability: reliabilityBins(cases),
   };

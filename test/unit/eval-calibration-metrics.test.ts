@@ -55,6 +55,8 @@ describe('calibration metrics (issue 26)', () => {
       assert.ok(hi >= m[k] - 1e-9, `${k}: ${hi} ≥ ${m[k]}`);
     }
     assert.deepEqual(calibrationMetrics(cases, { resamples: 200, seed: 3 }), m, 'seeded: reproducible');
+    // The noise floor: a perfectly calibrated system on 40 cases still shows some ECE, less than this miscalibrated one's.
+    assert.ok(m.ece_if_calibrated > 0 && m.ece_if_calibrated < m.ece, `${m.ece_if_calibrated} < ${m.ece}`);
     assert.equal(calibrationMetrics([]), null);
   });
 
