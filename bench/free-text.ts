@@ -22,7 +22,6 @@ import { InputError } from '../src/errors.js';
 import { runFreeText } from './lib/free-text-run.js';
 import { formatFreeText, formatMisses, freeTextTargets } from './lib/free-text-table.js';
 import { benchNeo4j } from './lib/neo4j.js';
-import { formatFreeTextCalibration } from './lib/free-text-calibration.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -86,7 +85,6 @@ try {
   if (!a.quiet) {
     if (a['show-misses']) process.stdout.write(`${formatMisses(report.cases)}\n\n`);
     process.stdout.write(`${formatFreeText(report)}\n\ntargets (issue 17):\n`);
-    if (report.calibration) process.stdout.write(`${formatFreeTextCalibration(report.calibration)}\n\n`);
     for (const t of freeTextTargets(report)) process.stdout.write(`  ${t.met === null ? '·' : t.met ? '✓' : '✗'} ${t.name.padEnd(34)} ${t.target.padEnd(14)} ${t.measured}\n`);
   }
   if (a.json) await writeFile(a.json, JSON.stringify(report, null, 2));

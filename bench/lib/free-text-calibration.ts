@@ -5,6 +5,7 @@
  * metrics `dxgraph eval` reports (src/eval/calibration-metrics.ts: ECE, Brier, log-loss, AUROC
  * of the top-1 probability, true diagnosis under 1%, bootstrap 95% intervals).
  */
+import { basename } from 'node:path';
 import type { Config } from '../../src/config.js';
 import { calibrationMetrics, probabilityCase, type CalibrationMetrics, type ProbabilityCase } from '../../src/eval/calibration-metrics.js';
 import { runCalibration } from '../../src/calibration/run-calibration.js';
@@ -83,4 +84,25 @@ export function formatFreeTextCalibration(c: FreeTextCalibration): string {
     lines.push(`    AUROC ${b.auroc === null ? '—' : f3(b.auroc)} → ${a.auroc === null ? '—' : f3(a.auroc)} ${ci(a.ci95.auroc)}   truth < 1%: ${(100 * b.truth_under_1pct).toFixed(1)}% → ${(100 * a.truth_under_1pct).toFixed(1)}%`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Issue 26's goals on this run: on each set not calibrated on (and pooled), ECE ≤ 0.05, log-loss
+ * and Brier lower than before, AUROC not lower, the truth under 1% in ≤ 2% of cases; top-1 unchanged.
+ */
+export function freeTextCalibrationTargets(c: FreeTextCalibration | undefined): { name: string; target: string; measured: string; met: boolean | null }[] {
+  if (!c) return [];
+  return c.sets.flatMap((s) => {
+    const b = s.before;
+    const a = s.after;
+    if (!a || !b || s.fittedOn) return [];
+    const name = s.path.startsWith('pooled') ? 'pooled blind' : basename(s.path, '.jsonl');
+    return [
+      { name: `${name} ECE (calibrated)`, target: '<= 0.05', measured: `${f3(a.ece)} (before ${f3(b.ece)})`, met: a.ece <= 0.05 },
+      { name: `${name} log-loss, Brier lower`, target: 'both lower', measured: `${f3(b.log_loss)}→${f3(a.log_loss)}, ${f3(b.brier)}→${f3(a.brier)}`, met: a.log_loss < b.log_loss && a.brier < b.brier },
+      { name: `${name} AUROC not lower`, target: '>= before', measured: `${b.auroc === null ? '—' : f3(b.auroc)}→${a.auroc === null ? '—' : f3(a.auroc)}`, met: a.auroc === null || b.auroc === null ? null : a.auroc >= b.auroc - 1e-12 },
+      { name: `${name} truth < 1%`, target: '<= 2%', measured: `${(100 * a.truth_under_1pct).toFixed(1)}% (before ${(100 * b.truth_under_1pct).toFixed(1)}%)`, met: a.truth_under_1pct <= 0.02 },
+      { name: `${name} top-1 unchanged`, target: '= before', measured: `${(100 * s.top1.after).toFixed(1)}%`, met: s.top1.after === s.top1.before },
+    ];
+  });
 }
