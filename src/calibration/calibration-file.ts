@@ -19,6 +19,7 @@ const Fit = z.object({
   b0: z.number().finite(),
   b1: z.number().finite(),
   tail: z.number().positive().nullable().optional(),
+  mix: z.object({ weight: z.number().min(0).max(1), beta: z.number().positive() }).nullable().optional(),
   n: z.number().int().nonnegative(),
   nllBefore: z.number(),
   nllAfter: z.number(),
@@ -38,8 +39,10 @@ export type CalibrationFile = z.infer<typeof CalibrationFileSchema>;
 
 export function toPosteriorCalibration(f: CalibrationFile): PosteriorCalibration {
   const kinds: PosteriorCalibration['kinds'] = {};
-  if (f.kinds.coded) kinds.coded = { b0: f.kinds.coded.b0, b1: f.kinds.coded.b1, tail: f.kinds.coded.tail ?? null };
-  if (f.kinds.text) kinds.text = { b0: f.kinds.text.b0, b1: f.kinds.text.b1, tail: f.kinds.text.tail ?? null };
+  for (const kind of ['coded', 'text'] as const) {
+    const k = f.kinds[kind];
+    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null };
+  }
   return { method: 'temperature', kinds };
 }
 

@@ -10,7 +10,7 @@
  *   ∂NLL/∂b = Σ_i (E_p[z_i] − z_i,y) · x_i,   ∂²NLL/∂b² = Σ_i Var_p(z_i) · x_i x_iᵀ,   x_i = (1, c_i).
  * A small ridge on b1 keeps the system solvable when every case has the same completeness.
  */
-import { inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, tailScores, type KindTemperature } from './temperature.js';
+import { calibratedPosterior, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, tailScores, type KindTemperature } from './temperature.js';
 
 export interface CalibrationSample {
   /** The reasoner's log-scores of every disease (any additive constant). */
@@ -48,18 +48,34 @@ function caseTerms(s: CalibrationSample, beta: number): { nll: number; g: number
 /** Mean NLL of the truth at the given parameters, β clamped as it will be when applied. */
 export function meanNll(samples: readonly CalibrationSample[], p: KindTemperature | undefined): number {
   if (samples.length === 0) return 0;
+  if (p?.mix) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
   return samples.reduce((a, s) => a + caseTerms({ ...s, scores: tailScores(s.scores, p?.tail) }, inverseTemperature(p, s.completeness)).nll, 0) / samples.length;
 }
 
 /** Tail scales tried (nats of score gap), and none (plain scaling): the one with the lowest NLL wins. */
 export const TAIL_GRID: readonly (number | null)[] = [null, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256];
 
-export function fitCalibrationParams(samples: readonly CalibrationSample[], grid: readonly (number | null)[] = TAIL_GRID): TemperatureFit {
+/** Broad-reading weights w and inverse temperatures β_w tried once β and s are fitted (w = 0: none). */
+export const MIX_WEIGHTS: readonly number[] = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2];
+export const MIX_BETAS: readonly number[] = [0.003, 0.01, 0.03, 0.1, 0.3];
+
+export function fitCalibrationParams(samples: readonly CalibrationSample[], grid: readonly (number | null)[] = TAIL_GRID, mix = true): TemperatureFit {
   const before = meanNll(samples, undefined);
   let best: TemperatureFit | null = null;
   for (const tail of grid) {
     const fit = fitTemperature(samples.map((s) => ({ ...s, scores: tailScores(s.scores, tail) })));
-    if (!best || fit.nllAfter < best.nllAfter - 1e-12) best = { ...fit, tail, nllBefore: before };
+    if (!best || fit.nllAfter < best.nllAfter - 1e-12) best = { ...fit, tail, mix: null, nllBefore: before };
+  }
+  // Second stage: with β(c) and s fixed, the broad reading's weight and temperature by grid (kept only if it lowers the NLL).
+  const chosen = best!;
+  if (mix) {
+    for (const weight of MIX_WEIGHTS) {
+      for (const beta of MIX_BETAS) {
+        const cand = { ...chosen, mix: { weight, beta } };
+        const nll = meanNll(samples, cand);
+        if (nll < best!.nllAfter - 1e-9) best = { ...cand, nllAfter: nll };
+      }
+    }
   }
   return best!;
 }

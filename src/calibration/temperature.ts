@@ -13,6 +13,12 @@
  * ~0 even when it is the truth. As s → ∞ the form tends to plain temperature scaling (with
  * β/s), so the fit (fit-temperature.ts) keeps whichever fits held-out cases better.
  *
+ * And optionally a broad reading mixed in (a robust mixture, as the reasoner's own ε does
+ * for single findings): p = (1 − w) · softmax(β · z') + w · softmax(β_w · z'), β_w < β. With
+ * weight w the whole reading may be off (a phrase matched to the wrong finding, a finding the
+ * KG does not model): the tail then keeps a share by score instead of ~0, while the head is
+ * left almost as it was. Both parts are increasing in z, so their mixture still never reorders.
+ *
  * Naive Bayes over many findings is overconfident, and how much depends on the input: a
  * complete coded record is nearly always right when it is sure, a one-line free-text note is
  * not. So β is fitted per input kind (coded findings vs free text) and varies with the
@@ -30,6 +36,8 @@ export interface KindTemperature {
   b1: number;
   /** Tail scale s of the log-compressed score; absent/null: plain temperature scaling. */
   tail?: number | null;
+  /** The broad reading mixed in: weight w and its inverse temperature β_w; absent/null: none. */
+  mix?: { weight: number; beta: number } | null;
 }
 
 /** The build's calibration (calibration-file.ts persists it); a kind without parameters keeps β = 1. */
@@ -64,7 +72,13 @@ export function tailScores(scores: ArrayLike<number>, tail: number | null | unde
 /** The calibrated posterior of every disease: softmax(β(kind, c) · z'). */
 export function calibratedPosterior(scores: ArrayLike<number>, p: KindTemperature | undefined, completeness: number): { probs: Float64Array; beta: number } {
   const beta = inverseTemperature(p, completeness);
-  return { probs: scaledSoftmax(tailScores(scores, p?.tail), beta), beta };
+  const z = tailScores(scores, p?.tail);
+  const probs = scaledSoftmax(z, beta);
+  if (p?.mix && p.mix.weight > 0) {
+    const broad = scaledSoftmax(z, p.mix.beta);
+    for (let i = 0; i < probs.length; i++) probs[i] = (1 - p.mix.weight) * probs[i]! + p.mix.weight * broad[i]!;
+  }
+  return { probs, beta };
 }
 
 /** softmax(β · z), numerically stable (shifted by the maximum). */
@@ -79,21 +93,4 @@ export function scaledSoftmax(scores: ArrayLike<number>, beta: number): Float64A
   }
   for (let i = 0; i < out.length; i++) out[i]! /= z;
   return out;
-}
-
-/**
- * The uncalibrated scores of a listed differential (best first), renormalised over the list.
- * Plain scaling: p_i^T / Σ p_j^T (p = softmax(z / T), so p^T ∝ exp(z)). With a tail scale s:
- * z'_i − z'_1 = T·(log p_i − log p_1) and Δ_i = s·(exp(−(z'_i − z'_1)) − 1), so exp(−Δ_i).
- * Sessions start their Bayes updates from these, so a calibration changes what a consultation
- * shows, never which questions it asks or what it ranks.
- */
-export function undoTemperature(probs: readonly number[], temperature: number, tail: number | null = null): number[] {
-  if ((temperature === 1 && !tail) || probs.length === 0) return [...probs];
-  const lp = probs.map((p) => Math.log(Math.max(p, Number.MIN_VALUE)));
-  const logs = tail ? lp.map((l) => -tail * Math.expm1(-temperature * (l - lp[0]!))) : lp.map((l) => temperature * l);
-  const max = Math.max(...logs);
-  const e = logs.map((l) => Math.exp(l - max));
-  const z = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / z);
 }

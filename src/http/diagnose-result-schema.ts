@@ -82,7 +82,9 @@ export const DiagnoseResultSchema = z.object({
       completeness: z.number().nullable(),
       temperature: z.number().nullable(),
       tailScale: z.number().nullable(),
+      mix: z.object({ weight: z.number(), beta: z.number() }).nullable(),
       unlisted: z.number(),
+      uncalibrated: z.array(z.number()).nullable().describe('The raw (uncalibrated) posterior of each listed disease, same order; not a probability to show'),
     })
     .nullable()
     .describe("What the scores are: the evidence reasoner's posterior (calibrated on held-out cases at build time when `calibrated`), or the LLM's own stated confidence (never calibrated, never blended); `unlisted` is the probability left to diseases not listed"),

@@ -118,8 +118,15 @@ export interface ProbabilityInfo {
   temperature: number | null;
   /** Tail scale s of the calibration's log-compressed score (src/calibration/temperature.ts); null: plain temperature scaling or none. */
   tailScale: number | null;
+  /** The broad reading mixed in by the calibration (weight w, inverse temperature β_w); null: none. */
+  mix: { weight: number; beta: number } | null;
   /** Probability left to the diseases not listed. */
   unlisted: number;
+  /**
+   * The raw posterior of each listed disease (same order), before calibration; null for the LLM.
+   * For comparison and for consultations, which update the raw reading; not a probability to show.
+   */
+  uncalibrated: number[] | null;
 }
 
 export interface DiagnoseResult {

@@ -81,7 +81,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const s = ctx.snapshot;
   const D = s.diseases.length;
   const kind = inputKind(ctx.input);
-  if (D === 0) return { differential: [], probability: { source: 'evidence-posterior', calibrated: false, inputKind: kind, completeness: null, temperature: null, tailScale: null, unlisted: 0 } };
+  if (D === 0) return { differential: [], probability: { source: 'evidence-posterior', calibrated: false, inputKind: kind, completeness: null, temperature: null, tailScale: null, mix: null, unlisted: 0, uncalibrated: null } };
   const said = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
   const reported = withImpliedParents(s, said);
   const tables = nbTables(s, opts);
@@ -101,7 +101,9 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   onScores?.({ scores: Float64Array.from(scored, (x) => x.score), completeness: c, kind });
   const params = ctx.calibration?.kinds[kind];
   // Ranked by the raw score, so a calibration can never reorder (ties keep the disease order).
-  const { probs, beta } = calibratedPosterior(scored.map((x) => x.score), params, c);
+  const raw = scored.map((x) => x.score);
+  const { probs, beta } = calibratedPosterior(raw, params, c);
+  const uncalibrated = params ? calibratedPosterior(raw, undefined, c).probs : probs;
   const order = scored.map((x, i) => ({ ...x, p: probs[i]! })).sort((a, b) => b.score - a.score || a.d - b.d).slice(0, opts.maxDifferential);
   const listed = order.reduce((a, x) => a + x.p, 0);
   const differential = order.map((x) => ({
@@ -111,7 +113,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
     score: x.p,
     evidence: [...featureEvidence(s, x.d, reported, x.contributions), ...priors.lines[x.d]!],
   }));
-  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, unlisted: Math.max(0, 1 - listed) };
+  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
   return { differential, probability };
 }
 

@@ -23,7 +23,6 @@ import type { FollowupEngine } from '../followups/engine.js';
 import { rankDifferential, type FeatureEvidence } from '../followups/posterior.js';
 import type { RankerName } from '../followups/ranker.js';
 import { InputError } from '../errors.js';
-import { undoTemperature } from '../calibration/temperature.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type InputFinding } from '../query/contracts.js';
 import { SessionLimitError } from './errors.js';
 import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest, Turn } from './schemas.js';
@@ -113,7 +112,7 @@ export class Consultation implements ConsultationPort {
     const listed = (out?.differential ?? []).map((r) => ({ diseaseId: r.diseaseId, disease: r.disease, probability: r.score }));
     // The answers update diagnose's uncalibrated reading (as measured, docs/followups.md): the
     // build's calibration changes the numbers shown, not the questions asked or the ranking.
-    const raw = undoTemperature(listed.map((d) => d.probability), out?.probability?.temperature ?? 1, out?.probability?.tailScale ?? null);
+    const raw = out?.probability?.uncalibrated ?? listed.map((d) => d.probability);
     const parts = {
       description,
       ranker: req.ranker ?? this.opts.ranker,

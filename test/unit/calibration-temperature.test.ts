@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCalibration, writeCalibration, type CalibrationFile } from '../../src/calibration/calibration-file.js';
 import { fitCalibrationParams, fitTemperature, meanNll, type CalibrationSample } from '../../src/calibration/fit-temperature.js';
-import { calibratedPosterior, inputKind, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, undoTemperature } from '../../src/calibration/temperature.js';
+import { calibratedPosterior, inputKind, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax } from '../../src/calibration/temperature.js';
 import { buildDir, manifestPath, type BuildManifest } from '../../src/domain/artifacts.js';
 import { ArtifactError } from '../../src/errors.js';
 import { seededRandom } from '../../src/util/rng.js';
@@ -44,18 +44,12 @@ describe('posterior calibration (issue 26)', () => {
     for (let t = 0; t < 200; t++) {
       const z = Array.from({ length: 12 }, () => -50 * rnd());
       const order = (p: ArrayLike<number>) => Array.from(p, (v, i) => [v, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map((x) => x[1]);
-      const params = { b0: 4 * rnd() - 1, b1: 4 * rnd() - 2, tail: t % 2 === 0 ? null : 0.25 + 50 * rnd() };
+      const params = { b0: 4 * rnd() - 1, b1: 4 * rnd() - 2, tail: t % 2 === 0 ? null : 0.25 + 50 * rnd(), mix: t % 3 === 0 ? null : { weight: 0.3 * rnd(), beta: 0.3 * rnd() + 1e-3 } };
       const { probs: cal, beta } = calibratedPosterior(z, params, rnd());
       assert.ok(beta >= MIN_BETA && beta <= MAX_BETA);
       const raw = scaledSoftmax(z, 1);
       assert.deepEqual(order(cal).slice(0, 5), order(raw).slice(0, 5));
       assert.ok(Math.abs(cal.reduce((a, b) => a + b, 0) - 1) < 1e-9);
-      // Sessions undo it exactly over a listed top 10 (renormalised).
-      const top = order(raw).slice(0, 10);
-      const undone = undoTemperature(top.map((i) => cal[i]!), 1 / beta, params.tail);
-      const rawTop = top.map((i) => raw[i]!);
-      const z10 = rawTop.reduce((a, b) => a + b, 0);
-      undone.forEach((u, k) => assert.ok(Math.abs(u - rawTop[k]! / z10) < 1e-6, `${u} vs ${rawTop[k]! / z10}`));
     }
   });
 
@@ -70,10 +64,27 @@ describe('posterior calibration (issue 26)', () => {
       return { scores: z, truth, completeness: 0.5 };
     });
     const best = fitCalibrationParams(heavy);
-    const plain = fitCalibrationParams(heavy, [null]);
+    const plain = fitCalibrationParams(heavy, [null], false);
     assert.ok(best.tail !== null && best.tail !== undefined, 'a tail scale is chosen');
-    assert.ok(best.nllAfter < plain.nllAfter - 0.02, `${best.nllAfter} < ${plain.nllAfter}`);
+    assert.ok(best.nllAfter < plain.nllAfter - 0.01, `${best.nllAfter} < ${plain.nllAfter}`);
     assert.ok(best.nllAfter < best.nllBefore);
+  });
+
+  it('fit: a reading that is sometimes off (truth from a broad component) gets a mixture weight', () => {
+    const rnd = seededRandom(21);
+    const samples = Array.from({ length: 3000 }, () => {
+      const scores = Array.from({ length: 20 }, () => 40 * rnd());
+      const p = scaledSoftmax(scores, rnd() < 0.1 ? 0.05 : 1); // one case in ten: the scores say little
+      let u = rnd(), truth = 0;
+      while (truth < p.length - 1 && (u -= p[truth]!) > 0) truth++;
+      return { scores, truth, completeness: 0.5 };
+    });
+    const withMix = fitCalibrationParams(samples);
+    const without = fitCalibrationParams(samples, [null], false);
+    assert.ok(withMix.mix && withMix.mix.weight >= 0.02 && withMix.mix.weight <= 0.2, JSON.stringify(withMix.mix));
+    assert.ok(withMix.nllAfter < without.nllAfter - 0.05, `${withMix.nllAfter} < ${without.nllAfter}`);
+    // What is applied is what was fitted: meanNll of the stored parameters equals the fit's.
+    assert.ok(Math.abs(meanNll(samples, withMix) - withMix.nllAfter) < 1e-9);
   });
 
   it('input kind: free text (with or without coded findings) is text, coded findings alone coded', () => {
@@ -99,7 +110,7 @@ describe('posterior calibration (issue 26)', () => {
       const next = await writeCalibration(dataDir, manifest, file);
       assert.deepEqual(next.calibration, { file: 'calibration.json' });
       assert.deepEqual(JSON.parse(await readFile(manifestPath(dataDir, 'kg-test'), 'utf8')).calibration, { file: 'calibration.json' });
-      assert.deepEqual(await readCalibration(dataDir, next), { method: 'temperature', kinds: { text: { b0: 0.8, b1: -0.3, tail: null } } });
+      assert.deepEqual(await readCalibration(dataDir, next), { method: 'temperature', kinds: { text: { b0: 0.8, b1: -0.3, tail: null, mix: null } } });
       assert.equal(await readCalibration(dataDir, manifest), null, 'a manifest without the entry: uncalibrated');
     });
 

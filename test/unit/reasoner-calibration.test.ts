@@ -20,8 +20,8 @@ describe('evidence reasoner with the build calibration (issue 26)', () => {
     let seen: ScoredPosterior | null = null;
     const reasoner = new EvidenceReasoner({}, { onScores: (s) => { seen = s; } });
     const raw = await reasoner.reason(ctx(snapshot, ['fever', 'cough']));
-    assert.deepEqual({ ...raw.probability, completeness: null }, { source: 'evidence-posterior', calibrated: false, inputKind: 'coded', completeness: null, temperature: 1, tailScale: null, unlisted: raw.probability!.unlisted });
-    const coded = { b0: 0.3, b1: 0, tail: null };
+    assert.deepEqual({ ...raw.probability, completeness: null }, { source: 'evidence-posterior', calibrated: false, inputKind: 'coded', completeness: null, temperature: 1, tailScale: null, mix: null, unlisted: raw.probability!.unlisted, uncalibrated: raw.differential.map((d) => d.score) });
+    const coded = { b0: 0.3, b1: 0, tail: 4, mix: { weight: 0.1, beta: 0.05 } };
     const c = ctx(snapshot, ['fever', 'cough']);
     c.calibration = { method: 'temperature', kinds: { coded } };
     const cal = await reasoner.reason(c);
@@ -36,6 +36,8 @@ describe('evidence reasoner with the build calibration (issue 26)', () => {
     for (const d of cal.differential) assert.ok(Math.abs(d.score - expected[snapshot.diseaseIndex.get(d.diseaseId)!]!) < 1e-12);
     assert.ok(Math.abs(cal.differential.reduce((a, d) => a + d.score, 0) + cal.probability!.unlisted - 1) < 1e-9);
     assert.equal(inverseTemperature(coded, s.completeness), 0.3);
+    assert.deepEqual(cal.probability!.uncalibrated, raw.differential.map((d) => d.score), 'the raw posterior rides along, for consultations');
+    assert.deepEqual(cal.probability!.mix, coded.mix);
   });
 
   it('a text request uses the text parameters; a kind without parameters stays uncalibrated', async () => {
