@@ -3,6 +3,7 @@
  * answered against the truth), and the report shape written as JSON (docs/eval.md).
  * Cases carry ids and names only, never patient text.
  */
+import type { CalibrationMetrics, ProbabilityCase } from './calibration-metrics.js';
 
 /** A disease placed in both hierarchies: the project's own (L3/L2/L1) and ICD-10. */
 export interface DiseaseLevels {
@@ -31,8 +32,6 @@ export interface EvalCase {
   /** Top-1 / true-diagnosis probabilities (calibration-metrics.ts); absent when the truth is not in the KG or nothing was answered. */
   probability?: ProbabilityCase;
 }
-
-import type { CalibrationMetrics, ProbabilityCase } from './calibration-metrics.js';
 
 /** Calibration of the shown probabilities (calibration-metrics.ts): full protocol, and interactive per question count. */
 export interface CalibrationReport {
