@@ -42,6 +42,8 @@ const { values: a } = parseArgs({
     llm: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     json: { type: 'string' },
+    // Issue 26: the sets the posterior calibration is fitted on after the accuracy runs ('' skips it). Never a blind set.
+    'calibrate-on': { type: 'string', default: 'datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl' },
   },
 });
 const log = (s: string) => process.stderr.write(`[free-text] ${s}\n`);
@@ -78,6 +80,7 @@ try {
     split: Number(a['test-fraction']) === 0 ? null : { seed: num('seed', a.seed!, true), testFraction: num('test-fraction', a['test-fraction']!, false) },
     k: num('k', a.k!, true),
     log,
+    calibrateOn: ids === null ? a['calibrate-on']!.split(',').map((p) => p.trim()).filter(Boolean) : [],
   });
   if (!a.quiet) {
     if (a['show-misses']) process.stdout.write(`${formatMisses(report.cases)}\n\n`);

@@ -2,7 +2,7 @@
 // update the differential) and a diagnose call (trace: gate, differences KG, similar
 // records, report). Everything server-sent is inserted as text, never as HTML.
 import { api, ApiError, setApiKey } from './api.js';
-import { $, el, fill, pct } from './dom.js';
+import { $, el, fill, pct, probabilityMeaning } from './dom.js';
 import { parseEhr } from './ehr.js';
 import { differencesSvg } from './graph.js';
 import { renderDifferential, renderGate, renderRecords, renderReport, renderTrace, renderTriples } from './panels.js';
@@ -61,6 +61,7 @@ function currentDifferential() {
 function renderSession() {
   const dd = currentDifferential();
   renderDifferential(dd);
+  fill($('dd-meaning'), probabilityMeaning(state.diagnosis?.probability ?? null, state.answered.length > 0));
   const s = state.session;
   fill($('stop'), s?.insufficient ? `Too little to rank yet: ${s.insufficient.message}.` : s?.stop.stop ? (s.stop.reason === 'confident' ? `Confident enough to stop asking (top ${pct(s.stop.topProbability)}).` : 'No further questions to ask.') : s && s.turnsLeft <= 5 ? `${s.turnsLeft} answer${s.turnsLeft === 1 ? '' : 's'} left in this consultation.` : '');
   if (!s) fill($('questions'), el('p', { class: 'help' }, 'Follow-up sessions are not available on this server.'));

@@ -29,7 +29,21 @@ export function fill(node, ...children) {
   return node;
 }
 
-export const pct = (x) => `${(100 * x).toFixed(1)}%`;
+/**
+ * A probability as a clinician should read it: whole percents, and never a false 0% or 100%
+ * (issue 26): under 1% reads "<1%", above 99% reads ">99%".
+ */
+export const pct = (x) => (x < 0.01 ? '<1%' : x > 0.99 ? '>99%' : `${Math.round(100 * x)}%`);
+
+/** One sentence saying what the differential's numbers are (docs/http-api.md#what-the-score-is). */
+export function probabilityMeaning(probability, afterAnswers) {
+  if (afterAnswers) return 'Probability of each disease given the description and your answers (the consultation’s Bayes update).';
+  if (!probability) return '';
+  if (probability.source === 'llm-confidence') return 'The LLM’s own confidence, normalised over its list: not a calibrated probability.';
+  return probability.calibrated
+    ? 'Probability of each disease given what was described, calibrated on held-out cases (of 100 patients shown 70%, about 70 have it).'
+    : 'Probability of each disease given what was described (this build has no calibration: likely overconfident).';
+}
 
 /** Shorten a label for a drawing; the full text stays available in a <title>. */
 export const short = (s, n = 32) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

@@ -18,6 +18,8 @@ import { parseVignettes, readDdxplusVocabulary, selectVignettes, type Vignette }
 import { percentile } from './stats.js';
 import { TfidfKnn, type LabeledText } from './tfidf-knn.js';
 
+import { freeTextCalibration, type FreeTextCalibration } from './free-text-calibration.js';
+import { InputError } from '../../src/errors.js';
 /**
  * The free-text bench (issue 17, "Measure"): build the KG from the train part of the DDXPlus
  * sample (the demo's patient-level split), open the query service as `dxgraph ask` does, and
@@ -37,6 +39,8 @@ export interface FreeTextOptions {
   split: { seed: number; testFraction: number } | null;
   k: number;
   log: (line: string) => void;
+  /** Labelled text sets the posterior calibration is fitted on after the accuracy runs (issue 26); empty: none. */
+  calibrateOn?: string[];
 }
 
 interface SetInfo {
@@ -74,6 +78,8 @@ export interface FreeTextReport extends SetResult {
   embedder: string;
   /** The held-out sets (datasets/vignettes/test*.jsonl: written blind, never used for tuning), same KG and baseline. */
   heldOut: Array<SetResult & { set: SetInfo }>;
+  /** Probabilities before / after the build's calibration, per set (absent: not asked). */
+  calibration?: FreeTextCalibration;
 }
 
 async function trainTexts(ddxplusDir: string, split: FreeTextOptions['split']): Promise<{ text: string; diagnosis: string }[]> {
@@ -150,6 +156,8 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
     const raw = await readFile(path, 'utf8');
     return { path, raw, vignettes: parseVignettes(raw, vocab, path) };
   };
+  const blind = (o.calibrateOn ?? []).filter((p) => o.heldOutPaths.includes(p));
+  if (blind.length > 0) throw new InputError(`--calibrate-on: ${blind.join(', ')} is a held-out (blind) set; calibrate on dev sets only`, { field: 'calibrate-on' });
   const devSet = await readSet(o.vignettesPath);
   const { raw } = devSet;
   const vignettes = selectVignettes(devSet.vignettes, o.ids);
@@ -160,7 +168,11 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
     const buildSeconds = o.build ? await build(o, graph) : null;
     if (buildSeconds !== null) o.log(`free-text: KG built from ${o.split ? 'the train part' : 'every shipped record'} in ${buildSeconds.toFixed(1)} s`);
     const embedder = createEmbedder(o.config);
-    const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })), ...(o.config.query?.recordRetrieval ? { recordRetrieval: o.config.query.recordRetrieval } : {}) });
+    // With a calibration to fit, every figure before it is of the uncalibrated posterior (a --skip-build rerun may find one stored).
+    const service = await openQueryService({
+      graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })),
+      ...(o.config.query?.recordRetrieval ? { recordRetrieval: o.config.query.recordRetrieval } : {}), ...(o.calibrateOn?.length ? { calibrated: false } : {}),
+    });
     const goldOf = diagnosisToDisease(service.snapshot);
     const train = await trainTexts(o.ddxplusDir, o.split);
     const labeled: LabeledText[] = train.map((r) => ({ text: r.text, label: goldOf.get(r.diagnosis.toLowerCase()) ?? `raw:${r.diagnosis}` }));
@@ -168,6 +180,14 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
     const dev = await runSet(ctx, vignettes, o.log);
     const held: FreeTextReport['heldOut'] = [];
     for (const h of heldOut) held.push({ set: setInfo(h.path, h.raw, h.vignettes), ...(await runSet(ctx, h.vignettes, o.log)) });
+    // After the accuracy runs (which therefore measure the build as it was): calibrate, reopen, re-score.
+    const calibration = o.calibrateOn && o.calibrateOn.length > 0
+      ? await freeTextCalibration({
+          config: o.config, calibrateOn: o.calibrateOn, goldOf, log: o.log,
+          sets: [{ path: o.vignettesPath, vignettes }, ...heldOut.map((h) => ({ path: h.path, vignettes: h.vignettes }))],
+          open: async () => openQueryService({ graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })) }),
+        }, service)
+      : undefined;
     return {
       set: setInfo(o.vignettesPath, raw, vignettes),
       split: o.split,
@@ -177,6 +197,7 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
       embedder: embedder.id,
       ...dev,
       heldOut: held,
+      ...(calibration ? { calibration } : {}),
     };
   } finally {
     await graph.close();

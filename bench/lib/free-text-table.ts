@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { FreeTextCase } from './free-text-cases.js';
 import type { FreeTextReport } from './free-text-run.js';
 import type { TopK } from './free-text-score.js';
+import { formatFreeTextCalibration, freeTextCalibrationTargets } from './free-text-calibration.js';
 
 /** The free-text bench as text: the side-by-side table, issue 17's goals as targets, and the misses. */
 export interface Target {
@@ -39,6 +40,7 @@ export function formatFreeText(r: FreeTextReport): string {
     const hn = h.dxgraph.negatedAsPresent;
     out.push(`negated findings matched as present: ${hn.codes} of ${hn.ofCodes} negated evidence codes, in ${hn.cases} vignettes; caught as absent: ${h.dxgraph.negationsCaught.codes}`);
   }
+  if (r.calibration) out.push('', formatFreeTextCalibration(r.calibration));
   return out.join('\n');
 }
 
@@ -65,6 +67,7 @@ export function freeTextTargets(r: FreeTextReport | null): Target[] {
         add(`held-out ${name} negated present`, '= 0', h.dxgraph.negatedAsPresent.codes, (v) => v === 0, (v) => String(v)),
       ];
     }),
+    ...freeTextCalibrationTargets(r?.calibration),
   ];
 }
 

@@ -18,6 +18,7 @@ import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { createProgress } from '../../kg-build/progress.js';
 import { formatReport } from '../../kg-build/report.js';
+import { calibrateFromFlags } from './calibrate-command.js';
 import { defaultLexiconPath, loadConceptNames } from '../../kg-build/hierarchy-lexicon.js';
 
 interface BuildFlags {
@@ -39,6 +40,9 @@ interface BuildFlags {
   exportGexf?: string;
   gateSample?: number;
   lexicon?: string;
+  /** Issue 26: fit the posterior calibration right after the build (calibrate-command.ts). */
+  calibrateHeldOut?: string;
+  calibrateTextCases?: string;
 }
 
 const HIERARCHY_MODES = ['auto', 'statistical', 'icd10', 'llm'] as const;
@@ -111,6 +115,10 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
     await source.close();
     await graph.close();
   }
+  // The build is current now: its calibration is fitted on cases it never saw and stored beside it.
+  if (o.calibrateHeldOut || o.calibrateTextCases) {
+    await calibrateFromFlags(config, { ...(o.calibrateHeldOut ? { heldOut: o.calibrateHeldOut } : {}), ...(o.calibrateTextCases ? { textCases: o.calibrateTextCases } : {}), seed: '1' });
+  }
 }
 
 /**
@@ -163,5 +171,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--export-gexf <file>', 'also write the KG as GEXF (Gephi)')
     .option('--gate-sample <n>', 'training records annotated for the information-density gate (default 300; 0: no gate)', num('gate-sample', { integer: true }))
     .option('--batch-size <n>', 'rows per Neo4j UNWIND batch', num('batch-size', { integer: true }), 5000)
+    .option('--calibrate-held-out <spec>', "then fit the posterior calibration on these held-out patients (never in the build; e.g. a validate split); sources needing a mapping: use `dxgraph calibrate`")
+    .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/dev.jsonl)')
     .action(runBuildCommand);
 }

@@ -6,6 +6,7 @@ import { registerBuildCommand } from './build-command.js';
 import { registerQueryCommands } from './query-commands.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerEvalCommand } from './eval-command.js';
+import { registerCalibrateCommand } from './calibrate-command.js';
 
 const program = new Command('dxgraph')
   .description('Knowledge-graph RAG server for differential diagnosis')
@@ -25,6 +26,7 @@ registerBuildCommand(program);
 registerQueryCommands(program);
 registerServeCommand(program);
 registerEvalCommand(program);
+registerCalibrateCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
  *   <dataDir>/builds/<buildId>/gate-classifier.json  A/B/C sentence classifier of the information-density gate
  *   <dataDir>/builds/<buildId>/gate-metrics.json     its training report (annotation, held-out metrics, calibration)
  *   <dataDir>/builds/<buildId>/split-patients.json  hashed keys of the training patients (builds with a held-out share)
+ *   <dataDir>/builds/<buildId>/calibration.json  posterior calibration of the evidence reasoner (src/calibration/calibration-file.ts)
  *   <dataDir>/current                            text file holding the current buildId
  */
 export interface ChunkIndexEntry {
@@ -76,6 +77,8 @@ export interface BuildManifest {
   gate?: GateEntry;
   /** Absent when the build saw the whole source (no --test-fraction). */
   split?: BuildSplit;
+  /** Posterior calibration fitted on held-out cases (src/calibration); absent: scores are served uncalibrated. */
+  calibration?: { file: string };
 }
 
 export const buildDir = (dataDir: string, buildId: string) => join(dataDir, 'builds', buildId);

@@ -58,21 +58,25 @@ export interface DialogueProtocolInput {
 export interface DialogueOutcome {
   row: AccuracyRow;
   runs: DialogueRun[];
+  /** Per run (same order), the differential shown at each checkpoint. */
+  shown?: Map<number, { diseaseId: string; p: number }[]>[];
   startMs: number[];
   answerMs: number[];
 }
 
 export async function runDialogues(port: SessionPort, start: (rec: NormalizedRecord) => DialogueStart, input: DialogueProtocolInput): Promise<DialogueOutcome> {
   const runs: DialogueRun[] = [];
+  const shown: DialogueOutcome['shown'] = [];
   const startMs: number[] = [];
   const answerMs: number[] = [];
   for (const rec of input.records) {
     const d = await sessionDialogue(port, rec, start(rec), { ranker: input.ranker, checkpoints: input.checkpoints, scheme: input.scheme, ...(input.world ? { world: input.world } : {}) });
     runs.push(d.run);
+    shown.push(d.shownAt);
     startMs.push(d.startMs);
     answerMs.push(...d.answerMs);
     input.onDialogue?.();
   }
   const row = summarize(input.ranker, runs, (id) => input.truth(id) || '\u0000unknown', input.checkpoints, Math.max(0, ...input.checkpoints));
-  return { row, runs, startMs, answerMs };
+  return { row, runs, shown, startMs, answerMs };
 }

@@ -8,6 +8,7 @@ import { barChart, lineChart, type Series } from './svg-charts.js';
 import { interactiveHtml } from './report-dialogue.js';
 import { heldOutHtml } from './report-held-out.js';
 import type { EvalReport } from './types.js';
+import { calibrationSection } from './calibration-html.js';
 
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:960px;color:#222}
 h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}
@@ -84,6 +85,7 @@ export function renderHtmlReport(r: EvalReport): string {
 <h2>Held-out part</h2>${heldOutHtml(r)}
 <h2>Accuracy vs questions</h2>${curves(r)}
 <h2>Interactive protocol per disease</h2>${interactiveHtml(r)}
+<h2>Calibration of the probabilities</h2>${calibrationSection(r)}
 <h2>Per-disease accuracy</h2>${perDisease(r)}
 <h2>Most frequent mix-ups</h2>${confusions(r)}
 <h2>Latency per stage</h2>${latency(r)}

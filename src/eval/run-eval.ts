@@ -20,6 +20,7 @@ import { dialogueMetrics } from './dialogue-metrics.js';
 import type { SplitSummary } from '../domain/artifacts.js';
 import type { RecordWorld } from '../followups/simulate.js';
 import { assembleReport } from './report-json.js';
+import { calibrationReport } from './calibration-report.js';
 import { runFullProtocol, type DiagnoseService, type InputMode } from './run-full.js';
 import type { SessionPort } from './session-dialogue.js';
 import type { EvalCase, EvalReport } from './types.js';
@@ -117,5 +118,8 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
     return { id: t?.diseaseId ?? `unknown:${t?.name ?? ''}`, name: t?.name ?? '' };
   };
   report.interactive_metrics = interactive ? dialogueMetrics(interactive.runs, truthOfRun, diseaseName, params.questions) : null;
+  report.calibration = calibrationReport({
+    cases, interactive, truth: (id) => truthId.get(id) ?? '', diseaseCount: snapshot.diseases.length, calibrated: manifest.calibration !== undefined, seed: params.seed,
+  });
   return { report, cases };
 }

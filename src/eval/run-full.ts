@@ -8,6 +8,7 @@ import type { NormalizedRecord } from '../domain/record.js';
 import { InputError } from '../errors.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseOptions, type DiagnoseResult } from '../query/contracts.js';
 import { diseaseLevels, type HierarchySnapshot } from './hierarchy-levels.js';
+import { probabilityCase } from './calibration-metrics.js';
 import type { DiseaseLevels, EvalCase } from './types.js';
 
 export type InputMode = 'findings' | 'text';
@@ -50,7 +51,9 @@ export async function runFullProtocol(deps: { query: DiagnoseService; snapshot: 
       .slice(0, 5)
       .map((d) => diseaseLevels(deps.snapshot, d.diseaseId) ?? ({ diseaseId: d.diseaseId, name: d.disease, subcategoryId: null, categoryId: null, icdBlock: null, icdChapter: null } satisfies DiseaseLevels));
     const g = result.trace.gate;
-    cases.push({ recordId: rec.id, truth, ranked, timingsMs: result.trace.timingsMs, gate: g ? { score: g.score, decision: g.decision } : null, failed: null });
+    const listed = result.differential.map((d) => ({ diseaseId: d.diseaseId, p: d.score }));
+    const probability = truth.diseaseId !== null ? { probability: probabilityCase(listed, truth.diseaseId, deps.snapshot.diseases.length) } : {};
+    cases.push({ recordId: rec.id, truth, ranked, timingsMs: result.trace.timingsMs, gate: g ? { score: g.score, decision: g.decision } : null, failed: null, ...probability });
     input.onCase?.(cases.length);
   }
   return cases;

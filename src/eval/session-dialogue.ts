@@ -34,6 +34,8 @@ export interface SessionDialogueOptions {
 
 export interface TimedDialogue {
   run: DialogueRun;
+  /** The differential shown at each checkpoint (disease ids and probabilities), for calibration. */
+  shownAt: Map<number, { diseaseId: string; p: number }[]>;
   startMs: number;
   answerMs: number[];
 }
@@ -42,21 +44,26 @@ export async function sessionDialogue(port: SessionPort, rec: NormalizedRecord, 
   const max = Math.max(0, ...opts.checkpoints);
   const run: DialogueRun = { recordId: rec.id, topAt: new Map(), questionsToConfidence: null, topAtConfidence: null };
   const answerMs: number[] = [];
+  const shownAt = new Map<number, { diseaseId: string; p: number }[]>();
   let t0 = performance.now();
   let view = await port.start(EVAL_OWNER, { findings: start.findings, age: start.age, sex: start.sex, ranker: opts.ranker, followUps: 1 });
   const startMs = performance.now() - t0;
   for (let asked = 0; ; asked++) {
     const top = view.differential[0]?.diseaseId ?? '';
-    if (opts.checkpoints.includes(asked)) run.topAt.set(asked, top);
+    const shown = view.differential.map((d) => ({ diseaseId: d.diseaseId, p: d.probability }));
+    if (opts.checkpoints.includes(asked)) {
+      run.topAt.set(asked, top);
+      shownAt.set(asked, shown);
+    }
     if (view.stop.reason === 'confident' && run.questionsToConfidence === null) {
       run.questionsToConfidence = asked;
       run.topAtConfidence = top;
     }
     const next = view.questions[0];
     if (asked >= max || !next) {
-      for (const k of opts.checkpoints) if (k > asked) run.topAt.set(k, top); // nothing left to ask
+      for (const k of opts.checkpoints) if (k > asked) { run.topAt.set(k, top); shownAt.set(k, shown); } // nothing left to ask
       port.end(EVAL_OWNER, view.sessionId); // a finished dialogue frees its place (sessions are per-owner bounded)
-      return { run, startMs, answerMs };
+      return { run, shownAt, startMs, answerMs };
     }
     t0 = performance.now();
     view = await port.answer(EVAL_OWNER, view.sessionId, { answers: [{ questionId: next.id, answer: patientAnswer(next, rec, opts.scheme, opts.world) }] });

@@ -3,6 +3,7 @@
  * answered against the truth), and the report shape written as JSON (docs/eval.md).
  * Cases carry ids and names only, never patient text.
  */
+import type { CalibrationMetrics, ProbabilityCase } from './calibration-metrics.js';
 
 import type { HeldOutReport } from './held-out.js';
 import type { TestSourceReport } from './run-eval.js';
@@ -32,6 +33,16 @@ export interface EvalCase {
   gate: { score: number; decision: 'direct' | 'retrieve' | 'retrieve-warn' } | null;
   /** The pipeline's refusal (InputError message) when it answered nothing. */
   failed: string | null;
+  /** Top-1 / true-diagnosis probabilities (calibration-metrics.ts); absent when the truth is not in the KG or nothing was answered. */
+  probability?: ProbabilityCase;
+}
+
+/** Calibration of the shown probabilities (calibration-metrics.ts): full protocol, and interactive per question count. */
+export interface CalibrationReport {
+  full: CalibrationMetrics | null;
+  interactive: Record<string, CalibrationMetrics> | null;
+  /** Whether the build's calibration was applied, and what the scores are. */
+  calibrated: boolean;
 }
 
 export interface PerDisease {
@@ -104,6 +115,8 @@ export interface EvalReport {
   per_disease: PerDisease[];
   confusions: Confusion[];
   gate: GateStats | null;
+  /** Absent in reports written before issue 26. */
+  calibration?: CalibrationReport;
   build: { buildId: string | null; source: string; embedder: string };
   /** The held-out side of the build's split that was evaluated (unit, counts per side); null: the test source was evaluated whole. */
   held_out?: HeldOutReport | null;

@@ -49,7 +49,7 @@ export const RankedDiseaseSchema = z.object({
   disease: z.string(),
   subcategory: z.string(),
   category: z.string(),
-  score: z.number().describe('Normalised so the differential sums to 1'),
+  score: z.number().describe("Probability of this disease over every disease of the KG; `probability` says what kind (calibrated posterior or an LLM's own confidence). Listed scores may sum to less than 1"),
   evidence: z.array(z.string()),
 });
 
@@ -74,6 +74,20 @@ export const DiagnoseResultSchema = z.object({
   report: z.object({ narrative: z.string(), treatments: z.array(z.string()), medications: z.array(z.string()) }).nullable(),
   degraded: z.boolean().describe('True when the LLM path failed or timed out and the evidence reasoner answered'),
   reasoner: z.string(),
+  probability: z
+    .object({
+      source: z.enum(['evidence-posterior', 'llm-confidence']),
+      calibrated: z.boolean(),
+      inputKind: z.enum(['coded', 'text']),
+      completeness: z.number().nullable(),
+      temperature: z.number().nullable(),
+      tailScale: z.number().nullable(),
+      mix: z.object({ weight: z.number(), beta: z.number() }).nullable(),
+      unlisted: z.number(),
+      uncalibrated: z.array(z.number()).nullable().describe('The raw (uncalibrated) posterior of each listed disease, same order; not a probability to show'),
+    })
+    .nullable()
+    .describe("What the scores are: the evidence reasoner's posterior (calibrated on held-out cases at build time when `calibrated`), or the LLM's own stated confidence (never calibrated, never blended); `unlisted` is the probability left to diseases not listed"),
   insufficient: InsufficientSchema
     .nullable()
     .describe('Set when the input carried too little to rank: the differential is then mostly the prior; ask the follow-ups'),

@@ -89,10 +89,44 @@ export interface RankedDisease {
   disease: string;
   subcategory: string;
   category: string;
-  /** Normalised so the differential sums to 1 (a probability-like score). */
+  /**
+   * The probability of this disease over every disease of the KG (`DiagnoseResult.probability`
+   * says which kind: the evidence reasoner's calibrated posterior, or an LLM's own confidence).
+   * The listed diseases may sum to less than 1: the rest (`probability.unlisted`) is spread over
+   * diseases not listed.
+   */
   score: number;
   /** Short, patient-text-free evidence lines ("lower chest pain: P=0.82 in disease"). */
   evidence: string[];
+}
+
+/** What the differential's `score` is (docs/http-api.md#what-the-score-is). */
+export interface ProbabilityInfo {
+  /**
+   * 'evidence-posterior': the evidence reasoner's P(disease | input) over every disease of the
+   * KG; 'llm-confidence': the LLM reasoner's own stated confidence, normalised, never calibrated
+   * and never blended with the posterior.
+   */
+  source: 'evidence-posterior' | 'llm-confidence';
+  /** True when the build's calibration (fitted on held-out cases) rescaled the posterior. */
+  calibrated: boolean;
+  /** Which calibration applies: 'text' when the input has free text, else 'coded'. */
+  inputKind: 'coded' | 'text';
+  /** How complete the description is (reported findings / a typical record's), 0..1; null for the LLM. */
+  completeness: number | null;
+  /** The temperature T applied (p ∝ exp(score / T)); 1 = none; null for the LLM. */
+  temperature: number | null;
+  /** Tail scale s of the calibration's log-compressed score (src/calibration/temperature.ts); null: plain temperature scaling or none. */
+  tailScale: number | null;
+  /** The broad reading mixed in by the calibration (weight w, inverse temperature β_w); null: none. */
+  mix: { weight: number; beta: number } | null;
+  /** Probability left to the diseases not listed. */
+  unlisted: number;
+  /**
+   * The raw posterior of each listed disease (same order), before calibration; null for the LLM.
+   * For comparison and for consultations, which update the raw reading; not a probability to show.
+   */
+  uncalibrated: number[] | null;
 }
 
 export interface DiagnoseResult {
@@ -103,6 +137,8 @@ export interface DiagnoseResult {
   /** True when the LLM path failed or timed out and the evidence reasoner answered instead. */
   degraded: boolean;
   reasoner: string;
+  /** What the scores mean (calibrated posterior or LLM confidence); null when no reasoner said. */
+  probability: ProbabilityInfo | null;
   /** Set when the input carried too little to rank (no or too few findings matched the KG): the list is mostly prior. */
   insufficient: { reason: 'no-finding-matched' | 'too-few-findings-matched'; message: string } | null;
   trace: {

@@ -22,6 +22,7 @@ import { retrieveForQuery, type FindRetrievalDeps } from './retrieve-find.js';
 import { voteSubcategory } from './vote-subcategory.js';
 import { assessEvidence } from './assess-evidence.js';
 import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
+import type { PosteriorCalibration } from '../calibration/temperature.js';
 
 /**
  * The diagnose use case: decompose → gate → match → vote → differences KG ∥ record retrieval →
@@ -60,6 +61,8 @@ export interface DiagnoseDeps {
   phraseEmbedder?: PhraseEmbedder | null;
   /** Reviewed clinical surface forms for the concept layer (src/clinical-text/concepts); absent: forms from feature labels. */
   lexicon?: ConceptLexicon | null;
+  /** The build's posterior calibration (src/calibration), handed to the reasoner; absent/null: uncalibrated. */
+  calibration?: PosteriorCalibration | null;
 }
 
 /** Work one request may cause: findings after decomposition, and one LLM budget shared by filter and reasoner. */
@@ -144,10 +147,10 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
   const { insufficient } = assessEvidence(findings, matches);
   if (gate?.decision === 'direct') {
     // Dense input: no vote, differences KG, retrieval or filter (FIND §3.2.1).
-    const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
+    const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker, calibration: deps.calibration ?? null }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
     timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
     const { differential, followUps, report, degraded } = direct;
-    return { differential, followUps, report, degraded, reasoner: reasoner.name, insufficient, trace: { gate, decomposition: decomposed.trace, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
+    return { differential, followUps, report, degraded, reasoner: reasoner.name, probability: direct.probability ?? null, insufficient, trace: { gate, decomposition: decomposed.trace, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
   }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
@@ -167,7 +170,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
   });
   const out = await timed('reason', () =>
     reasoner.reason({
-      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved: filtered.records, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null, llmBudget,
+      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved: filtered.records, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null, llmBudget, calibration: deps.calibration ?? null,
     }),
   );
   timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
@@ -177,6 +180,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     report: out.report,
     degraded: out.degraded || filtered.degraded,
     reasoner: reasoner.name,
+    probability: out.probability ?? null,
     insufficient,
     trace: { gate, decomposition: decomposed.trace, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
   };

@@ -6,6 +6,7 @@
  * traversal. Follow-ups are ranked among the answer's leading diseases (there is no vote to
  * take candidates from).
  */
+import type { PosteriorCalibration } from '../calibration/temperature.js';
 import type { Reasoner, ReasonerOutput } from '../reasoners/reasoner.js';
 import type { DiagnoseInput, FeatureMatch, FollowUpQuestion, InputFinding } from './contracts.js';
 import type { FollowUpRanker } from './followups-sigma.js';
@@ -15,6 +16,7 @@ export interface DirectAnswerDeps {
   snapshot: KgSnapshot;
   reasoner: Reasoner;
   followUpRanker: FollowUpRanker;
+  calibration?: PosteriorCalibration | null;
 }
 
 export type Timed = <T>(stage: string, fn: () => T | Promise<T>) => Promise<T>;
@@ -30,7 +32,7 @@ export async function answerDirect(
   const s = deps.snapshot;
   const out = await timed('reason', () =>
     deps.reasoner.reason({
-      input: input.input, findings: input.findings, matches: input.matches, votes: [], candidates: [], differencesKg: [], retrieved: [], followUps: [], snapshot: s, signal: input.signal,
+      input: input.input, findings: input.findings, matches: input.matches, votes: [], candidates: [], differencesKg: [], retrieved: [], followUps: [], snapshot: s, signal: input.signal, calibration: deps.calibration ?? null,
     }),
   );
   const followUps =

@@ -12,6 +12,7 @@ import type { GateArtifacts } from './load-gate.js';
 import { LexicalIndex } from './lexical-index.js';
 import { readLexicalIndex } from './lexical-index-file.js';
 import type { LexicalRecords } from './retrieve-records.js';
+import type { PosteriorCalibration } from '../calibration/temperature.js';
 
 /**
  * Start-up loading for the query side: the KG is read from Neo4j ONCE into a KgSnapshot
@@ -40,6 +41,8 @@ export interface QueryArtifacts {
   lexical?: LexicalRecords;
   /** The gate's classifier, calibrated thresholds and FIND chunk index (load-gate.ts); absent = none. */
   gate?: GateArtifacts;
+  /** The build's posterior calibration (src/calibration/calibration-file.ts); absent/null = none. */
+  calibration?: PosteriorCalibration | null;
 }
 
 /** Opens a FAISS index file (with its id sidecar); the faiss adapter's `FaissVectorIndex.load` in production. */
@@ -71,6 +74,7 @@ const ManifestSchema = z.object({
     testFraction: z.number().gt(0).lt(1), seed: z.number().int(), stratify: z.boolean(), unit: z.enum(['patient', 'record', 'mixed']),
     train: SplitSideSchema, test: SplitSideSchema, patientsFile: z.string().min(1).nullable(),
   }).optional(),
+  calibration: z.object({ file: z.string().min(1) }).optional(),
 });
 
 const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string() });

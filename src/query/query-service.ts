@@ -20,6 +20,7 @@ import type { PhraseEmbedder } from '../clinical-text/concepts/embed-forms.js';
 import { prepareConcepts } from '../clinical-text/concepts/match-concepts.js';
 import { HashedEmbedder } from '../adapters/embeddings/hashed-embedder.js';
 import { WordLlamaEmbedder } from '../adapters/embeddings/wordllama-embedder.js';
+import { readCalibration } from '../calibration/calibration-file.js';
 import { gateDeps, NO_GATE_ARTIFACTS, openGateArtifacts, type GateConfig } from './load-gate.js';
 
 /**
@@ -89,6 +90,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     lexicon: deps.lexicon ?? null,
     decomposer: deps.decomposer ?? null,
     phraseEmbedder: deps.phraseEmbedder ?? null,
+    calibration: deps.artifacts.calibration ?? null,
   };
   return { snapshot: deps.snapshot, artifacts: deps.artifacts, reasoners, diagnose: (input, opts) => diagnose(d, input, opts ?? {}) };
 }
@@ -112,10 +114,12 @@ export async function openQueryService(deps: {
   /** Absent = WordLlama from the model dir `npm run setup` fills, hashed n-grams when it is missing; null = none. */
   phraseEmbedder?: PhraseEmbedder | null;
   recordRetrieval?: RecordRetrieval;
+  /** false: ignore the build's posterior calibration (benchmarks measuring before / after); default true. */
+  calibrated?: boolean;
 }): Promise<QueryService> {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
-  const artifacts = { ...opened, gate };
+  const artifacts = { ...opened, gate, calibration: deps.calibrated === false ? null : await readCalibration(deps.dataDir, opened.manifest) };
   const snapshot = await loadSnapshot(deps.graph);
   const lexicon = deps.lexicon !== undefined ? deps.lexicon : await shippedLexicon();
   const phraseEmbedder = deps.phraseEmbedder !== undefined ? deps.phraseEmbedder : await defaultPhraseEmbedder();

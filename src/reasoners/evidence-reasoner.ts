@@ -2,10 +2,12 @@ import type { RankedDisease } from '../query/contracts.js';
 import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
 import { sigma } from '../query/discriminability.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
-import { completeness, effectiveUnreportedWeight, nbScore, nbTables, softmax, type NbParams } from './scoring-naive-bayes.js';
+import { completeness, effectiveUnreportedWeight, nbScore, nbTables, type NbParams } from './scoring-naive-bayes.js';
 import { reportedFeatures } from './evidence-reported.js';
 import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
+import { calibratedPosterior, inputKind, type InputKind } from '../calibration/temperature.js';
+import type { ProbabilityInfo } from '../query/contracts.js';
 
 /**
  * Offline evidence reasoner (no LLM): ranks every disease of the KG by the naive-Bayes
@@ -44,22 +46,42 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   maxDifferential: 10,
 };
 
+/** Every disease's raw log-score (snapshot disease order) with the completeness and kind the calibration keys on. */
+export interface ScoredPosterior {
+  scores: Float64Array;
+  completeness: number;
+  kind: InputKind;
+}
+
 export class EvidenceReasoner implements Reasoner {
   readonly name = 'evidence';
   private readonly opts: EvidenceReasonerOptions;
-  constructor(opts: Partial<EvidenceReasonerOptions> = {}) {
+  /** `onScores`: sees each query's raw scores (the calibration stage fits on them; src/calibration/fit-stage.ts). */
+  constructor(opts: Partial<EvidenceReasonerOptions> = {}, private readonly hooks: { onScores?: (s: ScoredPosterior) => void } = {}) {
     this.opts = { ...DEFAULT_EVIDENCE_OPTIONS, ...opts };
   }
 
   async reason(ctx: ReasonerContext): Promise<ReasonerOutput> {
-    return { differential: rankDiseases(ctx, this.opts), followUps: null, report: null, degraded: false };
+    const { differential, probability } = rankWithProbability(ctx, this.opts, this.hooks.onScores);
+    return { differential, followUps: null, report: null, degraded: false, probability };
   }
 }
 
 export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions): RankedDisease[] {
+  return rankWithProbability(ctx, opts).differential;
+}
+
+/**
+ * The differential with each disease's posterior over every disease of the KG, rescaled by the
+ * build's calibration when there is one (src/calibration/temperature.ts: a temperature per
+ * input kind and completeness; monotone, so the order is the uncalibrated one). Listed scores
+ * are not renormalised over the list: what the unlisted diseases keep is reported as such.
+ */
+export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasonerOptions, onScores?: (s: ScoredPosterior) => void): { differential: RankedDisease[]; probability: ProbabilityInfo } {
   const s = ctx.snapshot;
   const D = s.diseases.length;
-  if (D === 0) return [];
+  const kind = inputKind(ctx.input);
+  if (D === 0) return { differential: [], probability: { source: 'evidence-posterior', calibrated: false, inputKind: kind, completeness: null, temperature: null, tailScale: null, mix: null, unlisted: 0, uncalibrated: null } };
   const said = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
   const reported = withImpliedParents(s, said);
   const tables = nbTables(s, opts);
@@ -75,16 +97,24 @@ export function rankDiseases(ctx: ReasonerContext, opts: EvidenceReasonerOptions
     const nb = nbScore(s, tables, d, reported, { unreportedWeight: lambda, noise, mixture: opts.mixture });
     return { d, score: nb.score + priors.total[d]!, contributions: nb.contributions };
   });
-  const probs = softmax(scored.map((x) => x.score));
-  const order = scored.map((x, i) => ({ ...x, p: probs[i]! })).sort((a, b) => b.p - a.p).slice(0, opts.maxDifferential);
-  const z = order.reduce((a, x) => a + x.p, 0) || 1;
-  return order.map((x) => ({
+  const c = completeness(tables, reportedWeight);
+  onScores?.({ scores: Float64Array.from(scored, (x) => x.score), completeness: c, kind });
+  const params = ctx.calibration?.kinds[kind];
+  // Ranked by the raw score, so a calibration can never reorder (ties keep the disease order).
+  const raw = scored.map((x) => x.score);
+  const { probs, beta } = calibratedPosterior(raw, params, c);
+  const uncalibrated = params ? calibratedPosterior(raw, undefined, c).probs : probs;
+  const order = scored.map((x, i) => ({ ...x, p: probs[i]! })).sort((a, b) => b.score - a.score || a.d - b.d).slice(0, opts.maxDifferential);
+  const listed = order.reduce((a, x) => a + x.p, 0);
+  const differential = order.map((x) => ({
     diseaseId: s.diseases[x.d]!.id,
     disease: s.diseases[x.d]!.name,
     ...diseaseLineage(s, x.d),
-    score: x.p / z,
+    score: x.p,
     evidence: [...featureEvidence(s, x.d, reported, x.contributions), ...priors.lines[x.d]!],
   }));
+  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
+  return { differential, probability };
 }
 
 /** The few reported features that moved this disease's score most, as KG text (never patient text). */

@@ -1,4 +1,5 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { inputKind } from '../calibration/temperature.js';
 import { z } from 'zod';
 import { completeJson } from '../adapters/llm/structured.js';
 import type { FollowUpQuestion, RankedDisease } from '../query/contracts.js';
@@ -89,7 +90,9 @@ export function toReasonerOutput(answer: LlmAnswer, ctx: ReasonerContext): Reaso
     score: total > 0 ? r.weight / total : 1 / ranked.length,
     evidence: r.explanation ? [r.explanation] : [],
   }));
-  return { differential, followUps: toFollowUps(answer.followUpQuestions, ctx.followUps), report: reportOf(answer), degraded: false };
+  // The LLM's own confidence, normalised over its list: said as such, never calibrated or blended with the posterior.
+  const probability = { source: 'llm-confidence' as const, calibrated: false, inputKind: inputKind(ctx.input), completeness: null, temperature: null, tailScale: null, mix: null, unlisted: 0, uncalibrated: null };
+  return { differential, followUps: toFollowUps(answer.followUpQuestions, ctx.followUps), report: reportOf(answer), degraded: false, probability };
 }
 
 /** LLM questions keep the ranker's feature link when they repeat a suggested question. */

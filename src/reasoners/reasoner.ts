@@ -1,7 +1,9 @@
 import type { LlmBudget } from '../adapters/llm/budget.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
+import type { PosteriorCalibration } from '../calibration/temperature.js';
 import type {
   DiagnoseInput,
+  ProbabilityInfo,
   FeatureMatch,
   FollowUpQuestion,
   InputFinding,
@@ -29,6 +31,8 @@ export interface ReasonerContext {
   snapshot: KgSnapshot;
   /** Aborts when the caller gives up (HTTP client gone, timeout). */
   signal: AbortSignal | null;
+  /** The build's posterior calibration (src/calibration); absent/null: uncalibrated scores. */
+  calibration?: PosteriorCalibration | null;
   /** The request's LLM budget (time and calls shared with the knowledge filter); absent = none. */
   llmBudget?: LlmBudget | null;
 }
@@ -40,6 +44,8 @@ export interface ReasonerOutput {
   report: { narrative: string; treatments: string[]; medications: string[] } | null;
   /** True when this reasoner fell back to another one's answer. */
   degraded: boolean;
+  /** What the differential's scores are; absent: not stated. */
+  probability?: ProbabilityInfo | null;
 }
 
 export interface Reasoner {

@@ -110,6 +110,9 @@ export class Consultation implements ConsultationPort {
     const empty = description.text === null && description.findings.length === 0;
     const out = empty ? null : await this.deps.query.diagnose({ ...description, options: { ...DEFAULT_OPTIONS, followUps: 0 } });
     const listed = (out?.differential ?? []).map((r) => ({ diseaseId: r.diseaseId, disease: r.disease, probability: r.score }));
+    // The answers update diagnose's uncalibrated reading (as measured, docs/followups.md): the
+    // build's calibration changes the numbers shown, not the questions asked or the ranking.
+    const raw = out?.probability?.uncalibrated ?? listed.map((d) => d.probability);
     const parts = {
       description,
       ranker: req.ranker ?? this.opts.ranker,
@@ -121,7 +124,7 @@ export class Consultation implements ConsultationPort {
     };
     const { engine } = this.deps;
     const kg = engine.posteriorOf({ evidence: parts.evidence, answers: [], demographics: null, prior: null, candidateDiseases: null });
-    const fromDiagnose = startingPrior(engine.model, new Map(listed.map((d) => [d.diseaseId, d.probability])), this.opts.unlistedMass);
+    const fromDiagnose = startingPrior(engine.model, new Map(listed.map((d, i) => [d.diseaseId, raw[i]!])), this.opts.unlistedMass);
     parts.prior = blendPriors(engine.model, fromDiagnose, kg, this.opts.diagnoseWeight);
     // The first turn shows diagnose's differential itself; the engine only picks the questions,
     // planned over the KG's reading just computed (no answers yet).

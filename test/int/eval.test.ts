@@ -75,6 +75,13 @@ describe('dxgraph eval (real Neo4j, real faiss-node, a fixed split of the DDXPlu
     for (const v of Object.values(report.interactive!)) assert.ok(v >= 0 && v <= 1);
     assert.deepEqual(Object.keys(report.masking!).sort(), ['0', '100', '33', '66']);
     assert.ok(report.interactive_stats!.mean_questions_to_confident >= 0 && report.interactive_stats!.mean_questions_to_confident <= 5);
+    // Issue 26: calibration of the shown probabilities, full protocol and per question count.
+    const cal = report.calibration!;
+    assert.equal(cal.calibrated, false, 'this build stored no calibration');
+    assert.ok(cal.full && cal.full.n > 0 && cal.full.ece >= 0 && cal.full.ece <= 1 && cal.full.reliability.length === 10);
+    assert.ok(cal.full.ci95.log_loss[0] <= cal.full.ci95.log_loss[1]);
+    assert.deepEqual(Object.keys(cal.interactive!).map(Number).sort((a, b) => a - b), [0, 1, 3, 5]);
+    assert.match(out.stdout, /calibration, full protocol: n \d+ .*ECE/);
     for (const stage of ['match', 'vote', 'retrieve', 'reason', 'total', 'session.answer']) {
       const l = report.latency_ms[stage]!;
       assert.ok(l && l.p50 <= l.p95 && l.p95 <= l.p99 && l.p50 >= 0, stage);
@@ -108,7 +115,9 @@ describe('dxgraph eval (real Neo4j, real faiss-node, a fixed split of the DDXPlu
       page.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && external.push(r.url()));
       await page.goto(pathToFileURL(htmlPath).href);
       const charts = await page.$$eval('svg.chart', (els) => els.map((e) => ({ w: e.getBoundingClientRect().width, h: e.getBoundingClientRect().height, label: e.getAttribute('aria-label') })));
-      assert.equal(charts.length, 2);
+      assert.equal(charts.length, 3); // accuracy vs questions, reliability diagram (issue 26), per-disease bars
+      assert.ok(charts.some((c) => c.label?.startsWith('Reliability')), 'the reliability diagram is drawn');
+      assert.ok((await page.$$eval('svg.chart circle title', (els) => els.map((e) => e.textContent ?? ''))).some((t) => /cases shown/.test(t)), 'reliability bins carry their counts');
       for (const c of charts) assert.ok(c.w > 100 && c.h > 100, JSON.stringify(c));
       const lines = await page.$$eval('svg.chart polyline.series', (els) => els.map((e) => e.getBoundingClientRect().width));
       assert.equal(lines.length, 5); // interactive + four mask rates

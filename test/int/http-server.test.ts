@@ -84,7 +84,8 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
     assert.equal(r.status, 200, r.text);
     const { differential, trace, followUps } = r.json;
     assert.ok(differential.length >= 3);
-    assert.ok(Math.abs(differential.reduce((a: number, d: any) => a + d.score, 0) - 1) < 1e-6);
+    // Probabilities over every disease: the listed ones and what the unlisted keep sum to 1 (issue 26).
+    assert.ok(Math.abs(differential.reduce((a: number, d: any) => a + d.score, 0) + r.json.probability.unlisted - 1) < 1e-6);
     for (const d of differential) assert.ok(d.diseaseId.startsWith('dis:') && d.subcategory && d.category);
     assert.ok(trace.findings.length >= 3);
     assert.ok(trace.matches.length > 0 && trace.matches.every((m: any) => m.similarity > 0.5));

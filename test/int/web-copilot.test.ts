@@ -78,7 +78,10 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
     const items = await differentialText(page);
     assert.ok(items.length >= 3, `differential has ${items.length} items`);
     const scores = await page.locator('#differential .dx-score').allTextContents();
-    const values = scores.map((s) => Number(s.replace('%', '')));
+    // Honest small and large numbers (issue 26): never "0.0%" or "100.0%", but "<1%" / ">99%".
+    assert.ok(scores.every((s) => /^(<1|>99|\d{1,2})%$/.test(s)), `scores as whole percents: ${scores.join(' ')}`);
+    const values = scores.map((s) => (s === '<1%' ? 0.5 : s === '>99%' ? 99.5 : Number(s.replace('%', ''))));
+    assert.match((await page.locator('#dd-meaning').textContent()) ?? '', /[Pp]robability|confidence/, 'the page says what the number is');
     assert.deepEqual(values, [...values].sort((a, b) => b - a), 'ranked by score');
     assert.ok(values.every((v) => v >= 0 && v <= 100));
     const paths = await page.locator('#differential .path').allTextContents();

@@ -1,0 +1,108 @@
+/**
+ * The free-text bench's calibration figures (issue 26): every vignette set through the served
+ * diagnose path before and after the build's posterior calibration is fitted on the
+ * calibration sets (by default the two dev sets; never the blind test*.jsonl), with the same
+ * metrics `dxgraph eval` reports (src/eval/calibration-metrics.ts: ECE, Brier, log-loss, AUROC
+ * of the top-1 probability, true diagnosis under 1%, bootstrap 95% intervals).
+ */
+import { basename } from 'node:path';
+import type { Config } from '../../src/config.js';
+import { calibrationMetrics, probabilityCase, type CalibrationMetrics, type ProbabilityCase } from '../../src/eval/calibration-metrics.js';
+import { runCalibration } from '../../src/calibration/run-calibration.js';
+import { readTextCases } from '../../src/calibration/text-cases.js';
+import { InputError } from '../../src/errors.js';
+import { textInput, type QueryService } from '../../src/query/query-service.js';
+import type { Vignette } from './free-text-set.js';
+
+export interface SetCalibration {
+  path: string;
+  /** True when this set was among those the calibration was fitted on (its "after" is optimistic). */
+  fittedOn: boolean;
+  before: CalibrationMetrics | null;
+  after: CalibrationMetrics | null;
+  /** Top-1 right before / after: calibration never reorders, so they must be equal. */
+  top1: { before: number; after: number };
+}
+
+export interface FreeTextCalibration {
+  fittedOn: string[];
+  sets: SetCalibration[];
+}
+
+async function probabilities(service: QueryService, vignettes: readonly Vignette[], goldOf: ReadonlyMap<string, string>): Promise<ProbabilityCase[]> {
+  const out: ProbabilityCase[] = [];
+  for (const v of vignettes) {
+    const gold = goldOf.get(v.condition.toLowerCase());
+    if (gold === undefined) continue; // a condition the build has no disease for: no probability to judge
+    let res;
+    try {
+      res = await service.diagnose(textInput(v.text));
+    } catch (e) {
+      if (e instanceof InputError) continue;
+      throw e;
+    }
+    out.push(probabilityCase(res.differential.map((d) => ({ diseaseId: d.diseaseId, p: d.score })), gold, service.snapshot.diseases.length));
+  }
+  return out;
+}
+
+export async function freeTextCalibration(
+  o: { config: Config; sets: { path: string; vignettes: readonly Vignette[] }[]; calibrateOn: string[]; goldOf: ReadonlyMap<string, string>; open: () => Promise<QueryService>; log: (l: string) => void },
+  uncalibrated: QueryService,
+): Promise<FreeTextCalibration> {
+  const before: ProbabilityCase[][] = [];
+  for (const s of o.sets) before.push(await probabilities(uncalibrated, s.vignettes, o.goldOf));
+  const textCases = (await Promise.all(o.calibrateOn.map(readTextCases))).flat();
+  const file = await runCalibration(o.config, { records: [], textCases, sources: o.calibrateOn.map((p) => `text:${p}`), allowContentDuplicates: false });
+  o.log(`free-text: calibration fitted on ${file.kinds.text?.n ?? 0} text cases (b0 ${file.kinds.text?.b0.toFixed(3)}, b1 ${file.kinds.text?.b1.toFixed(3)})`);
+  const calibrated = await o.open();
+  const sets: SetCalibration[] = [];
+  const acc = (xs: { correct: boolean }[]) => xs.filter((x) => x.correct).length / Math.max(1, xs.length);
+  const row = (path: string, fittedOn: boolean, b: ProbabilityCase[], a: ProbabilityCase[]): SetCalibration => ({ path, fittedOn, before: calibrationMetrics(b), after: calibrationMetrics(a), top1: { before: acc(b), after: acc(a) } });
+  const afters: ProbabilityCase[][] = [];
+  for (const [i, s] of o.sets.entries()) {
+    afters.push(await probabilities(calibrated, s.vignettes, o.goldOf));
+    sets.push(row(s.path, o.calibrateOn.includes(s.path), before[i]!, afters[i]!));
+  }
+  // The sets not calibrated on, pooled: one figure on more cases (ECE is noisy on ~100).
+  const unseen = o.sets.map((s, i) => i).filter((i) => !o.calibrateOn.includes(o.sets[i]!.path));
+  if (unseen.length > 1) sets.push(row(`pooled (${unseen.length} sets not calibrated on)`, false, unseen.flatMap((i) => before[i]!), unseen.flatMap((i) => afters[i]!)));
+  return { fittedOn: o.calibrateOn, sets };
+}
+
+const f3 = (x: number) => x.toFixed(3);
+const ci = (i: [number, number] | null) => (i ? `[${f3(i[0])}, ${f3(i[1])}]` : '');
+
+export function formatFreeTextCalibration(c: FreeTextCalibration): string {
+  const lines = [`calibration (issue 26; fitted on ${c.fittedOn.join(', ')}): before → after`];
+  for (const s of c.sets) {
+    const b = s.before;
+    const a = s.after;
+    if (!b || !a) continue;
+    lines.push(`  ${s.path}${s.fittedOn ? ' (calibrated on)' : ''}: n ${a.n}, top-1 ${(100 * s.top1.before).toFixed(1)}% → ${(100 * s.top1.after).toFixed(1)}%, mean top-1 p ${(100 * b.mean_top1).toFixed(1)}% → ${(100 * a.mean_top1).toFixed(1)}%`);
+    lines.push(`    ECE ${f3(b.ece)} ${ci(b.ci95.ece)} → ${f3(a.ece)} ${ci(a.ci95.ece)} (${f3(a.ece_if_calibrated)} if calibrated)   Brier ${f3(b.brier)} → ${f3(a.brier)} ${ci(a.ci95.brier)}   log-loss ${f3(b.log_loss)} → ${f3(a.log_loss)} ${ci(a.ci95.log_loss)}`);
+    lines.push(`    AUROC ${b.auroc === null ? '—' : f3(b.auroc)} → ${a.auroc === null ? '—' : f3(a.auroc)} ${ci(a.ci95.auroc)}   truth < 1%: ${(100 * b.truth_under_1pct).toFixed(1)}% → ${(100 * a.truth_under_1pct).toFixed(1)}%`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Issue 26's goals on this run: on each set not calibrated on (and pooled), ECE ≤ 0.05, log-loss
+ * and Brier lower than before, AUROC not lower, the truth under 1% in ≤ 2% of cases; top-1 unchanged.
+ */
+export function freeTextCalibrationTargets(c: FreeTextCalibration | undefined): { name: string; target: string; measured: string; met: boolean | null }[] {
+  if (!c) return [];
+  return c.sets.flatMap((s) => {
+    const b = s.before;
+    const a = s.after;
+    if (!a || !b || s.fittedOn) return [];
+    const name = s.path.startsWith('pooled') ? 'pooled blind' : basename(s.path, '.jsonl');
+    return [
+      { name: `${name} ECE (calibrated)`, target: '<= 0.05', measured: `${f3(a.ece)} (before ${f3(b.ece)})`, met: a.ece <= 0.05 },
+      { name: `${name} log-loss, Brier lower`, target: 'both lower', measured: `${f3(b.log_loss)}→${f3(a.log_loss)}, ${f3(b.brier)}→${f3(a.brier)}`, met: a.log_loss < b.log_loss && a.brier < b.brier },
+      { name: `${name} AUROC not lower`, target: '>= before', measured: `${b.auroc === null ? '—' : f3(b.auroc)}→${a.auroc === null ? '—' : f3(a.auroc)}`, met: a.auroc === null || b.auroc === null ? null : a.auroc >= b.auroc - 1e-12 },
+      { name: `${name} truth < 1%`, target: '<= 2%', measured: `${(100 * a.truth_under_1pct).toFixed(1)}% (before ${(100 * b.truth_under_1pct).toFixed(1)}%)`, met: a.truth_under_1pct <= 0.02 },
+      { name: `${name} top-1 unchanged`, target: '= before', measured: `${(100 * s.top1.after).toFixed(1)}%`, met: s.top1.after === s.top1.before },
+    ];
+  });
+}

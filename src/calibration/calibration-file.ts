@@ -1,0 +1,76 @@
+/**
+ * The posterior calibration stored with a build: <dataDir>/builds/<buildId>/calibration.json,
+ * named by the manifest's `calibration` entry (src/domain/artifacts.ts). Written by the
+ * calibration stage (fit-stage.ts) after the build; read once at query start-up. A manifest
+ * without the entry (older builds, builds calibrated on nothing) serves uncalibrated scores
+ * and says so (`DiagnoseResult.probability.calibrated: false`); a named file that is missing
+ * or corrupt is an ArtifactError, as for every other artifact.
+ */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { buildDir, manifestPath, type BuildManifest } from '../domain/artifacts.js';
+import { ArtifactError, errorMessage } from '../errors.js';
+import type { PosteriorCalibration } from './temperature.js';
+
+export const CALIBRATION_FILE = 'calibration.json';
+
+const Fit = z.object({
+  b0: z.number().finite(),
+  b1: z.number().finite(),
+  tail: z.number().positive().nullable().optional(),
+  mix: z.object({ weight: z.number().min(0).max(1), beta: z.number().positive() }).nullable().optional(),
+  n: z.number().int().nonnegative(),
+  nllBefore: z.number(),
+  nllAfter: z.number(),
+  iterations: z.number().int().nonnegative(),
+});
+
+export const CalibrationFileSchema = z.object({
+  schema: z.literal('dxgraph-calibration/1'),
+  method: z.literal('temperature'),
+  buildId: z.string().min(1),
+  kinds: z.object({ coded: Fit.optional(), text: Fit.optional() }),
+  /** What the fit saw: held-out source descriptions and case counts (never patient text). */
+  heldOut: z.object({ sources: z.array(z.string()), cases: z.record(z.string(), z.number().int().nonnegative()) }),
+  createdAt: z.string(),
+});
+export type CalibrationFile = z.infer<typeof CalibrationFileSchema>;
+
+export function toPosteriorCalibration(f: CalibrationFile): PosteriorCalibration {
+  const kinds: PosteriorCalibration['kinds'] = {};
+  for (const kind of ['coded', 'text'] as const) {
+    const k = f.kinds[kind];
+    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null };
+  }
+  return { method: 'temperature', kinds };
+}
+
+/** The build's calibration, or null when its manifest names none. */
+export async function readCalibration(dataDir: string, manifest: BuildManifest): Promise<PosteriorCalibration | null> {
+  if (!manifest.calibration) return null;
+  const path = join(buildDir(dataDir, manifest.buildId), manifest.calibration.file);
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (e) {
+    throw new ArtifactError(path, `posterior calibration ${path} is missing or not JSON: ${errorMessage(e)}`, { cause: e });
+  }
+  const parsed = CalibrationFileSchema.safeParse(json);
+  if (!parsed.success) throw new ArtifactError(path, `posterior calibration ${path} is corrupt: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (parsed.data.buildId !== manifest.buildId) throw new ArtifactError(path, `posterior calibration ${path} was fitted for build ${parsed.data.buildId}, not ${manifest.buildId}`);
+  return toPosteriorCalibration(parsed.data);
+}
+
+/** Writes the file, then names it in the manifest (both atomically: temp file + rename). */
+export async function writeCalibration(dataDir: string, manifest: BuildManifest, file: CalibrationFile): Promise<BuildManifest> {
+  const dir = buildDir(dataDir, manifest.buildId);
+  const path = join(dir, CALIBRATION_FILE);
+  await writeFile(`${path}.tmp`, `${JSON.stringify(CalibrationFileSchema.parse(file), null, 2)}\n`);
+  await rename(`${path}.tmp`, path);
+  const next: BuildManifest = { ...manifest, calibration: { file: CALIBRATION_FILE } };
+  const mPath = manifestPath(dataDir, manifest.buildId);
+  await writeFile(`${mPath}.tmp`, JSON.stringify(next, null, 2));
+  await rename(`${mPath}.tmp`, mPath);
+  return next;
+}

@@ -1,0 +1,96 @@
+/**
+ * Temperature scaling of the evidence reasoner's posterior (Guo et al., "On Calibration of
+ * Modern Neural Networks", ICML 2017, §4.2): p_i = softmax(β · z)_i, β = 1/T, over the
+ * reasoner's log-scores z of every disease of the KG — optionally on a log-compressed score
+ * (a heavier tail, below):
+ *
+ *   z'_i = −log(1 + (max_j z_j − z_i) / s)        s > 0: the tail scale; absent: z' = z
+ *   p_i  = softmax(β · z')_i
+ *
+ * With z' the probability of a disease far behind the leader falls as a power of its score
+ * gap, (1 + Δ/s)^−β, not exponentially: naive Bayes sums many findings' log-likelihoods, so a
+ * disease missing one modelled finding trails by tens of nats and plain scaling still gives it
+ * ~0 even when it is the truth. As s → ∞ the form tends to plain temperature scaling (with
+ * β/s), so the fit (fit-temperature.ts) keeps whichever fits held-out cases better.
+ *
+ * And optionally a broad reading mixed in (a robust mixture, as the reasoner's own ε does
+ * for single findings): p = (1 − w) · softmax(β · z') + w · softmax(β_w · z'), β_w < β. With
+ * weight w the whole reading may be off (a phrase matched to the wrong finding, a finding the
+ * KG does not model): the tail then keeps a share by score instead of ~0, while the head is
+ * left almost as it was. Both parts are increasing in z, so their mixture still never reorders.
+ *
+ * Naive Bayes over many findings is overconfident, and how much depends on the input: a
+ * complete coded record is nearly always right when it is sure, a one-line free-text note is
+ * not. So β is fitted per input kind (coded findings vs free text) and varies with the
+ * description's completeness c ∈ [0, 1] (scoring-naive-bayes.ts `completeness`):
+ *
+ *   β(kind, c) = b0(kind) + b1(kind) · c,  clamped to [MIN_BETA, MAX_BETA]
+ *
+ * β > 0 is monotone, so the order of the differential never changes: only the numbers do.
+ */
+export const INPUT_KINDS = ['coded', 'text'] as const;
+export type InputKind = (typeof INPUT_KINDS)[number];
+
+export interface KindTemperature {
+  b0: number;
+  b1: number;
+  /** Tail scale s of the log-compressed score; absent/null: plain temperature scaling. */
+  tail?: number | null;
+  /** The broad reading mixed in: weight w and its inverse temperature β_w; absent/null: none. */
+  mix?: { weight: number; beta: number } | null;
+}
+
+/** The build's calibration (calibration-file.ts persists it); a kind without parameters keeps β = 1. */
+export interface PosteriorCalibration {
+  method: 'temperature';
+  kinds: Partial<Record<InputKind, KindTemperature>>;
+}
+
+/** β stays positive (order preserved) and bounded (a fit on few cases cannot blow a score up or flatten it to uniform). */
+export const MIN_BETA = 0.02;
+export const MAX_BETA = 50;
+
+export function inverseTemperature(p: KindTemperature | undefined, completeness: number): number {
+  if (!p) return 1;
+  const beta = p.b0 + p.b1 * Math.min(1, Math.max(0, completeness));
+  return Math.min(MAX_BETA, Math.max(MIN_BETA, beta));
+}
+
+/** Free text (with or without coded findings beside it) reads as text: the less certain reading wins. */
+export function inputKind(input: { text: string | null }): InputKind {
+  return input.text !== null && input.text.trim() !== '' ? 'text' : 'coded';
+}
+
+/** z' of the header (the identity without a tail scale); z'_max = 0 when compressed. */
+export function tailScores(scores: ArrayLike<number>, tail: number | null | undefined): ArrayLike<number> {
+  if (!tail) return scores;
+  let max = -Infinity;
+  for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
+  return Float64Array.from(scores as ArrayLike<number>, (z) => -Math.log1p((max - z) / tail));
+}
+
+/** The calibrated posterior of every disease: softmax(β(kind, c) · z'). */
+export function calibratedPosterior(scores: ArrayLike<number>, p: KindTemperature | undefined, completeness: number): { probs: Float64Array; beta: number } {
+  const beta = inverseTemperature(p, completeness);
+  const z = tailScores(scores, p?.tail);
+  const probs = scaledSoftmax(z, beta);
+  if (p?.mix && p.mix.weight > 0) {
+    const broad = scaledSoftmax(z, p.mix.beta);
+    for (let i = 0; i < probs.length; i++) probs[i] = (1 - p.mix.weight) * probs[i]! + p.mix.weight * broad[i]!;
+  }
+  return { probs, beta };
+}
+
+/** softmax(β · z), numerically stable (shifted by the maximum). */
+export function scaledSoftmax(scores: ArrayLike<number>, beta: number): Float64Array {
+  let max = -Infinity;
+  for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
+  const out = new Float64Array(scores.length);
+  let z = 0;
+  for (let i = 0; i < scores.length; i++) {
+    out[i] = Math.exp(beta * (scores[i]! - max));
+    z += out[i]!;
+  }
+  for (let i = 0; i < out.length; i++) out[i]! /= z;
+  return out;
+}

@@ -1,0 +1,30 @@
+/** The HTML report's calibration section: metrics with 95% intervals per set, and the reliability diagram. */
+import type { CalibrationMetrics } from './calibration-metrics.js';
+import { esc } from './html-escape.js';
+import { reliabilityDiagram } from './reliability-svg.js';
+import type { EvalReport } from './types.js';
+
+const ci = (v: number, i: [number, number] | null, d = 3) => `${v.toFixed(d)} [${i ? `${i[0].toFixed(d)}, ${i[1].toFixed(d)}` : '—'}]`;
+
+/** One row per set: n, accuracy, mean top-1, ECE, Brier, log-loss, AUROC, truth < 1% (with bootstrap 95% intervals). */
+export function calibrationRows(r: EvalReport): [string, CalibrationMetrics][] {
+  const c = r.calibration;
+  if (!c) return [];
+  return [...(c.full ? [['full protocol', c.full] as [string, CalibrationMetrics]] : []), ...Object.entries(c.interactive ?? {}).map(([k, m]) => [`interactive @${k}`, m] as [string, CalibrationMetrics])];
+}
+
+export function formatCalibrationLine(name: string, m: CalibrationMetrics): string {
+  return `${name}: n ${m.n}  top-1 ${(100 * m.accuracy).toFixed(1)}% vs mean p ${(100 * m.mean_top1).toFixed(1)}%  ECE ${ci(m.ece, m.ci95.ece)} (${m.ece_if_calibrated.toFixed(3)} if calibrated)  Brier ${ci(m.brier, m.ci95.brier)}  log-loss ${ci(m.log_loss, m.ci95.log_loss)}  AUROC ${m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc)}  truth<1% ${(100 * m.truth_under_1pct).toFixed(1)}%`;
+}
+
+export function calibrationSection(r: EvalReport): string {
+  const rows = calibrationRows(r);
+  if (rows.length === 0) return '<p class="muted">No probabilities to assess.</p>';
+  const cell = (v: string) => `<td class="n">${esc(v)}</td>`;
+  const body = rows
+    .map(([name, m]) => `<tr><td>${esc(name)}</td>${cell(String(m.n))}${cell(`${(100 * m.accuracy).toFixed(1)}%`)}${cell(`${(100 * m.mean_top1).toFixed(1)}%`)}${cell(ci(m.ece, m.ci95.ece))}${cell(m.ece_if_calibrated.toFixed(3))}${cell(ci(m.brier, m.ci95.brier))}${cell(ci(m.log_loss, m.ci95.log_loss))}${cell(m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc))}${cell(`${(100 * m.truth_under_1pct).toFixed(1)}%`)}</tr>`)
+    .join('');
+  const head = ['set', 'n', 'top-1 right', 'mean top-1 p', 'ECE (10 bins) [95% CI]', 'ECE if calibrated', 'Brier', 'log-loss', 'AUROC top-1 p', 'truth < 1%'].map((h) => `<th>${esc(h)}</th>`).join('');
+  const note = `<p class="muted">${r.calibration?.calibrated ? 'Scores calibrated with the build’s stored calibration (temperature scaling fitted on held-out cases).' : 'The build has no calibration: scores are the raw posterior.'} Intervals: percentile bootstrap, 1000 resamples. “ECE if calibrated”: the ECE a perfectly calibrated system would still show on this many cases (sampling noise).</p>`;
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${note}${reliabilityDiagram(rows.map(([name, m]) => ({ name, bins: m.reliability })), { title: 'Reliability: top-1 probability vs accuracy' })}`;
+}
