@@ -10,10 +10,13 @@ import type { FeatureEvidence } from './posterior.js';
 import type { Question } from './question-model.js';
 import type { RankerName } from './ranker.js';
 import type { FeatureIdScheme } from './record-kg.js';
+import { isDdxplusEvidenceCode } from '../sources/ddxplus/evidence-token.js';
 
 /**
- * How a simulated patient treats what its record does not list. `closed`: the record lists every
- * finding the patient has (DDXPlus), so an unlisted one is a "no". `open`: the record lists what
+ * How a simulated patient treats what its record does not list. `closed`: the record answers every
+ * question of its questionnaire (DDXPlus), so an unlisted answer to one of them is a "no"; a
+ * question DDXPlus never asked (an HPO or emergent concept a notes source added to the KG) is one
+ * the record cannot answer: "don't know". `open`: the record lists what
  * was recorded (OMOP, FHIR, tabular, notes), so an unlisted one is "don't know"; "no" only when
  * the record denies it or holds another value of the same question.
  */
@@ -24,14 +27,15 @@ export function recordAnswer(q: Question, rec: NormalizedRecord, scheme: Feature
   // A denied finding ("Fever: absent") shares its feature id with the present one: only present ones are a yes.
   const has = new Set(rec.findings.filter((f) => f.polarity === 'present').map((f) => scheme.featureId(f)));
   const chosen = q.options.filter((o) => has.has(o.featureId)).map((o) => o.featureId);
-  if (q.answerType === 'yes-no') return chosen.length > 0 ? { type: 'yes' } : world === 'closed' || says(q, rec, scheme) ? { type: 'no' } : { type: 'unknown' };
+  const closed = world === 'closed' && q.code !== null && isDdxplusEvidenceCode(q.code);
+  if (q.answerType === 'yes-no') return chosen.length > 0 ? { type: 'yes' } : closed || says(q, rec, scheme) ? { type: 'no' } : { type: 'unknown' };
   if (chosen.length > 0) return { type: 'options', optionIds: q.answerType === 'several-of' ? chosen : chosen.slice(0, 1) };
   if (q.answerType === 'number') {
     // A value never seen in training: answer the number, mapped to the nearest option.
     const f = rec.findings.find((x) => x.code === q.code && x.valueCode !== null && Number.isFinite(Number(x.valueCode)));
     if (f) return { type: 'number', value: Number(f.valueCode) };
   }
-  return world === 'closed' || says(q, rec, scheme) ? { type: 'no' } : { type: 'unknown' };
+  return closed || says(q, rec, scheme) ? { type: 'no' } : { type: 'unknown' };
 }
 
 /** The record speaks to the question: it denies one of its options, or holds a value of its code (a lab in another bin). */

@@ -40,7 +40,16 @@ describe('eval on the held-out part of any source (issue 25)', () => {
     }
     assert.deepEqual(recordAnswer(yesNo('SNOMED:rash'), rec, KG_BUILD_IDS, 'open'), { type: 'unknown' });
     assert.deepEqual(recordAnswer(oneOf('LOINC:crp', ['L', 'H']), rec, KG_BUILD_IDS, 'open'), { type: 'unknown' }, 'a lab never measured');
-    assert.deepEqual(recordAnswer(yesNo('SNOMED:rash'), rec, KG_BUILD_IDS, 'closed'), { type: 'no' }, 'DDXPlus lists every evidence: silence is a no');
+  });
+
+  it('a DDXPlus record answers every DDXPlus question, and no question DDXPlus never asked', () => {
+    const rec = visit('d1', 'p1', [f('E_91', null)]);
+    assert.deepEqual(recordAnswer(yesNo('E_91'), rec, KG_BUILD_IDS, 'closed'), { type: 'yes' });
+    assert.deepEqual(recordAnswer(yesNo('E_53'), rec, KG_BUILD_IDS, 'closed'), { type: 'no' }, 'DDXPlus lists every evidence: silence is a no');
+    assert.deepEqual(recordAnswer(oneOf('E_55', ['V_29', 'V_101']), rec, KG_BUILD_IDS, 'closed'), { type: 'no' });
+    // A KG built from DDXPlus and notes asks of HPO and emergent concepts too: the DDXPlus record cannot say.
+    assert.deepEqual(recordAnswer(yesNo('HP:0001945'), rec, KG_BUILD_IDS, 'closed'), { type: 'unknown' });
+    assert.deepEqual(recordAnswer(yesNo('SNOMED:rash'), rec, KG_BUILD_IDS, 'closed'), { type: 'unknown' });
   });
 
   it('an interactive start without a chief complaint opens with the visit, not the history', () => {

@@ -7,6 +7,9 @@ export type EvidenceToken =
   | { code: string; value: { kind: 'code'; code: string } }
   | { code: string; value: { kind: 'number'; value: number; raw: string } };
 
+/** A DDXPlus evidence code (a question of DDXPlus's questionnaire). */
+export const isDdxplusEvidenceCode = (code: string): boolean => /^E_\d+$/.test(code);
+
 const TOKEN = /^(E_\d+)(?:_@_(?:(V_\d+)|(-?\d+(?:\.\d+)?)))?$/;
 
 export function parseEvidenceToken(token: string): Result<EvidenceToken, string> {
