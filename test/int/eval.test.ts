@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { createEmbedder } from '../../src/adapters/embeddings/index.js';
 import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
 import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
@@ -14,9 +12,9 @@ import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { writeSplit } from '../../src/sources/split-files.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { runDxgraph } from '../support/cli.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
 
-const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 
 const params: BuildParams = {
@@ -25,15 +23,7 @@ const params: BuildParams = {
 };
 
 /** Runs the real CLI against the test Neo4j and this test's data dir; resolves with exit code and output. */
-async function dxgraph(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('node', [join(ROOT, 'bin/dxgraph.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 32 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const x = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof x.code === 'number' ? x.code : -1, stdout: x.stdout ?? '', stderr: x.stderr ?? '' };
-  }
-}
+const dxgraph = runDxgraph;
 
 describe('dxgraph eval (real Neo4j, real faiss-node, a fixed split of the DDXPlus sample)', function () {
   this.timeout(600_000);

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import type { BuildManifest } from '../../src/domain/artifacts.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import type { EvalReport } from '../../src/eval/types.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { createSplitAssigner } from '../../src/sources/split.js';
+import { collectRecords, runDxgraph } from '../support/cli.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import { loadSynthea, syntheaZip } from '../support/synthea.js';
@@ -20,29 +19,13 @@ import { loadSynthea, syntheaZip } from '../support/synthea.js';
  * the OHDSI Synthea27Nj OMOP export in a real PostgreSQL (and the same database through a SQL query
  * with a mapped patient column), the synthetic FHIR set, and a notes corpus.
  */
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 const QUESTIONS = ['0', '1', '3', '5'];
 
-async function dxgraph(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('node', [join(ROOT, 'bin/dxgraph.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 32 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const x = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof x.code === 'number' ? x.code : -1, stdout: x.stdout ?? '', stderr: x.stderr ?? '' };
-  }
-}
+const dxgraph = runDxgraph;
 
 async function readAll(spec: string, mapping: string | null = null): Promise<NormalizedRecord[]> {
   const src = await openSource(parseSourceSpec(spec, { mapping }), { strict: false });
-  const out: NormalizedRecord[] = [];
-  try {
-    for await (const r of src.records()) out.push(r);
-  } finally {
-    await src.close();
-  }
-  return out;
+  return collectRecords(src);
 }
 
 describe('eval on the held-out part of the build\'s own source (issue 25; real PostgreSQL, Neo4j, CLI)', function () {

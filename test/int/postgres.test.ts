@@ -9,21 +9,13 @@ import { SourceRowError } from '../../src/errors.js';
 import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
 import { openPostgresSource } from '../../src/sources/postgres/postgres-source.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
-import type { RecordSource } from '../../src/sources/types.js';
+import { collectRecords } from '../support/cli.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 
 const N = 300;
 const COLUMNS = ['patient_id', 'diagnosis', 'icd10', 'age', 'sex', 'initial_evidence', 'symptoms', 'history', 'pain_sites'];
 
-async function collect(src: RecordSource): Promise<NormalizedRecord[]> {
-  const out: NormalizedRecord[] = [];
-  try {
-    for await (const r of src.records()) out.push(r);
-  } finally {
-    await src.close();
-  }
-  return out;
-}
+const collect = collectRecords;
 
 /** Everything but the source-qualified part of the id and the location must match. */
 const comparable = (r: NormalizedRecord) => ({ ...r, id: r.id.split(':').pop(), location: null });
