@@ -74,6 +74,7 @@ export const DiagnoseResultSchema = z.object({
   report: z.object({ narrative: z.string(), treatments: z.array(z.string()), medications: z.array(z.string()) }).nullable(),
   degraded: z.boolean().describe('True when the LLM path failed or timed out and the evidence reasoner answered'),
   reasoner: z.string(),
+  model: z.string().nullable().describe('The LLM that wrote the answer (a GGUF name with "(local)", or the endpoint\'s model); null when no model did (evidence reasoner, fallback)'),
   insufficient: InsufficientSchema
     .nullable()
     .describe('Set when the input carried too little to rank: the differential is then mostly the prior; ask the follow-ups'),

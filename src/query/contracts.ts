@@ -103,6 +103,8 @@ export interface DiagnoseResult {
   /** True when the LLM path failed or timed out and the evidence reasoner answered instead. */
   degraded: boolean;
   reasoner: string;
+  /** The LLM that wrote the answer ("SmolLM2-135M-Instruct.Q4_1 (local)", "gpt-4o-mini"); null when no model did (evidence reasoner, fallback). */
+  model: string | null;
   /** Set when the input carried too little to rank (no or too few findings matched the KG): the list is mostly prior. */
   insufficient: { reason: 'no-finding-matched' | 'too-few-findings-matched'; message: string } | null;
   trace: {

@@ -144,7 +144,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
     timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
     const { differential, followUps, report, degraded } = direct;
-    return { differential, followUps, report, degraded, reasoner: reasoner.name, insufficient, trace: { gate, decomposition: decomposed.trace, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
+    return { differential, followUps, report, degraded, reasoner: reasoner.name, model: direct.model ?? null, insufficient, trace: { gate, decomposition: decomposed.trace, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
   }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
@@ -174,6 +174,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     report: out.report,
     degraded: out.degraded || filtered.degraded,
     reasoner: reasoner.name,
+    model: out.model ?? null,
     insufficient,
     trace: { gate, decomposition: decomposed.trace, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
   };

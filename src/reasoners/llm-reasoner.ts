@@ -20,6 +20,8 @@ export interface LlmReasonerDeps {
   prompt: PromptFile;
   /** Deadline for the whole exchange, repair included (config `llm.timeoutMs`). */
   timeoutMs: number;
+  /** The model's name as clients see it (DiagnoseResult.model); default "llm". */
+  model?: string;
 }
 
 export function llmAnswerSchema(diseaseNames: [string, ...string[]]) {
@@ -54,7 +56,7 @@ export class LlmReasoner implements Reasoner {
       budget: ctx.llmBudget ?? null,
     });
     if (!res.ok) throw res.error.error;
-    return toReasonerOutput(res.value, ctx);
+    return { ...toReasonerOutput(res.value, ctx), model: this.deps.model ?? 'llm' };
   }
 
   private schemaFor(snapshot: KgSnapshot) {

@@ -40,6 +40,8 @@ export interface ReasonerOutput {
   report: { narrative: string; treatments: string[]; medications: string[] } | null;
   /** True when this reasoner fell back to another one's answer. */
   degraded: boolean;
+  /** The LLM that wrote this answer (absent: no model, e.g. the evidence reasoner or a fallback). */
+  model?: string;
 }
 
 export interface Reasoner {

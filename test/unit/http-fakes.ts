@@ -23,6 +23,7 @@ export function fakeResult(input: DiagnoseInput): DiagnoseResult {
     report: null,
     degraded: false,
     reasoner: input.options.reasoner === 'llm' ? 'llm' : 'evidence',
+    model: null,
     insufficient: null,
     trace: {
       gate: null,
