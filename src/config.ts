@@ -83,7 +83,7 @@ const EnvSchema = z.object({
   DXGRAPH_LLM: z.enum(['auto', 'none', 'openai', 'local']).default('auto'),
   // Issue 27: DXGRAPH_LLM=local runs a GGUF model in process (node-llama-cpp, docs/llm.md).
   DXGRAPH_LLM_MODEL: z.string().min(1).refine((v) => v.endsWith('.gguf'), 'must name a .gguf file').default(DEFAULT_LOCAL_MODEL_PATH),
-  DXGRAPH_LLM_CONTEXT: z.coerce.number().int().min(512).max(131_072).default(4096),
+  DXGRAPH_LLM_CONTEXT: z.coerce.number().int().min(512).max(131_072).default(8192),
   // 1 thread by default: on a busy 2-CPU machine llama.cpp's threads spin-waiting on each other stalled generation (docs/llm.md).
   DXGRAPH_LLM_THREADS: z.coerce.number().int().min(0).max(256).default(1),
   DXGRAPH_LLM_MAX_TOKENS: z.coerce.number().int().min(16).max(32_768).default(768),

@@ -12,7 +12,7 @@ import { openQueryService, type QueryService } from './query/query-service.js';
 import { LlmDecomposer, loadDecomposePrompt } from './query/decompose-llm.js';
 import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
 import { loadKnowledgeFilterPrompt } from './gate/knowledge-filter.js';
-import { loadDiagnosePrompt } from './reasoners/llm-prompt.js';
+import { COMPACT_PROMPT_LIMITS, loadDiagnosePrompt } from './reasoners/llm-prompt.js';
 import { LlmReasoner } from './reasoners/llm-reasoner.js';
 import type { Reasoner } from './reasoners/reasoner.js';
 import { WithFallback } from './reasoners/with-fallback.js';
@@ -43,7 +43,10 @@ export interface StartServerOptions {
 export async function createReasoners(config: Config, logger: Logger): Promise<Reasoner[]> {
   const evidence = new EvidenceReasoner(config.priorWeights ?? {});
   if (!config.llm.enabled) return [evidence];
-  const llm = new LlmReasoner({ chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs, model: chatModelLabel(config.llm) });
+  const llm = new LlmReasoner({
+    chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs, model: chatModelLabel(config.llm),
+    ...(config.llm.provider === 'local' ? { promptLimits: COMPACT_PROMPT_LIMITS } : {}),
+  });
   return [evidence, new WithFallback(llm, evidence, { timeoutMs: config.llm.timeoutMs, logger })];
 }
 
@@ -116,7 +119,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
  */
 export async function loadLocalModel(config: Config, logger: Logger): Promise<void> {
   if (!config.llm.enabled || config.llm.provider !== 'local') return;
-  const local = localModelOf(createChatModel(config));
+  const local = localModelOf(createChatModel(config, { logger }));
   const t0 = performance.now();
   await local?.load();
   logger.info({ model: chatModelLabel(config.llm), loadMs: Math.round(performance.now() - t0) }, 'local LLM loaded');

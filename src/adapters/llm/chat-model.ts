@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { ChatOpenAI } from '@langchain/openai';
 import { DEFAULT_LOCAL_MODEL_PATH, type Config, type LlmConfig } from '../../config.js';
+import type { Logger } from '../../logger.js';
 import { LocalChatModel } from './local-chat-model.js';
 import type { LocalModelSettings } from './local-engine.js';
 
@@ -19,11 +20,13 @@ export interface ChatModelOptions {
   timeoutMs?: number;
   /** Default 0: diagnosis and build outputs should be reproducible. */
   temperature?: number;
+  /** Where an in-process model's runtime warnings go (the first caller's logger is kept); default stderr. */
+  logger?: Logger;
 }
 
 export function createChatModel(config: Pick<Config, 'llm'>, opts: ChatModelOptions = {}): BaseChatModel {
   const { llm } = config;
-  if (llm.provider === 'local') return sharedLocalModel(localSettings(llm));
+  if (llm.provider === 'local') return sharedLocalModel(localSettings(llm), opts.logger);
   return new ChatOpenAI({
     model: llm.model,
     apiKey: llm.apiKey,
@@ -40,7 +43,7 @@ export function chatModelLabel(llm: LlmConfig): string {
 }
 
 function localSettings(llm: LlmConfig): LocalModelSettings {
-  return llm.local ?? { modelPath: DEFAULT_LOCAL_MODEL_PATH, contextSize: 4096, threads: 1, maxTokens: 768 };
+  return llm.local ?? { modelPath: DEFAULT_LOCAL_MODEL_PATH, contextSize: 8192, threads: 1, maxTokens: 768 };
 }
 
 /**
@@ -50,7 +53,7 @@ function localSettings(llm: LlmConfig): LocalModelSettings {
  */
 const shared = new Map<string, LocalChatModel>();
 
-export function sharedLocalModel(s: LocalModelSettings): LocalChatModel {
+export function sharedLocalModel(s: LocalModelSettings, logger?: Logger): LocalChatModel {
   const key = JSON.stringify(s);
   let m = shared.get(key);
   if (!m) {
@@ -58,7 +61,10 @@ export function sharedLocalModel(s: LocalModelSettings): LocalChatModel {
       model: basename(s.modelPath, '.gguf'),
       maxTokens: s.maxTokens,
       // Imported on first use: node-llama-cpp loads a native runtime that OpenAI-only setups never need.
-      open: async () => (await import('./llama-engine.js')).openLlamaEngine(s),
+      open: async () => {
+        const { openLlamaEngine } = await import('./llama-engine.js');
+        return openLlamaEngine(s, logger ? (level, message) => logger[level]({ source: 'llama.cpp' }, message) : undefined);
+      },
     });
     shared.set(key, m);
   }

@@ -11,7 +11,9 @@ import { err, ok, type Result } from '../../result.js';
  * - every property is written (optional ones too): the grammar has no "maybe this key";
  * - a number bounded to [0, 1] (confidence, prevalence) is one of 0, 0.1, ..., 1;
  * - strings and arrays get length caps: an unbounded string lets a small model ramble until
- *   the token limit cuts the JSON off, the one failure the grammar exists to prevent.
+ *   the token limit cuts the JSON off, the one failure the grammar exists to prevent. The
+ *   defaults keep the largest diagnose answer (3 diagnoses, 3 questions, 3 treatments, 3
+ *   medications, a narrative) inside the default 768 reply tokens.
  */
 export interface GrammarCaps {
   /** Longest string the grammar lets the model write (the schema's own maxLength when smaller). */
@@ -20,7 +22,7 @@ export interface GrammarCaps {
   arrayItems: number;
 }
 
-export const DEFAULT_GRAMMAR_CAPS: GrammarCaps = { stringChars: 160, arrayItems: 5 };
+export const DEFAULT_GRAMMAR_CAPS: GrammarCaps = { stringChars: 120, arrayItems: 3 };
 
 /** A node of node-llama-cpp's GbnfJsonSchema; kept structural so this file needs no import of it. */
 export type GrammarSchema = { [key: string]: unknown };
