@@ -77,6 +77,7 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
     await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Differential ready'), null, { timeout: 60_000 });
     const items = await differentialText(page);
     assert.ok(items.length >= 3, `differential has ${items.length} items`);
+    assert.equal(await page.locator('#answered-by').textContent(), 'First answer: evidence reasoner.', 'which reasoner (and model) answered');
     const scores = await page.locator('#differential .dx-score').allTextContents();
     const values = scores.map((s) => Number(s.replace('%', '')));
     assert.deepEqual(values, [...values].sort((a, b) => b - a), 'ranked by score');

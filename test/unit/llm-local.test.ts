@@ -25,7 +25,7 @@ class FakeEngine implements LocalEngine {
     this.inFlight--;
     const next = this.replies.shift() ?? '{}';
     if (next instanceof Error) throw next;
-    return { text: next, inputTokens: 10, outputTokens: 5, stoppedBy: 'end' as const };
+    return { text: next, inputTokens: 10, outputTokens: 5, promptMs: 1, stoppedBy: 'end' as const };
   }
   async dispose() {}
 }
@@ -67,7 +67,7 @@ describe('local LLM (DXGRAPH_LLM=local) with a fake engine', () => {
     assert.deepEqual(call.history.map((t) => t.role), ['system', 'user']);
     assert.equal((call.opts.grammar as any).properties.disease.enum.length, 2);
     assert.equal(call.opts.maxTokens, 64);
-    assert.deepEqual(chat.usage(), { calls: 1, inputTokens: 10, outputTokens: 5, generationMs: chat.usage().generationMs, truncated: 0 });
+    assert.deepEqual(chat.usage(), { calls: 1, inputTokens: 10, outputTokens: 5, generationMs: chat.usage().generationMs, promptMs: 1, truncated: 0 });
     assert.equal(opens.n, 1);
   });
 

@@ -70,7 +70,10 @@ class LlamaEngine implements LocalEngine {
     }
     const meter = this.chat.sequence.tokenMeter;
     const [in0, out0] = [meter.usedInputTokens, meter.usedOutputTokens];
+    const t0 = performance.now();
+    let firstToken: number | null = null;
     const res = await this.chat.generateResponse(history.map(toItem), {
+      onToken: () => void (firstToken ??= performance.now()),
       ...(opts.grammar ? { grammar: await this.grammar(opts.grammar) } : {}),
       maxTokens: opts.maxTokens,
       temperature: 0, // build outputs are cached and diagnoses should be reproducible
@@ -80,6 +83,7 @@ class LlamaEngine implements LocalEngine {
       text: res.response,
       inputTokens: meter.usedInputTokens - in0,
       outputTokens: meter.usedOutputTokens - out0,
+      promptMs: (firstToken ?? performance.now()) - t0,
       stoppedBy: res.metadata.stopReason === 'maxTokens' ? 'maxTokens' : 'end',
     };
   }

@@ -29,8 +29,10 @@ export interface LocalUsage {
   calls: number;
   inputTokens: number;
   outputTokens: number;
-  /** Wall time spent generating (queue waits excluded). */
+  /** Wall time spent generating (queue waits excluded), prompt evaluation included. */
   generationMs: number;
+  /** Of which prompt evaluation (to the first reply token). */
+  promptMs: number;
   /** Replies cut at maxTokens. */
   truncated: number;
 }
@@ -40,7 +42,7 @@ export class LocalChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   private readonly fields: LocalChatModelFields;
   private engine: Promise<LocalEngine> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly totals: LocalUsage = { calls: 0, inputTokens: 0, outputTokens: 0, generationMs: 0, truncated: 0 };
+  private readonly totals: LocalUsage = { calls: 0, inputTokens: 0, outputTokens: 0, generationMs: 0, promptMs: 0, truncated: 0 };
 
   constructor(fields: LocalChatModelFields) {
     super({});
@@ -86,6 +88,7 @@ export class LocalChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       this.totals.calls++;
       this.totals.inputTokens += g.inputTokens;
       this.totals.outputTokens += g.outputTokens;
+      this.totals.promptMs += g.promptMs;
       if (g.stoppedBy === 'maxTokens') this.totals.truncated++;
       return g.text;
     } catch (e) {

@@ -23,6 +23,8 @@ export interface LocalGeneration {
   /** Prompt tokens the model evaluated for this call (a reused prefix costs none). */
   inputTokens: number;
   outputTokens: number;
+  /** Time to the first reply token: prompt evaluation (and grammar set-up). */
+  promptMs: number;
   /** 'maxTokens': cut off, the reply is probably incomplete JSON. */
   stoppedBy: 'end' | 'maxTokens';
 }
