@@ -109,6 +109,16 @@ describe('local LLM (DXGRAPH_LLM=local) with a fake engine', () => {
     assert.equal(n, 2);
   });
 
+  it('a missing GGUF is a ConfigError naming DXGRAPH_LLM_MODEL, before the runtime loads', async () => {
+    const { openLlamaEngine } = await import('../../src/adapters/llm/llama-engine.js');
+    await assert.rejects(openLlamaEngine({ modelPath: '/nonexistent/model.gguf', contextSize: 1024, threads: 1, maxTokens: 16 }), (e: unknown) => {
+      // By name: the dynamic import may give this file a second copy of errors.ts under mocha + tsx.
+      assert.equal((e as Error).name, 'ConfigError');
+      assert.match((e as Error).message, /^DXGRAPH_LLM_MODEL: no GGUF file at \/nonexistent\/model\.gguf/);
+      return true;
+    });
+  });
+
   it('config: DXGRAPH_LLM=local enables the in-process model, without LLM decomposition unless asked', () => {
     const c = loadConfig({ DXGRAPH_LLM: 'local', DXGRAPH_LLM_MODEL: '/models/x/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf', DXGRAPH_LLM_CONTEXT: '2048' });
     assert.equal(c.llm.enabled, true);
