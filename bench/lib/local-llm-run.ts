@@ -5,7 +5,7 @@ import type { LocalUsage } from '../../src/adapters/llm/local-chat-model.js';
 import { ResponseCache } from '../../src/adapters/llm/response-cache.js';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { paramsFromFlags } from '../../src/cli/build-command.js';
-import type { Config } from '../../src/config.js';
+import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
 import { openQueryService, textInput } from '../../src/query/query-service.js';
@@ -100,7 +100,9 @@ export async function runVignettes(config: Config, vignettes: readonly Vignette[
   await graph.connect();
   try {
     const reasoners = await createReasoners(config, createLogger({ level: 'silent' }));
-    const service = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners });
+    const limits = config.limits ?? DEFAULT_LIMITS;
+    // The request's LLM budget from the config (the bench raises it: a CPU model needs more than the 45 s default).
+    const service = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners, limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget } });
     const goldOf = diagnosisToDisease(service.snapshot);
     const local = localModelOf(createChatModel(config))!;
     await local.load();

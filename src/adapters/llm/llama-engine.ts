@@ -63,7 +63,8 @@ class LlamaEngine implements LocalEngine {
   }
 
   async generate(history: LocalTurn[], opts: LocalGenerateOptions): Promise<LocalGeneration> {
-    const promptTokens = this.model.tokenize(history.map((t) => t.text).join('\n')).length;
+    // The texts' tokens plus a margin for the chat template's role markers (a handful per turn).
+    const promptTokens = this.model.tokenize(history.map((t) => t.text).join('\n')).length + 16 * history.length;
     // Let the runtime shift the context instead and the system prompt or the patient is silently dropped.
     if (promptTokens + opts.maxTokens > this.context.contextSize) {
       throw new LocalModelError(`local model: prompt (${promptTokens} tokens) + reply (${opts.maxTokens}) exceed the context of ${this.context.contextSize} tokens (DXGRAPH_LLM_CONTEXT)`);
