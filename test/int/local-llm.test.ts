@@ -115,7 +115,7 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
     assert.ok(!log.text().includes(MARKER), 'patient text in the log');
   });
 
-  it('a spent LLM budget degrades to the evidence reasoner (model null), and the model answers again afterwards', async () => {
+  it('a spent LLM budget degrades to the evidence reasoner (model null, no report), logged without patient text', async () => {
     await server?.close({ drainMs: 1000 });
     server = await startServer({ config: loadConfig({ ...env, DXGRAPH_LLM_BUDGET_MS: '100' }), logger: log.logger, port: 0 });
     const r = await post(`${server.url}/v1/diagnose`, { text: PATIENT, options: { reasoner: 'llm' } });
