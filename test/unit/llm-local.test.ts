@@ -147,3 +147,14 @@ describe('local LLM (DXGRAPH_LLM=local) with a fake engine', () => {
     }
   });
 });
+
+describe('dxgraph ask names the model that answered', () => {
+  it('prints the model beside the reasoner, and nothing when no model answered', async () => {
+    const { formatResult } = await import('../../src/cli/query-commands.js');
+    const { fakeResult } = await import('./http-fakes.js');
+    const { DEFAULT_OPTIONS } = await import('../../src/query/contracts.js');
+    const base = fakeResult({ text: 'cough', findings: [], age: null, sex: null, options: { ...DEFAULT_OPTIONS, reasoner: 'llm' } });
+    assert.match(formatResult({ ...base, model: 'SmolLM2-135M-Instruct.Q4_1 (local)' }), /Differential \(reasoner: llm, model SmolLM2-135M-Instruct\.Q4_1 \(local\)\)/);
+    assert.match(formatResult({ ...base, model: null, degraded: true }), /Differential \(reasoner: llm, degraded\)/);
+  });
+});
