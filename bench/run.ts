@@ -6,7 +6,9 @@
  * FAISS build/query/recall, and the reference-path ratio. --faiss-only 1000000 adds the
  * FAISS part alone at that size (no Neo4j). Then the free-text phase (bench/free-text.ts, issue 17):
  * the vignettes of datasets/vignettes through dxgraph and a TF-IDF kNN baseline, side by side
- * (--skip-free-text leaves it out). Each phase runs in its own process.
+ * (--skip-free-text leaves it out). Each phase runs in its own process. --llm-local adds the local-LLM
+ * phase last (bench/local-llm.ts, issue 27: minutes per handful of vignettes on CPU, so not by default;
+ * --llm-local-limit vignettes, default 12).
  *
  * The Neo4j it builds into is wiped before every size: by default a dedicated server
  * started for the run (own instance dir, free ports, deleted afterwards); with
@@ -51,6 +53,8 @@ const { values: a } = parseArgs({
     'work-dir': { type: 'string', default: '.dxgraph-bench' },
     'skip-free-text': { type: 'boolean', default: false },
     'skip-notes': { type: 'boolean', default: false },
+    'llm-local': { type: 'boolean', default: false },
+    'llm-local-limit': { type: 'string', default: '12' },
     json: { type: 'string' },
   },
 });
@@ -169,3 +173,15 @@ if (!a['skip-notes']) {
   process.stdout.write(`\n${notes.join('\n')}`);
 }
 if (a.json) await writeFile(a.json, JSON.stringify({ ...report, notes }, null, 2));
+if (a['llm-local']) {
+  // Issue 27: the in-process LLM through the build's LLM stages and the LLM reasoner, in its own process with its own Neo4j.
+  log('local LLM: build stages and vignettes through the LLM reasoner (bench/local-llm.ts)');
+  const { spawn } = await import('node:child_process');
+  const { NEO4J_URI: _ignored, ...env } = process.env;
+  const args = ['--import', 'tsx', 'bench/local-llm.ts', '--limit', a['llm-local-limit']!, '--work-dir', join(opts.workDir, 'local-llm'), ...(a.json ? ['--json', a.json.replace(/(\.json)?$/, '.local-llm.json')] : [])];
+  await new Promise<void>((res, rej) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+    child.on('error', rej);
+    child.on('exit', (code) => (code === 0 ? res() : rej(new Error(`local-LLM phase exited with code ${code}`))));
+  });
+}

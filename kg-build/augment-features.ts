@@ -32,7 +32,7 @@ export async function augmentFeatures(input: {
   known?: ReadonlyMap<string, string[]>;
   concurrency?: number;
 }): Promise<AugmentedPart> {
-  const replies = await mapLimit(input.diseases, input.concurrency ?? 4, (d) =>
+  const replies = await mapLimit(input.diseases, input.concurrency ?? input.llm.concurrency ?? 4, (d) =>
     askJson(input.llm, 'augment-features', { disease: d.name, known: (input.known?.get(d.id) ?? []).join('; ') || '(none)' }, AugmentSchema),
   );
   const features = new Map<string, FeatureNode>();

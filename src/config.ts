@@ -1,6 +1,11 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } from './query/retrieve-records.js';
 import { ConfigError } from './errors.js';
+
+/** The model `npm run setup` installs (scripts/fetch-smollm2.sh), the default of DXGRAPH_LLM_MODEL. */
+export const DEFAULT_LOCAL_MODEL_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.models', 'smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf');
 
 /**
  * Typed configuration, read from the environment once at start-up and validated.
@@ -76,7 +81,16 @@ const EnvSchema = z.object({
   DXGRAPH_EMBEDDER: z.enum(['hashed', 'openai']).default('hashed'),
   DXGRAPH_EMBED_MODEL: z.string().default('text-embedding-3-small'),
   DXGRAPH_CHAT_MODEL: z.string().default('gpt-4o-mini'),
-  DXGRAPH_LLM: z.enum(['auto', 'none', 'openai']).default('auto'),
+  DXGRAPH_LLM: z.enum(['auto', 'none', 'openai', 'local']).default('auto'),
+  // Issue 27: DXGRAPH_LLM=local runs a GGUF model in process (node-llama-cpp, docs/llm.md).
+  DXGRAPH_LLM_MODEL: z.string().min(1).refine((v) => v.endsWith('.gguf'), 'must name a .gguf file').default(DEFAULT_LOCAL_MODEL_PATH),
+  DXGRAPH_LLM_CONTEXT: z.coerce.number().int().min(512).max(131_072).default(8192),
+  // 1 thread by default: on a busy 2-CPU machine llama.cpp's threads spin-waiting on each other stalled generation (docs/llm.md).
+  DXGRAPH_LLM_THREADS: z.coerce.number().int().min(0).max(256).default(1),
+  DXGRAPH_LLM_MAX_TOKENS: z.coerce.number().int().min(16).max(32_768).default(768),
+  // LLM decomposition of free text (MedRAG eq. 8): auto = with an OpenAI-compatible model only; a
+  // small local model's concepts are worse than the rule path's (docs/llm.md).
+  DXGRAPH_LLM_DECOMPOSE: z.enum(['auto', 'on', 'off']).default('auto'),
   DXGRAPH_LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30000),
   DXGRAPH_MAX_TEXT_CHARS: z.coerce.number().int().positive().default(20000),
   DXGRAPH_DROP_DEMOGRAPHICS: boolish.default(false),
@@ -149,7 +163,7 @@ export interface Config {
   };
   logLevel: Env['DXGRAPH_LOG_LEVEL'];
   embedder: { kind: 'hashed' | 'openai'; model: string };
-  llm: { enabled: boolean; model: string; apiKey: string; baseUrl: string | null; timeoutMs: number };
+  llm: LlmConfig;
   privacy: { dropDemographics: boolean };
   /** Absent (hand-built configs in tests) = DEFAULT_SESSIONS; loadConfig always fills it. */
   sessions?: SessionsConfig;
@@ -161,6 +175,21 @@ export interface Config {
   limits?: LimitsConfig;
   /** Prior weights of the offline evidence reasoner that DXGRAPH_PRIOR_WEIGHTS sets; absent or empty = the reasoner's defaults. */
   priorWeights?: PriorWeightsConfig;
+}
+
+export interface LlmConfig {
+  enabled: boolean;
+  /** Absent (hand-built configs in tests) = 'openai'; loadConfig always fills it. */
+  provider?: 'openai' | 'local';
+  /** The OpenAI-compatible model name (DXGRAPH_CHAT_MODEL). */
+  model: string;
+  apiKey: string;
+  baseUrl: string | null;
+  timeoutMs: number;
+  /** The in-process model (DXGRAPH_LLM=local). */
+  local?: { modelPath: string; contextSize: number; threads: number; maxTokens: number };
+  /** Whether free text is decomposed by the LLM; absent = true when enabled. */
+  decompose?: boolean;
 }
 
 export interface PriorWeightsConfig {
@@ -195,7 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DXGRAPH_GATE_THETA1 !== undefined && e.DXGRAPH_GATE_THETA2 !== undefined && e.DXGRAPH_GATE_THETA2 > e.DXGRAPH_GATE_THETA1) {
     throw new ConfigError(`DXGRAPH_GATE_THETA2: must not exceed DXGRAPH_GATE_THETA1 (got ${e.DXGRAPH_GATE_THETA2} > ${e.DXGRAPH_GATE_THETA1})`);
   }
-  const llmEnabled = e.DXGRAPH_LLM === 'openai' || (e.DXGRAPH_LLM === 'auto' && (e.OPENAI_API_KEY !== '' || e.OPENAI_BASE_URL !== ''));
+  const provider = e.DXGRAPH_LLM === 'local' ? 'local' : 'openai';
+  const llmEnabled = e.DXGRAPH_LLM === 'openai' || e.DXGRAPH_LLM === 'local' || (e.DXGRAPH_LLM === 'auto' && (e.OPENAI_API_KEY !== '' || e.OPENAI_BASE_URL !== ''));
   if (e.DXGRAPH_EMBEDDER === 'openai' && e.OPENAI_API_KEY === '' && e.OPENAI_BASE_URL === '') {
     throw new ConfigError('DXGRAPH_EMBEDDER: "openai" needs OPENAI_API_KEY or OPENAI_BASE_URL');
   }
@@ -219,6 +249,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.OPENAI_API_KEY || 'not-needed',
       baseUrl: e.OPENAI_BASE_URL || null,
       timeoutMs: e.DXGRAPH_LLM_TIMEOUT_MS,
+      provider,
+      local: { modelPath: resolve(e.DXGRAPH_LLM_MODEL), contextSize: e.DXGRAPH_LLM_CONTEXT, threads: e.DXGRAPH_LLM_THREADS, maxTokens: e.DXGRAPH_LLM_MAX_TOKENS },
+      decompose: llmEnabled && (e.DXGRAPH_LLM_DECOMPOSE === 'on' || (e.DXGRAPH_LLM_DECOMPOSE === 'auto' && provider === 'openai')),
     },
     privacy: { dropDemographics: e.DXGRAPH_DROP_DEMOGRAPHICS },
     sessions: {

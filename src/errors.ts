@@ -46,6 +46,13 @@ export class ServiceUnavailableError extends DxError {
   }
 }
 
+/** The in-process LLM failed (runtime error, prompt longer than the context); the message names a category, never prompt or reply text. */
+export class LocalModelError extends ServiceUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('llm', message, options);
+  }
+}
+
 /** Something the server needs on disk (index file, build manifest) is missing or corrupt. */
 export class ArtifactError extends DxError {
   readonly path: string;

@@ -1,5 +1,5 @@
 import { createEmbedder } from './adapters/embeddings/index.js';
-import { createChatModel } from './adapters/llm/chat-model.js';
+import { chatModelLabel, createChatModel, disposeLocalModels, localModelOf } from './adapters/llm/chat-model.js';
 import { GraphStore } from './adapters/neo4j/graph-store.js';
 import { DEFAULT_LIMITS, DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
@@ -12,7 +12,7 @@ import { openQueryService, type QueryService } from './query/query-service.js';
 import { LlmDecomposer, loadDecomposePrompt } from './query/decompose-llm.js';
 import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
 import { loadKnowledgeFilterPrompt } from './gate/knowledge-filter.js';
-import { loadDiagnosePrompt } from './reasoners/llm-prompt.js';
+import { COMPACT_PROMPT_LIMITS, loadDiagnosePrompt } from './reasoners/llm-prompt.js';
 import { LlmReasoner } from './reasoners/llm-reasoner.js';
 import type { Reasoner } from './reasoners/reasoner.js';
 import { WithFallback } from './reasoners/with-fallback.js';
@@ -43,13 +43,16 @@ export interface StartServerOptions {
 export async function createReasoners(config: Config, logger: Logger): Promise<Reasoner[]> {
   const evidence = new EvidenceReasoner(config.priorWeights ?? {});
   if (!config.llm.enabled) return [evidence];
-  const llm = new LlmReasoner({ chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs });
+  const llm = new LlmReasoner({
+    chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs, model: chatModelLabel(config.llm),
+    ...(config.llm.provider === 'local' ? { promptLimits: COMPACT_PROMPT_LIMITS } : {}),
+  });
   return [evidence, new WithFallback(llm, evidence, { timeoutMs: config.llm.timeoutMs, logger })];
 }
 
 /** MedRAG eq. 8 by the LLM, constrained to the KG's concepts, when one is configured (else the rule path). */
 export async function createDecomposer(config: Config): Promise<LlmDecomposer | null> {
-  if (!config.llm.enabled) return null;
+  if (!config.llm.enabled || config.llm.decompose === false) return null;
   return new LlmDecomposer({ chat: createChatModel(config), prompt: await loadDecomposePrompt(), timeoutMs: config.llm.timeoutMs });
 }
 
@@ -66,6 +69,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     // the driver's default 30 s of transaction retries.
     await graph.connect({ maxRetryMs: 1000 });
     const embedder = createEmbedder(config);
+    await loadLocalModel(config, logger);
     const reasoners = await createReasoners(config, logger);
     // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
     const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
@@ -99,12 +103,26 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       close: async (closeOpts = {}) => {
         await running.close(closeOpts);
         await graph.close();
+        await disposeLocalModels();
       },
     };
   } catch (e) {
     await graph.close();
+    await disposeLocalModels();
     throw e;
   }
+}
+
+/**
+ * DXGRAPH_LLM=local: load the GGUF at start, so a wrong path or a missing runtime fails here with
+ * one line instead of degrading every request to the evidence reasoner.
+ */
+export async function loadLocalModel(config: Config, logger: Logger): Promise<void> {
+  if (!config.llm.enabled || config.llm.provider !== 'local') return;
+  const local = localModelOf(createChatModel(config, { logger }));
+  const t0 = performance.now();
+  await local?.load();
+  logger.info({ model: chatModelLabel(config.llm), loadMs: Math.round(performance.now() - t0) }, 'local LLM loaded');
 }
 
 /** DXGRAPH_SESSION_TTL_MS, _SESSION_MAX, _SESSION_MAX_PER_KEY, _SESSION_LIFETIME_MS, _SESSION_MAX_TURNS, _STOP_CONFIDENCE, _FOLLOWUP_RANKER → the consultation. */

@@ -5,7 +5,7 @@ import { api, ApiError, setApiKey } from './api.js';
 import { $, el, fill, pct, probabilityMeaning } from './dom.js';
 import { parseEhr } from './ehr.js';
 import { differencesSvg } from './graph.js';
-import { renderDifferential, renderGate, renderRecords, renderReport, renderTrace, renderTriples } from './panels.js';
+import { renderAnsweredBy, renderDifferential, renderGate, renderRecords, renderReport, renderTrace, renderTriples } from './panels.js';
 import { answerText, questionNode } from './questions.js';
 
 const state = { ehr: null, session: null, diagnosis: null, answered: [], paths: null };
@@ -105,6 +105,7 @@ async function onSubmit(ev) {
   state.answered = [];
   $('results').hidden = false;
   renderGate(state.diagnosis.trace.gate);
+  renderAnsweredBy(state.diagnosis);
   renderReport(state.diagnosis);
   renderRecords(state.diagnosis.trace.retrieved);
   renderTriples(state.diagnosis.trace.differencesKg);

@@ -25,11 +25,21 @@ export function renderGate(gate) {
   fill($('gate-warning'), gate.warning ?? '');
 }
 
+/** Who answered, so a clinician knows which model wrote the text (issue 27): "llm reasoner, model SmolLM2-135M-Instruct.Q4_1 (local)". */
+export function answeredBy(result) {
+  const model = result.model ? `, model ${result.model}` : '';
+  return `${result.reasoner} reasoner${model}${result.degraded ? ', degraded: the evidence reasoner answered' : ''}`;
+}
+
+export function renderAnsweredBy(result) {
+  fill($('answered-by'), `First answer: ${answeredBy(result)}.`);
+}
+
 export function renderReport(result) {
   const r = result.report;
   $('report-panel').hidden = !r;
   if (!r) return;
-  fill($('report-source'), `(${result.reasoner}${result.degraded ? ', degraded' : ''})`);
+  fill($('report-source'), `(${answeredBy(result)})`);
   fill($('report'), r.narrative);
   fill($('treatments'), r.treatments.map((t) => el('li', {}, t)));
   fill($('medications'), r.medications.map((t) => el('li', {}, t)));
@@ -51,7 +61,7 @@ export function renderTrace(result) {
   const t = result.trace;
   const timings = Object.entries(t.timingsMs).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(' · ');
   fill($('trace'),
-    el('h3', {}, `First-pass differential (${result.reasoner} reasoner${result.degraded ? ', degraded' : ''})`),
+    el('h3', {}, `First-pass differential (${answeredBy(result)})`),
     el('ol', {}, result.differential.slice(0, 5).map((d) =>
       el('li', {}, `${d.disease} ${pct(d.score)}`, el('ul', {}, d.evidence.map((e) => el('li', {}, e)))))),
     el('h3', {}, 'Matched graph features'),

@@ -103,7 +103,7 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
   const source = config.privacy.dropDemographics ? withoutDemographics(opened) : opened;
   try {
     const llm = config.llm.enabled
-      ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs }
+      ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs, ...(config.llm.provider === 'local' ? { concurrency: 1 } : {}) }
       : null;
     const outcome = await runBuild(
       { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, conceptNames: names.value },

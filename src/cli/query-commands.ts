@@ -55,7 +55,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 export function formatResult(r: DiagnoseResult): string {
   const out: string[] = [];
   if (r.insufficient) out.push(`Too little to rank: ${r.insufficient.message}`, '');
-  out.push(`Differential (reasoner: ${r.reasoner}${r.degraded ? ', degraded' : ''}${r.insufficient ? ', mostly prior' : ''})`);
+  out.push(`Differential (reasoner: ${r.reasoner}${r.model ? `, model ${r.model}` : ''}${r.degraded ? ', degraded' : ''}${r.insufficient ? ', mostly prior' : ''})`);
   r.differential.forEach((d, i) => out.push(`  ${String(i + 1).padStart(2)}. ${d.disease.padEnd(40)} ${pct(d.score).padStart(6)}   ${d.subcategory} / ${d.category}`));
   const top = r.differential[0];
   if (top) for (const e of top.evidence.slice(0, 6)) out.push(`        ${e}`);

@@ -88,6 +88,7 @@ export const DiagnoseResultSchema = z.object({
     })
     .nullable()
     .describe("What the scores are: the evidence reasoner's posterior (calibrated on held-out cases at build time when `calibrated`), or the LLM's own stated confidence (never calibrated, never blended); `unlisted` is the probability left to diseases not listed"),
+  model: z.string().nullable().describe('The LLM that wrote the answer (a GGUF name with "(local)", or the endpoint\'s model); null when no model did (evidence reasoner, fallback)'),
   insufficient: InsufficientSchema
     .nullable()
     .describe('Set when the input carried too little to rank: the differential is then mostly the prior; ask the follow-ups'),

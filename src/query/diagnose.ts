@@ -150,7 +150,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker, calibration: deps.calibration ?? null }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
     timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
     const { differential, followUps, report, degraded } = direct;
-    return { differential, followUps, report, degraded, reasoner: reasoner.name, probability: direct.probability ?? null, insufficient, trace: { gate, decomposition: decomposed.trace, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
+    return { differential, followUps, report, degraded, reasoner: reasoner.name, probability: direct.probability ?? null, model: direct.model ?? null, insufficient, trace: { gate, decomposition: decomposed.trace, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
   }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
@@ -181,6 +181,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     degraded: out.degraded || filtered.degraded,
     reasoner: reasoner.name,
     probability: out.probability ?? null,
+    model: out.model ?? null,
     insufficient,
     trace: { gate, decomposition: decomposed.trace, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
   };

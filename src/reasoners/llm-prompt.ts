@@ -13,7 +13,20 @@ export interface DiagnosePrompt {
   user: string;
 }
 
-const LIMITS = { records: 5, recordChars: 800, triples: 150, followups: 10 };
+export interface PromptLimits {
+  records: number;
+  recordChars: number;
+  triples: number;
+  followups: number;
+}
+
+export const DEFAULT_PROMPT_LIMITS: PromptLimits = { records: 5, recordChars: 800, triples: 150, followups: 10 };
+/**
+ * For an in-process model on CPU (DXGRAPH_LLM=local): prompt evaluation is most of a diagnose's
+ * time there (SmolLM2-135M read 66 prompt tokens/s on this shared 2-CPU machine, docs/llm.md),
+ * and a small model gains little from the 5th record or the 100th triple.
+ */
+export const COMPACT_PROMPT_LIMITS: PromptLimits = { records: 2, recordChars: 300, triples: 36, followups: 5 };
 
 export function loadDiagnosePrompt(opts: { dir?: string } = {}): Promise<PromptFile> {
   return loadPrompt('diagnose', opts);
@@ -26,15 +39,14 @@ function splitSystem(rendered: string, path: string): DiagnosePrompt {
   return { system: m[1]!.trim(), user: m[2]!.trim() };
 }
 
-export function renderDiagnosePrompt(prompt: PromptFile, ctx: ReasonerContext): DiagnosePrompt {
+export function renderDiagnosePrompt(prompt: PromptFile, ctx: ReasonerContext, LIMITS: PromptLimits = DEFAULT_PROMPT_LIMITS): DiagnosePrompt {
   const values = {
     patient: patientText(ctx),
     records: ctx.retrieved
       .slice(0, LIMITS.records)
       .map((r, i) => `[${i + 1}] diagnosis: ${r.diagnosis} (similarity ${r.similarity.toFixed(3)})\n${clip(r.text, LIMITS.recordChars)}`)
       .join('\n\n') || '(none retrieved)',
-    differences: ctx.differencesKg
-      .slice(0, LIMITS.triples)
+    differences: takeAcrossSubjects(ctx.differencesKg, LIMITS.triples)
       .map((t) => `(${t.subject}, ${t.relation}, ${t.object}${t.weight === null ? '' : `, ${t.weight.toFixed(2)}`})`)
       .join('\n') || '(empty)',
     diseases: ctx.snapshot.diseases.map((d) => `- ${d.name}`).join('\n'),
@@ -51,6 +63,17 @@ function patientText(ctx: ReasonerContext): string {
   // Free text as written, structured findings as a list; the decomposed findings only when neither is there.
   const body = [text, input.findings.length > 0 ? `Reported findings:\n${listed(input.findings)}` : ''].filter(Boolean).join('\n\n') || listed(ctx.findings);
   return [demo, body].filter(Boolean).join('\n');
+}
+
+/** At most `n` triples, taken in turn from each subject (disease), so a cut never drops the last candidates whole. */
+function takeAcrossSubjects<T extends { subject: string }>(triples: readonly T[], n: number): T[] {
+  if (triples.length <= n) return [...triples];
+  const bySubject = new Map<string, T[]>();
+  for (const t of triples) bySubject.set(t.subject, [...(bySubject.get(t.subject) ?? []), t]);
+  const queues = [...bySubject.values()];
+  const out: T[] = [];
+  for (let i = 0; out.length < n; i++) for (const q of queues) if (i < q.length && out.length < n) out.push(q[i]!);
+  return out;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);

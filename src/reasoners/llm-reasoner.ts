@@ -6,7 +6,7 @@ import type { FollowUpQuestion, RankedDisease } from '../query/contracts.js';
 import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
 import type { PromptFile } from '../adapters/llm/prompts.js';
-import { renderDiagnosePrompt } from './llm-prompt.js';
+import { renderDiagnosePrompt, type PromptLimits } from './llm-prompt.js';
 
 /**
  * LLM reasoner, MedRAG eq. 17: A = M_g(q, d_r, K, p_s). The prompt p_s (prompts/diagnose.md)
@@ -21,6 +21,10 @@ export interface LlmReasonerDeps {
   prompt: PromptFile;
   /** Deadline for the whole exchange, repair included (config `llm.timeoutMs`). */
   timeoutMs: number;
+  /** The model's name as clients see it (DiagnoseResult.model); default "llm". */
+  model?: string;
+  /** How much retrieval context the prompt carries (llm-prompt.ts); default DEFAULT_PROMPT_LIMITS. */
+  promptLimits?: PromptLimits;
 }
 
 export function llmAnswerSchema(diseaseNames: [string, ...string[]]) {
@@ -44,7 +48,7 @@ export class LlmReasoner implements Reasoner {
 
   async reason(ctx: ReasonerContext): Promise<ReasonerOutput> {
     const schema = this.schemaFor(ctx.snapshot);
-    const { system, user } = renderDiagnosePrompt(this.deps.prompt, ctx);
+    const { system, user } = renderDiagnosePrompt(this.deps.prompt, ctx, this.deps.promptLimits);
     const res = await completeJson({
       chat: this.deps.chat,
       system,
@@ -55,7 +59,7 @@ export class LlmReasoner implements Reasoner {
       budget: ctx.llmBudget ?? null,
     });
     if (!res.ok) throw res.error.error;
-    return toReasonerOutput(res.value, ctx);
+    return { ...toReasonerOutput(res.value, ctx), model: this.deps.model ?? 'llm' };
   }
 
   private schemaFor(snapshot: KgSnapshot) {

@@ -46,6 +46,8 @@ export interface ReasonerOutput {
   degraded: boolean;
   /** What the differential's scores are; absent: not stated. */
   probability?: ProbabilityInfo | null;
+  /** The LLM that wrote this answer (absent: no model, e.g. the evidence reasoner or a fallback). */
+  model?: string;
 }
 
 export interface Reasoner {

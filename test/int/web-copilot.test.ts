@@ -77,6 +77,7 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
     await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Differential ready'), null, { timeout: 60_000 });
     const items = await differentialText(page);
     assert.ok(items.length >= 3, `differential has ${items.length} items`);
+    assert.equal(await page.locator('#answered-by').textContent(), 'First answer: evidence reasoner.', 'which reasoner (and model) answered');
     const scores = await page.locator('#differential .dx-score').allTextContents();
     // Honest small and large numbers (issue 26): never "0.0%" or "100.0%", but "<1%" / ">99%".
     assert.ok(scores.every((s) => /^(<1|>99|\d{1,2})%$/.test(s)), `scores as whole percents: ${scores.join(' ')}`);

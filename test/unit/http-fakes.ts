@@ -24,6 +24,7 @@ export function fakeResult(input: DiagnoseInput): DiagnoseResult {
     degraded: false,
     reasoner: input.options.reasoner === 'llm' ? 'llm' : 'evidence',
     probability: null,
+    model: null,
     insufficient: null,
     trace: {
       gate: null,

@@ -4,7 +4,7 @@ import { createLogger } from '../../src/logger.js';
 import { DEFAULT_OPTIONS } from '../../src/query/contracts.js';
 import { buildSnapshot } from '../../src/query/kg-snapshot.js';
 import { EvidenceReasoner } from '../../src/reasoners/evidence-reasoner.js';
-import { loadDiagnosePrompt } from '../../src/reasoners/llm-prompt.js';
+import { COMPACT_PROMPT_LIMITS, loadDiagnosePrompt, renderDiagnosePrompt } from '../../src/reasoners/llm-prompt.js';
 import { LlmReasoner } from '../../src/reasoners/llm-reasoner.js';
 import type { ReasonerContext } from '../../src/reasoners/reasoner.js';
 import { WithFallback } from '../../src/reasoners/with-fallback.js';
@@ -123,5 +123,19 @@ describe('LLM reasoner against a local OpenAI-compatible server', () => {
     const elapsed = Date.now() - t0;
     assert.equal(out.degraded, true);
     assert.ok(elapsed >= 350 && elapsed < 1200, `took ${elapsed} ms`);
+  });
+});
+
+describe('diagnose prompt limits', () => {
+  it('the compact prompt (local model) keeps 2 records and 36 triples taken in turn from every candidate disease', async () => {
+    const triple = (subject: string, i: number) => ({ subject, relation: 'HAS_MANIFESTATION', object: `${subject}-feature-${i}`, subjectId: null, objectId: null, weight: null });
+    const many = { ...ctx, differencesKg: ['Alpha', 'Beta', 'Gamma'].flatMap((s) => Array.from({ length: 30 }, (_, i) => triple(s, i))), retrieved: [1, 2, 3, 4].map((i) => ({ ...ctx.retrieved[0]!, id: `r${i}`, text: `RECORD-${i} ${'x'.repeat(600)}` })) };
+    const { user } = renderDiagnosePrompt(await loadDiagnosePrompt(), many, COMPACT_PROMPT_LIMITS);
+    const triples = user.match(/\((Alpha|Beta|Gamma), HAS_MANIFESTATION/g) ?? [];
+    assert.equal(triples.length, 36);
+    for (const s of ['Alpha', 'Beta', 'Gamma']) assert.equal(triples.filter((t) => t.includes(s)).length, 12, s);
+    assert.deepEqual(user.match(/RECORD-\d/g), ['RECORD-1', 'RECORD-2']);
+    const full = renderDiagnosePrompt(await loadDiagnosePrompt(), many).user;
+    assert.equal((full.match(/HAS_MANIFESTATION/g) ?? []).length, 90, 'the default limits keep every triple under 150');
   });
 });

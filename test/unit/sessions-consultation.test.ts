@@ -21,7 +21,7 @@ class FakeQuery {
     // The coded cough finding matches its feature exactly, as the real matcher does.
     const matches = input.findings.flatMap((f, i) => (f.code === 'E_1' ? [{ findingIndex: i, featureId: 'feat:cough', featureText: 'cough', similarity: 1, polarity: f.polarity }] : []));
     return {
-      differential, followUps: [], report: null, degraded: false, reasoner: 'evidence', probability: null, insufficient: this.insufficient,
+      differential, followUps: [], report: null, degraded: false, reasoner: 'evidence', probability: null, model: null, insufficient: this.insufficient,
       trace: { gate: null, decomposition: { method: 'rules', fallback: null, age: null, sex: null }, findings: input.findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: {} },
     };
   }

@@ -4,7 +4,7 @@
  * server may quote the request (the patient's text) in it, and a non-JSON reply ends up
  * quoted in the client's parse error (issue 18).
  */
-export type CallFailureCategory = 'http error' | 'rate limited' | 'auth refused' | 'connection failed' | 'bad response' | 'client error';
+export type CallFailureCategory = 'http error' | 'rate limited' | 'auth refused' | 'connection failed' | 'bad response' | 'local model failed' | 'client error';
 
 export interface CallFailureDescription {
   category: CallFailureCategory;
@@ -22,6 +22,8 @@ export function describeCallFailure(cause: unknown): CallFailureDescription {
   }
   if (chainHas(cause, (e) => CONNECTION_CODES.has(String(e.code ?? '')) || e.name === 'APIConnectionError')) return { category: 'connection failed', status: null };
   if (chainHas(cause, (e) => e.name === 'SyntaxError')) return { category: 'bad response', status: null };
+  // The in-process model (local-chat-model.ts, llama-engine.ts): runtime errors, a context overflow, a model that would not load.
+  if (chainHas(cause, (e) => e.name === 'LocalModelError' || e.name === 'ConfigError')) return { category: 'local model failed', status: null };
   return { category: 'client error', status: null };
 }
 

