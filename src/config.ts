@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } from './query/retrieve-records.js';
 import { ConfigError } from './errors.js';
+import { SessionKey } from './sessions/sealed-content.js';
 
 /**
  * Typed configuration, read from the environment once at start-up and validated.
@@ -97,6 +98,9 @@ const EnvSchema = z.object({
   DXGRAPH_SESSION_MAX_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_SESSIONS.maxPerKey),
   DXGRAPH_SESSION_MAX_TURNS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_SESSIONS.maxTurns),
   DXGRAPH_SESSION_LIFETIME_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(DEFAULT_SESSIONS.lifetimeMs),
+  // Issue 28: where sessions live (neo4j: shared by replicas, content sealed under DXGRAPH_SESSION_KEY, checked below).
+  DXGRAPH_SESSIONS: z.enum(['memory', 'neo4j']).default('memory'),
+  DXGRAPH_SESSION_KEY: z.string().optional(),
   // Issue 7: information-density gate (docs/gate.md). Default off, measured (issue 19, docs/gate.md
   // "Default: off"): on the DDXPlus eval it costs 0.3-0.5 points top-1 and saves 2-3% latency on
   // free text. 'auto' turns it on when the build has a classifier.
@@ -161,6 +165,23 @@ export interface Config {
   limits?: LimitsConfig;
   /** Prior weights of the offline evidence reasoner that DXGRAPH_PRIOR_WEIGHTS sets; absent or empty = the reasoner's defaults. */
   priorWeights?: PriorWeightsConfig;
+  /** Where consultation sessions live (DXGRAPH_SESSIONS); absent (hand-built configs in tests) = memory. */
+  sessionStore?: SessionStoreConfig;
+}
+
+/** In this process, or in Neo4j shared by replicas with the content sealed under `key` (docs/deployment.md). */
+export type SessionStoreConfig = { kind: 'memory' } | { kind: 'neo4j'; key: SessionKey };
+
+/**
+ * DXGRAPH_SESSIONS + DXGRAPH_SESSION_KEY. The key is checked here and not by the schema so that
+ * no error message ever repeats it (loadConfig's messages quote the value they reject).
+ */
+function sessionStore(kind: 'memory' | 'neo4j', keyText: string | undefined): SessionStoreConfig {
+  const key = keyText === undefined ? null : SessionKey.parse(keyText);
+  if (keyText !== undefined && key === null) throw new ConfigError('DXGRAPH_SESSION_KEY: must be 32 random bytes as 64 hex digits or base64, e.g. from `openssl rand -hex 32` (value not shown)');
+  if (kind === 'memory') return { kind };
+  if (key === null) throw new ConfigError('DXGRAPH_SESSION_KEY: required with DXGRAPH_SESSIONS=neo4j (session content is stored encrypted under it); generate one with `openssl rand -hex 32`');
+  return { kind, key };
 }
 
 export interface PriorWeightsConfig {
@@ -233,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
     query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE, recordRetrieval: e.DXGRAPH_RECORD_RETRIEVAL },
     priorWeights: priorWeights(e.DXGRAPH_PRIOR_WEIGHTS),
+    sessionStore: sessionStore(e.DXGRAPH_SESSIONS, e.DXGRAPH_SESSION_KEY),
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,
       maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,

@@ -8,6 +8,7 @@ import { cachedProbe } from './http/cached-probe.js';
 import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
+import { errorMessage } from './errors.js';
 import { openQueryService, type QueryService } from './query/query-service.js';
 import { LlmDecomposer, loadDecomposePrompt } from './query/decompose-llm.js';
 import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
@@ -16,7 +17,7 @@ import { loadDiagnosePrompt } from './reasoners/llm-prompt.js';
 import { LlmReasoner } from './reasoners/llm-reasoner.js';
 import type { Reasoner } from './reasoners/reasoner.js';
 import { WithFallback } from './reasoners/with-fallback.js';
-import { createConsultation } from './sessions/create.js';
+import { openConsultation } from './sessions/create.js';
 
 /**
  * Start-up wiring for `dxgraph serve`: check access rules, connect Neo4j (fails with one
@@ -53,6 +54,9 @@ export async function createDecomposer(config: Config): Promise<LlmDecomposer | 
   return new LlmDecomposer({ chat: createChatModel(config), prompt: await loadDecomposePrompt(), timeoutMs: config.llm.timeoutMs });
 }
 
+/** Expired sessions are unreadable at once; this only bounds how long their sealed content stays on disk. */
+const PURGE_EVERY_MS = 60_000;
+
 export async function startServer(opts: StartServerOptions): Promise<DxServer> {
   const { config, logger } = opts;
   const host = opts.host ?? config.http.host;
@@ -75,6 +79,9 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
     });
     const neo4jUp = cachedProbe(() => graph.ping(), { ttlMs: limits.readyCacheMs });
+    // DXGRAPH_SESSIONS=neo4j: sessions shared by every replica on this database (docs/deployment.md).
+    const store = config.sessionStore?.kind === 'neo4j' ? { kind: 'neo4j' as const, graph, key: config.sessionStore.key } : { kind: 'memory' as const };
+    const sessions = await openConsultation({ snapshot: query.snapshot, query, store, ...consultationSettings(config) });
     const app = createApp({
       query,
       kg: new Neo4jKgReader(graph),
@@ -85,11 +92,12 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       config,
       apiKeys,
       logger,
-      consultation: createConsultation({ snapshot: query.snapshot, query, ...consultationSettings(config) }),
+      consultation: sessions.consultation,
     });
     const running = await listen(app, { host, port });
+    const purge = setInterval(() => void sessions.purgeExpired().catch((e: unknown) => logger.warn({ err: errorMessage(e) }, 'expired-session purge failed')), PURGE_EVERY_MS).unref();
     logger.info(
-      { url: running.url, buildId: query.snapshot.buildId, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
+      { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
       'dxgraph serving',
     );
     return {
@@ -97,6 +105,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       port: running.port,
       query,
       close: async (closeOpts = {}) => {
+        clearInterval(purge);
         await running.close(closeOpts);
         await graph.close();
       },

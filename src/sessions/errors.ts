@@ -14,3 +14,27 @@ export class SessionLimitError extends DxError {
     this.limit = limit;
   }
 }
+
+/**
+ * The session changed between this request's read and its write (another request, maybe on
+ * another replica, recorded a turn first), or the client's `version` is not the current one.
+ * Nothing was written; the client re-reads the session and decides again (HTTP 409).
+ */
+export class SessionConflictError extends DxError {
+  readonly current: number | null;
+  constructor(message: string, current: number | null = null) {
+    super('SESSION_CONFLICT', message);
+    this.current = current;
+  }
+}
+
+/**
+ * The session started on a KG build this server no longer serves: its question ids and
+ * likelihoods belong to the old graph, so it cannot take answers (HTTP 410; its history
+ * stays readable until it expires). The message names both builds, never patient content.
+ */
+export class SessionBuildError extends DxError {
+  constructor(readonly sessionBuild: string | null, readonly servedBuild: string | null) {
+    super('SESSION_BUILD_RETIRED', `this session started on KG build ${sessionBuild ?? '(none)'}; the server now serves build ${servedBuild ?? '(none)'}: start a new session`);
+  }
+}
