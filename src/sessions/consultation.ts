@@ -99,6 +99,8 @@ export class Consultation implements ConsultationPort {
       query: DiagnosePort;
       /** The KG build this server serves (the snapshot's); recorded on new sessions, required of answered ones. */
       buildId?: string | null;
+      /** The newest complete build in the KG (Neo4j), asked only when a session's build differs from the served one; absent = never newer. */
+      newestBuild?: () => Promise<string | null>;
       now?: () => number;
     },
     opts: Partial<ConsultationOptions> = {},
@@ -143,10 +145,11 @@ export class Consultation implements ConsultationPort {
   }
 
   async answer(owner: string, id: string, req: AnswersRequest): Promise<SessionView> {
-    const accepted = this.validate(req);
     const s = await this.deps.store.get(id, owner);
     const served = this.deps.buildId ?? null;
-    if (s.buildId !== served) throw new SessionBuildError(s.buildId, served);
+    // Before the answers are checked: an old build's question ids may be unknown to this one, and the client should learn the session ended, not that its answer is bad.
+    if (s.buildId !== served) throw new SessionBuildError(s.buildId, served, s.buildId !== null && s.buildId === (await this.deps.newestBuild?.()));
+    const accepted = this.validate(req);
     const state = s.value;
     const changed = [...accepted].filter(([qid, a]) => !(state.answers.has(qid) && sameAnswer(state.answers.get(qid)!, a)));
     if (changed.length === 0) return this.view(s); // idempotent repeat (a retry after a lost response), whatever version it names

@@ -36,6 +36,8 @@ export interface ConsultationWiring {
   model?: Partial<ModelOptions>;
   sessions?: Partial<SessionLimits> & { now?: () => number };
   options?: Partial<ConsultationOptions>;
+  /** The KG's newest complete build (server: Neo4j), to tell a retired session from one this replica is behind on. */
+  newestBuild?: () => Promise<string | null>;
 }
 
 /** Where sessions live: this process, or Neo4j shared by replicas with content sealed under `key`. */
@@ -73,5 +75,6 @@ function bounds(w: ConsultationWiring): SessionLimits & { now: () => number } {
 }
 
 function consult(w: ConsultationWiring, engine: FollowupEngine, store: SessionRepository<SessionState>): Consultation {
-  return new Consultation({ engine, store, query: w.query, buildId: w.snapshot.buildId ?? null, now: w.sessions?.now ?? Date.now }, w.options ?? {});
+  const deps = { engine, store, query: w.query, buildId: w.snapshot.buildId ?? null, now: w.sessions?.now ?? Date.now, ...(w.newestBuild ? { newestBuild: w.newestBuild } : {}) };
+  return new Consultation(deps, w.options ?? {});
 }

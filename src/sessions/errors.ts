@@ -34,7 +34,17 @@ export class SessionConflictError extends DxError {
  * stays readable until it expires). The message names both builds, never patient content.
  */
 export class SessionBuildError extends DxError {
-  constructor(readonly sessionBuild: string | null, readonly servedBuild: string | null) {
-    super('SESSION_BUILD_RETIRED', `this session started on KG build ${sessionBuild ?? '(none)'}; the server now serves build ${servedBuild ?? '(none)'}: start a new session`);
+  /**
+   * `pending`: the session's build is the KG's newest and this server still serves an older
+   * one (a rolling restart in progress): the session is fine, another replica (or this one
+   * after its restart) continues it (HTTP 503 + Retry-After instead of 410).
+   */
+  constructor(readonly sessionBuild: string | null, readonly servedBuild: string | null, readonly pending = false) {
+    super(
+      pending ? 'SESSION_BUILD_PENDING' : 'SESSION_BUILD_RETIRED',
+      pending
+        ? `this session runs on KG build ${sessionBuild ?? '(none)'}, which this server does not serve yet (it serves ${servedBuild ?? '(none)'}): retry shortly`
+        : `this session started on KG build ${sessionBuild ?? '(none)'}; the server now serves build ${servedBuild ?? '(none)'}: start a new session`,
+    );
   }
 }

@@ -10,7 +10,8 @@
  * handler turns them into 400 / 404. Session limits are answered here: per-key quota 429,
  * server capacity 503 (both with Retry-After), the turn cap 409. Replicas (issue 28): an answer
  * to a session that moved on since it was read (or since the client's `version`) is 409
- * SESSION_CONFLICT; an answer to a session of a KG build no longer served is 410 SESSION_BUILD_RETIRED.
+ * SESSION_CONFLICT; an answer to a session of a KG build no longer served is 410 SESSION_BUILD_RETIRED
+ * (503 SESSION_BUILD_PENDING when the session's build is newer than this replica's).
  */
 import express, { Router, type ErrorRequestHandler } from 'express';
 import type { ConsultationPort } from './consultation.js';
@@ -72,9 +73,13 @@ function sessionLimitErrors(retryAfterSeconds: number): ErrorRequestHandler {
   };
 }
 
-/** A lost race or a stale client version → 409 (reload and answer again); a retired build → 410 (start a new session). */
+/**
+ * A lost race or a stale client version → 409 (reload and answer again); a retired build → 410
+ * (start a new session); a build this replica does not serve yet (rolling restart) → 503 + Retry-After.
+ */
 const sessionStateErrors: ErrorRequestHandler = (err, _req, res, next) => {
   if (err instanceof SessionConflictError) return void res.status(409).json({ error: { code: 'SESSION_CONFLICT', message: err.message, field: null } });
-  if (err instanceof SessionBuildError) return void res.status(410).json({ error: { code: 'SESSION_BUILD_RETIRED', message: err.message, field: null } });
+  if (err instanceof SessionBuildError && err.pending) return void res.status(503).set('Retry-After', '5').json({ error: { code: err.code, message: err.message, field: null } });
+  if (err instanceof SessionBuildError) return void res.status(410).json({ error: { code: err.code, message: err.message, field: null } });
   next(err);
 };

@@ -39,7 +39,7 @@ function setup(opts: { confidence?: number; ttlMs?: number; maxTurns?: number; r
   const options = { confidence: opts.confidence ?? 0.95, questions: 3, ...(opts.maxTurns ? { maxTurns: opts.maxTurns } : {}) };
   const c = new Consultation({ engine, store, query, buildId: 'kg-1', now: () => clock.t }, options);
   /** Another server on the same store, serving `buildId` (a replica after a rebuild). */
-  const replica = (buildId: string) => new Consultation({ engine, store, query, buildId, now: () => clock.t }, options);
+  const replica = (buildId: string, newest?: string) => new Consultation({ engine, store, query, buildId, now: () => clock.t, ...(newest ? { newestBuild: async () => newest } : {}) }, options);
   return { c, clock, query, store, engine, replica };
 }
 const cough = { text: 'cough', polarity: 'present' as const, code: 'E_1', valueCode: null };
@@ -188,8 +188,12 @@ describe('sessions: consultation', () => {
     assert.equal(same.version, 2);
     const next = replica('kg-2');
     await assert.rejects(next.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_3', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof SessionBuildError && /kg-1/.test(e.message) && /kg-2/.test(e.message));
+    await assert.rejects(next.answer(K, v.sessionId, { answers: [{ questionId: 'q:only-in-kg-1', answer: { type: 'yes' } }] }), SessionBuildError, 'the build is checked before the answers');
     assert.equal((await next.get(K, v.sessionId)).buildId, 'kg-1');
-    assert.equal((await next.start(K, { findings: [cough] })).buildId, 'kg-2', 'new sessions start on the served build');
+    const fresh = await next.start(K, { findings: [cough] });
+    assert.equal(fresh.buildId, 'kg-2', 'new sessions start on the served build');
+    await assert.rejects(replica('kg-1', 'kg-2').answer(K, fresh.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof SessionBuildError && e.pending && e.code === 'SESSION_BUILD_PENDING', 'a replica not yet restarted: the session is newer, not retired');
+    await assert.rejects(replica('kg-2', 'kg-2').answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof SessionBuildError && !e.pending);
   });
   it('the stored form (JSON, for the Neo4j store) round-trips a session state, questions re-attached to the catalogue', async () => {
     const { c, store, engine } = setup();

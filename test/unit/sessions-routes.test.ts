@@ -45,6 +45,7 @@ class FakeConsultation implements ConsultationPort {
     if (req.answers.some((a) => a.questionId === 'q:E_8')) throw new SessionLimitError('session-turns', 'turn limit reached');
     if (req.version === 1) throw new SessionConflictError('the session changed since it was read', 2);
     if (req.answers.some((a) => a.questionId === 'q:E_7')) throw new SessionBuildError('kg-old', 'kg-new');
+    if (req.answers.some((a) => a.questionId === 'q:E_6')) throw new SessionBuildError('kg-new', 'kg-old', true);
     if (req.answers.some((a) => a.questionId !== 'q:E_1')) throw new InputError('unknown question id', { field: 'answers.0.questionId' });
     this.calls.push(`answer:${id}`);
     return this.view(id);
@@ -134,6 +135,10 @@ describe('sessions: HTTP routes (real HTTP, port 0)', () => {
     const e = await errorOf(retired);
     assert.equal(e.code, 'SESSION_BUILD_RETIRED');
     assert.match(e.message, /kg-old.*kg-new.*start a new session/);
+    const pending = await send('POST', '/v1/sessions/1/answers', KEY_1, { answers: [{ questionId: 'q:E_6', answer: { type: 'yes' } }] });
+    assert.equal(pending.status, 503);
+    assert.equal(pending.headers.get('retry-after'), '5');
+    assert.equal((await errorOf(pending)).code, 'SESSION_BUILD_PENDING');
     assert.equal((await send('POST', '/v1/sessions/1/answers', KEY_1, { version: 0, answers: [{ questionId: 'q:E_1', answer: { type: 'yes' } }] })).status, 400, 'versions start at 1');
   });
   it('DELETE /v1/sessions/:id ends the session (204) and frees a place in the quota', async () => {
