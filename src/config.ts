@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } from './query/retrieve-records.js';
 import { ConfigError } from './errors.js';
@@ -101,6 +102,8 @@ const EnvSchema = z.object({
   // Issue 28: where sessions live (neo4j: shared by replicas, content sealed under DXGRAPH_SESSION_KEY, checked below).
   DXGRAPH_SESSIONS: z.enum(['memory', 'neo4j']).default('memory'),
   DXGRAPH_SESSION_KEY: z.string().optional(),
+  // Issue 28: diagnose on worker threads (src/query/diagnose-pool.ts); auto = one per core, 0 = on the event loop.
+  DXGRAPH_QUERY_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(0).max(64)]).default('auto'),
   // Issue 7: information-density gate (docs/gate.md). Default off, measured (issue 19, docs/gate.md
   // "Default: off"): on the DDXPlus eval it costs 0.3-0.5 points top-1 and saves 2-3% latency on
   // free text. 'auto' turns it on when the build has a classifier.
@@ -167,6 +170,8 @@ export interface Config {
   priorWeights?: PriorWeightsConfig;
   /** Where consultation sessions live (DXGRAPH_SESSIONS); absent (hand-built configs in tests) = memory. */
   sessionStore?: SessionStoreConfig;
+  /** Diagnose worker threads (DXGRAPH_QUERY_WORKERS); absent (hand-built configs in tests) or 0 = diagnose on the event loop. */
+  queryWorkers?: number;
 }
 
 /** In this process, or in Neo4j shared by replicas with the content sealed under `key` (docs/deployment.md). */
@@ -255,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE, recordRetrieval: e.DXGRAPH_RECORD_RETRIEVAL },
     priorWeights: priorWeights(e.DXGRAPH_PRIOR_WEIGHTS),
     sessionStore: sessionStore(e.DXGRAPH_SESSIONS, e.DXGRAPH_SESSION_KEY),
+    queryWorkers: e.DXGRAPH_QUERY_WORKERS === 'auto' ? availableParallelism() : e.DXGRAPH_QUERY_WORKERS,
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,
       maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,

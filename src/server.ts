@@ -9,6 +9,7 @@ import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
 import { errorMessage } from './errors.js';
+import { DiagnosePool } from './query/diagnose-pool.js';
 import { openQueryService, type QueryService } from './query/query-service.js';
 import { LlmDecomposer, loadDecomposePrompt } from './query/decompose-llm.js';
 import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
@@ -57,6 +58,17 @@ export async function createDecomposer(config: Config): Promise<LlmDecomposer | 
 /** Expired sessions are unreadable at once; this only bounds how long their sealed content stays on disk. */
 const PURGE_EVERY_MS = 60_000;
 
+/** The query service `serve` runs, on a connected GraphStore (also what each diagnose worker opens: diagnose-pool.ts). */
+export async function openServedQuery(config: Config, logger: Logger, graph: GraphStore): Promise<QueryService> {
+  const limits = config.limits ?? DEFAULT_LIMITS;
+  // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
+  const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
+  return openQueryService({
+    graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger), ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}),
+    limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
+  });
+}
+
 export async function startServer(opts: StartServerOptions): Promise<DxServer> {
   const { config, logger } = opts;
   const host = opts.host ?? config.http.host;
@@ -65,19 +77,16 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
   assertSafeBinding(host, apiKeys);
 
   const graph = new GraphStore(config.neo4j);
+  let pool: DiagnosePool | null = null;
   try {
     // Fail fast while serving: a request should get its 503 in about a second, not after
     // the driver's default 30 s of transaction retries.
     await graph.connect({ maxRetryMs: 1000 });
-    const embedder = createEmbedder(config);
-    const reasoners = await createReasoners(config, logger);
-    // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
-    const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
     const limits = config.limits ?? DEFAULT_LIMITS;
-    const query = await openQueryService({
-      graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}),
-      limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
-    });
+    const loaded = await openServedQuery(config, logger, graph);
+    // DXGRAPH_QUERY_WORKERS: diagnose (and a session's first turn) off the event loop.
+    pool = (config.queryWorkers ?? 0) > 0 ? await DiagnosePool.open({ size: config.queryWorkers!, config, buildId: loaded.snapshot.buildId, logger }) : null;
+    const query: QueryService = pool ? { ...loaded, diagnose: pool.diagnose } : loaded;
     const neo4jUp = cachedProbe(() => graph.ping(), { ttlMs: limits.readyCacheMs });
     // DXGRAPH_SESSIONS=neo4j: sessions shared by every replica on this database (docs/deployment.md).
     const store = config.sessionStore?.kind === 'neo4j' ? { kind: 'neo4j' as const, graph, key: config.sessionStore.key } : { kind: 'memory' as const };
@@ -98,7 +107,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const running = await listen(app, { host, port });
     const purge = setInterval(() => void sessions.purgeExpired().catch((e: unknown) => logger.warn({ err: errorMessage(e) }, 'expired-session purge failed')), PURGE_EVERY_MS).unref();
     logger.info(
-      { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
+      { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, queryWorkers: pool?.size ?? 0, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
       'dxgraph serving',
     );
     return {
@@ -108,10 +117,12 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       close: async (closeOpts = {}) => {
         clearInterval(purge);
         await running.close(closeOpts);
+        await pool?.close();
         await graph.close();
       },
     };
   } catch (e) {
+    await pool?.close();
     await graph.close();
     throw e;
   }

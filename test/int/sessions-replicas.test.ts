@@ -57,6 +57,7 @@ describe('replicas: two dxgraph serve processes, one Neo4j, one shared build fol
     env = {
       ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LOG_LEVEL: 'info',
       DXGRAPH_SESSIONS: 'neo4j', DXGRAPH_SESSION_KEY: sessionKey, DXGRAPH_API_KEYS: `${KEY_A},${KEY_B}`, DXGRAPH_RATE_LIMIT_MAX: '0',
+      DXGRAPH_QUERY_WORKERS: '1',
     };
     config = loadConfig(env);
     // The build job runs once; the replicas only read its KG and artifacts.
@@ -88,6 +89,19 @@ describe('replicas: two dxgraph serve processes, one Neo4j, one shared build fol
     assert.deepEqual(history.json.turns.map((t: any) => t.kind), ['start', 'answers']);
     for (const r of [a, b]) assert.equal((await call('GET', `${r.url}/v1/sessions/${started.json.sessionId}`, KEY_B)).status, 404);
     session = answered.json;
+  });
+
+  it("diagnose runs on each replica's worker thread: same answer from both, and the health probe answers meanwhile", async () => {
+    for (const r of [a, b]) assert.match(r.log(), /"queryWorkers":1/);
+    const body = { text: TEXT, age: 40, sex: 'F' };
+    const [x, y, health] = await Promise.all([call('POST', `${a.url}/v1/diagnose`, KEY_A, body), call('POST', `${b.url}/v1/diagnose`, KEY_A, body), fetch(`${a.url}/healthz`)]);
+    assert.equal(x.status, 200);
+    assert.equal(health.status, 200);
+    assert.deepEqual(y.json.differential, x.json.differential);
+    assert.ok(x.json.differential.length > 0);
+    const bad = await call('POST', `${a.url}/v1/diagnose`, KEY_A, { findings: Array.from({ length: 3 }, () => ({ text: 'x' })), options: { reasoner: 'llm' } });
+    assert.equal(bad.status, 400, 'an InputError raised in the worker is still a 400');
+    assert.equal(bad.json.error.field, 'options.reasoner');
   });
 
   it('Neo4j holds the session sealed: no description, answer or differential readable, only ids, owner digest, build, times, version', async () => {
