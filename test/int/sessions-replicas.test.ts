@@ -10,7 +10,7 @@ import { Neo4jSessionRepository } from '../../src/sessions/neo4j-repository.js';
 import { SessionKey } from '../../src/sessions/sealed-content.js';
 import { hashUnit } from '../../src/sources/split.js';
 import { buildDdxplusKg } from '../support/ddxplus-build.js';
-import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
+import { startServeProcess, type ServeProcess } from '../../bench/lib/serve-process.js';
 
 /**
  * Replicas (issue 28), without Docker: two REAL `dxgraph serve` processes, each in its own

@@ -1,5 +1,5 @@
 /**
- * A real `dxgraph serve` process for integration tests, as on its own host: its own working
+ * A real `dxgraph serve` process (integration tests, bench/replicas.ts), as on its own host: its own working
  * folder (cwd), port 0, configuration by environment only. Resolves once it prints its URL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
