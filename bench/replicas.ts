@@ -4,8 +4,8 @@
  * dedicated Neo4j (or BENCH_NEO4J_URI, whose KG is replaced):
  *  1. fairness: one client (1 connection) alone, then while another client saturates diagnose
  *     (`--busy` connections): its p99 ratio, the busy client's rate vs alone, 429s, and the
- *     health probe's p99 meanwhile; with diagnose on the event loop (workers 0) and on the
- *     worker pool (auto), in the same run;
+ *     health probe's p99 meanwhile; with diagnose on the event loop (workers 0), on the
+ *     worker pool (auto), and on the pool with one worker kept free of any one client;
  *  2. session answer-turn latency, sessions in memory vs in Neo4j;
  *  3. throughput of one replica vs two on this machine (sessions in Neo4j).
  *
@@ -103,19 +103,20 @@ async function main(): Promise<void> {
 
     // 1. Fairness, diagnose on the event loop vs on the worker pool.
     const fairness: Record<string, unknown>[] = [];
-    for (const workers of ['0', 'auto']) {
-      const s = await serve({ DXGRAPH_QUERY_WORKERS: workers, DXGRAPH_SESSIONS: 'memory' });
+    // The third row keeps one worker free of any one client (DXGRAPH_DIAGNOSE_CONCURRENCY_PER_CLIENT=1 with 2 cores).
+    for (const [workers, perClient] of [['0', '2'], ['auto', '2'], ['auto', '1']] as const) {
+      const s = await serve({ DXGRAPH_QUERY_WORKERS: workers, DXGRAPH_DIAGNOSE_CONCURRENCY_PER_CLIENT: perClient, DXGRAPH_SESSIONS: 'memory' });
       await load(s.url, LIGHT_KEY, 2, 2); // warm-up
       const lightAlone = await load(s.url, LIGHT_KEY, 1, seconds);
       const busyAlone = await load(s.url, BUSY_KEY, busy, seconds);
       const [lightBusy, busyBusy, health] = await Promise.all([load(s.url, LIGHT_KEY, 1, seconds), load(s.url, BUSY_KEY, busy, seconds), load(s.url, LIGHT_KEY, 1, seconds, '/healthz')]);
       const row = {
-        workers, lightAloneP99: lightAlone.p99, lightBusyP99: lightBusy.p99, p99Ratio: Math.round((lightBusy.p99 / Math.max(1, lightAlone.p99)) * 100) / 100,
+        workers, perClient, lightAloneP99: lightAlone.p99, lightBusyP99: lightBusy.p99, p99Ratio: Math.round((lightBusy.p99 / Math.max(1, lightAlone.p99)) * 100) / 100,
         lightAloneRps: r1(lightAlone.rps), busyAloneRps: r1(busyAlone.rps), busyBusyRps: r1(busyBusy.rps), busyShare: Math.round((busyBusy.rps / busyAlone.rps) * 100),
         healthP99: health.p99, status429: (lightBusy.status['429'] ?? 0) + (busyBusy.status['429'] ?? 0) + (busyAlone.status['429'] ?? 0), statusLight: lightBusy.status, statusBusy: busyBusy.status,
       };
       fairness.push(row);
-      process.stdout.write(`fairness workers=${workers}: light p99 alone ${row.lightAloneP99} ms, with busy ${row.lightBusyP99} ms (x${row.p99Ratio}); busy ${row.busyBusyRps} req/s with light vs ${row.busyAloneRps} alone (${row.busyShare}%); /healthz p99 ${row.healthP99} ms; 429s ${row.status429}\n`);
+      process.stdout.write(`fairness workers=${workers} per-client=${perClient}: light p99 alone ${row.lightAloneP99} ms, with busy ${row.lightBusyP99} ms (x${row.p99Ratio}); busy ${row.busyBusyRps} req/s with light vs ${row.busyAloneRps} alone (${row.busyShare}%); /healthz p99 ${row.healthP99} ms; 429s ${row.status429}\n`);
       await stop(s);
     }
     report.fairness = fairness;

@@ -99,7 +99,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
         neo4j: await neo4jUp(),
         indexes: query.snapshot.diseases.length > 0 && query.artifacts.featureIndex.size > 0,
       }),
-      config,
+      config: pool ? admitToPool(config, limits, pool.size) : config,
       apiKeys,
       logger,
       consultation: sessions.consultation,
@@ -126,6 +126,16 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     await graph.close();
     throw e;
   }
+}
+
+/**
+ * With workers, at most one admitted diagnose per worker: the rest wait in admission's fair
+ * per-client queues (admission.ts), not in the pool's arrival-order queue, so another client's
+ * request waits for one running diagnose, not for everything a busy client had admitted.
+ */
+function admitToPool(config: Config, limits: typeof DEFAULT_LIMITS, workers: number): Config {
+  const a = limits.admission;
+  return { ...config, limits: { ...limits, admission: { ...a, maxActive: Math.min(a.maxActive, workers), maxActivePerClient: Math.min(a.maxActivePerClient, workers) } } };
 }
 
 /** DXGRAPH_SESSION_TTL_MS, _SESSION_MAX, _SESSION_MAX_PER_KEY, _SESSION_LIFETIME_MS, _SESSION_MAX_TURNS, _STOP_CONFIDENCE, _FOLLOWUP_RANKER → the consultation. */

@@ -5,6 +5,11 @@
  * query service (diagnose-worker.ts) and runs one diagnose at a time; the pool queues the
  * rest in arrival order (admission.ts already bounds and shares what gets this far).
  * A worker that dies fails its request (500) and is replaced.
+ *
+ * Workers start one after another, never together: faiss-node keeps ONE process-wide
+ * reference to its Index constructor, which every thread loading the addon overwrites, and
+ * `Index.read` builds through it, so two threads reading their indexes at once crashed the
+ * process (seen in bench:replicas). Searching existing indexes is unaffected.
  */
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
@@ -35,6 +40,8 @@ export class DiagnosePool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closing = false;
+  /** The last worker start: the next waits for it (see above). */
+  private starting: Promise<void> = Promise.resolve();
 
   private constructor(private readonly o: { size: number; config: Config; buildId: string | null; logger: Logger }) {}
 
@@ -42,7 +49,7 @@ export class DiagnosePool {
   static async open(o: { size: number; config: Config; buildId: string | null; logger: Logger }): Promise<DiagnosePool> {
     const pool = new DiagnosePool(o);
     try {
-      await Promise.all(Array.from({ length: o.size }, () => pool.spawn()));
+      for (let i = 0; i < o.size; i++) await pool.spawn();
     } catch (e) {
       await pool.close();
       throw e;
@@ -69,6 +76,12 @@ export class DiagnosePool {
   }
 
   private spawn(): Promise<void> {
+    const next = this.starting.then(() => this.startOne());
+    this.starting = next.catch(() => undefined);
+    return next;
+  }
+
+  private startOne(): Promise<void> {
     // The session key stays on the main thread: workers never touch sessions.
     const config = { ...this.o.config, sessionStore: undefined };
     const worker = new Worker(BOOT, { eval: true, workerData: { config } });

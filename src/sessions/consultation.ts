@@ -145,7 +145,7 @@ export class Consultation implements ConsultationPort {
   }
 
   async answer(owner: string, id: string, req: AnswersRequest): Promise<SessionView> {
-    const s = await this.deps.store.get(id, owner);
+    const s = await this.deps.store.peek(id, owner); // the save below refreshes the expiry
     const served = this.deps.buildId ?? null;
     // Before the answers are checked: an old build's question ids may be unknown to this one, and the client should learn the session ended, not that its answer is bad.
     if (s.buildId !== served) throw new SessionBuildError(s.buildId, served, s.buildId !== null && s.buildId === (await this.deps.newestBuild?.()));

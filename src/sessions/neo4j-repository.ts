@@ -63,10 +63,19 @@ export class Neo4jSessionRepository<T> implements SessionRepository<T> {
   async get(id: string, owner: string): Promise<SessionRecord<T>> {
     const t = this.now();
     const [row] = await this.o.graph.write('sessions/get', { id, owner, now: t, ttlMs: this.o.ttlMs, lifetimeMs: this.o.lifetimeMs });
+    return this.opened(id, owner, row);
+  }
+
+  async peek(id: string, owner: string): Promise<SessionRecord<T>> {
+    const [row] = await this.o.graph.read('sessions/peek', { id, owner, now: this.now() });
+    return this.opened(id, owner, row);
+  }
+
+  private opened(id: string, owner: string, row: Row | undefined): SessionRecord<T> {
     if (!row) throw new NotFoundError(GONE);
     const opened = openContent(this.o.key.bytes(), String(row.content), aad(id, owner));
     if (!opened.ok) throw new DxError('SESSION_SEAL', `session content cannot be read: ${opened.error}`);
-    return { id, owner, buildId: row.buildId == null ? null : String(row.buildId), createdAt: Number(row.createdAt), touchedAt: t, version: Number(row.version), value: this.o.codec.decode(opened.value) };
+    return { id, owner, buildId: row.buildId == null ? null : String(row.buildId), createdAt: Number(row.createdAt), touchedAt: Number(row.touchedAt), version: Number(row.version), value: this.o.codec.decode(opened.value) };
   }
 
   async save(read: SessionRecord<T>, value: T): Promise<SessionRecord<T>> {

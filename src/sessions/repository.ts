@@ -24,6 +24,8 @@ export interface SessionRepository<T> {
   create(owner: string, buildId: string | null, value: T): Promise<SessionRecord<T>>;
   /** The owner's live session, its idle expiry refreshed; NotFoundError for missing, expired or another owner's. */
   get(id: string, owner: string): Promise<SessionRecord<T>>;
+  /** Like `get` without refreshing the expiry: for an answer turn, whose `save` refreshes it (one Neo4j write per turn, not two). */
+  peek(id: string, owner: string): Promise<SessionRecord<T>>;
   /** Replaces the value if the session is still at `read.version` (SessionConflictError otherwise); NotFoundError if it is gone. */
   save(read: SessionRecord<T>, value: T): Promise<SessionRecord<T>>;
   /** False when there was no such live session of this owner. */
