@@ -1,8 +1,10 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } from './query/retrieve-records.js';
 import { ConfigError } from './errors.js';
+import { SessionKey } from './sessions/sealed-content.js';
 
 /** The model `npm run setup` installs (scripts/fetch-smollm2.sh), the default of DXGRAPH_LLM_MODEL. */
 export const DEFAULT_LOCAL_MODEL_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.models', 'smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf');
@@ -111,6 +113,11 @@ const EnvSchema = z.object({
   DXGRAPH_SESSION_MAX_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_SESSIONS.maxPerKey),
   DXGRAPH_SESSION_MAX_TURNS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_SESSIONS.maxTurns),
   DXGRAPH_SESSION_LIFETIME_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(DEFAULT_SESSIONS.lifetimeMs),
+  // Issue 28: where sessions live (neo4j: shared by replicas, content sealed under DXGRAPH_SESSION_KEY, checked below).
+  DXGRAPH_SESSIONS: z.enum(['memory', 'neo4j']).default('memory'),
+  DXGRAPH_SESSION_KEY: z.string().optional(),
+  // Issue 28: diagnose on worker threads (src/query/diagnose-pool.ts); auto = one per core, 0 = on the event loop.
+  DXGRAPH_QUERY_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(0).max(64)]).default(0),
   // Issue 7: information-density gate (docs/gate.md). Default off, measured (issue 19, docs/gate.md
   // "Default: off"): on the DDXPlus eval it costs 0.3-0.5 points top-1 and saves 2-3% latency on
   // free text. 'auto' turns it on when the build has a classifier.
@@ -175,6 +182,25 @@ export interface Config {
   limits?: LimitsConfig;
   /** Prior weights of the offline evidence reasoner that DXGRAPH_PRIOR_WEIGHTS sets; absent or empty = the reasoner's defaults. */
   priorWeights?: PriorWeightsConfig;
+  /** Where consultation sessions live (DXGRAPH_SESSIONS); absent (hand-built configs in tests) = memory. */
+  sessionStore?: SessionStoreConfig;
+  /** Diagnose worker threads (DXGRAPH_QUERY_WORKERS); absent (hand-built configs in tests) or 0 = diagnose on the event loop. */
+  queryWorkers?: number;
+}
+
+/** In this process, or in Neo4j shared by replicas with the content sealed under `key` (docs/deployment.md). */
+export type SessionStoreConfig = { kind: 'memory' } | { kind: 'neo4j'; key: SessionKey };
+
+/**
+ * DXGRAPH_SESSIONS + DXGRAPH_SESSION_KEY. The key is checked here and not by the schema so that
+ * no error message ever repeats it (loadConfig's messages quote the value they reject).
+ */
+function sessionStore(kind: 'memory' | 'neo4j', keyText: string | undefined): SessionStoreConfig {
+  const key = keyText === undefined ? null : SessionKey.parse(keyText);
+  if (keyText !== undefined && key === null) throw new ConfigError('DXGRAPH_SESSION_KEY: must be 32 random bytes as 64 hex digits or base64, e.g. from `openssl rand -hex 32` (value not shown)');
+  if (kind === 'memory') return { kind };
+  if (key === null) throw new ConfigError('DXGRAPH_SESSION_KEY: required with DXGRAPH_SESSIONS=neo4j (session content is stored encrypted under it); generate one with `openssl rand -hex 32`');
+  return { kind, key };
 }
 
 export interface LlmConfig {
@@ -266,6 +292,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
     query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE, recordRetrieval: e.DXGRAPH_RECORD_RETRIEVAL },
     priorWeights: priorWeights(e.DXGRAPH_PRIOR_WEIGHTS),
+    sessionStore: sessionStore(e.DXGRAPH_SESSIONS, e.DXGRAPH_SESSION_KEY),
+    queryWorkers: e.DXGRAPH_QUERY_WORKERS === 'auto' ? availableParallelism() : e.DXGRAPH_QUERY_WORKERS,
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,
       maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,

@@ -8,6 +8,8 @@ import { cachedProbe } from './http/cached-probe.js';
 import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
+import { errorMessage } from './errors.js';
+import { DiagnosePool } from './query/diagnose-pool.js';
 import { openQueryService, type QueryService } from './query/query-service.js';
 import { LlmDecomposer, loadDecomposePrompt } from './query/decompose-llm.js';
 import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
@@ -16,7 +18,7 @@ import { COMPACT_PROMPT_LIMITS, loadDiagnosePrompt } from './reasoners/llm-promp
 import { LlmReasoner } from './reasoners/llm-reasoner.js';
 import type { Reasoner } from './reasoners/reasoner.js';
 import { WithFallback } from './reasoners/with-fallback.js';
-import { createConsultation } from './sessions/create.js';
+import { openConsultation } from './sessions/create.js';
 
 /**
  * Start-up wiring for `dxgraph serve`: check access rules, connect Neo4j (fails with one
@@ -56,6 +58,20 @@ export async function createDecomposer(config: Config): Promise<LlmDecomposer | 
   return new LlmDecomposer({ chat: createChatModel(config), prompt: await loadDecomposePrompt(), timeoutMs: config.llm.timeoutMs });
 }
 
+/** Expired sessions are unreadable at once; this only bounds how long their sealed content stays on disk. */
+const PURGE_EVERY_MS = 60_000;
+
+/** The query service `serve` runs, on a connected GraphStore (also what each diagnose worker opens: diagnose-pool.ts). */
+export async function openServedQuery(config: Config, logger: Logger, graph: GraphStore): Promise<QueryService> {
+  const limits = config.limits ?? DEFAULT_LIMITS;
+  // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
+  const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
+  return openQueryService({
+    graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger), ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}),
+    limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
+  });
+}
+
 export async function startServer(opts: StartServerOptions): Promise<DxServer> {
   const { config, logger } = opts;
   const host = opts.host ?? config.http.host;
@@ -64,21 +80,22 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
   assertSafeBinding(host, apiKeys);
 
   const graph = new GraphStore(config.neo4j);
+  let pool: DiagnosePool | null = null;
   try {
     // Fail fast while serving: a request should get its 503 in about a second, not after
     // the driver's default 30 s of transaction retries.
     await graph.connect({ maxRetryMs: 1000 });
-    const embedder = createEmbedder(config);
     await loadLocalModel(config, logger);
-    const reasoners = await createReasoners(config, logger);
-    // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
-    const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
     const limits = config.limits ?? DEFAULT_LIMITS;
-    const query = await openQueryService({
-      graph, dataDir: config.dataDir, embedder, reasoners, ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}),
-      limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
-    });
+    const loaded = await openServedQuery(config, logger, graph);
+    // DXGRAPH_QUERY_WORKERS: diagnose (and a session's first turn) off the event loop.
+    pool = (config.queryWorkers ?? 0) > 0 ? await DiagnosePool.open({ size: config.queryWorkers!, config, buildId: loaded.snapshot.buildId, logger }) : null;
+    const query: QueryService = pool ? { ...loaded, diagnose: pool.diagnose } : loaded;
     const neo4jUp = cachedProbe(() => graph.ping(), { ttlMs: limits.readyCacheMs });
+    // DXGRAPH_SESSIONS=neo4j: sessions shared by every replica on this database (docs/deployment.md).
+    const store = config.sessionStore?.kind === 'neo4j' ? { kind: 'neo4j' as const, graph, key: config.sessionStore.key } : { kind: 'memory' as const };
+    const newestBuild = async () => ((await graph.read('query/snapshot-build'))[0]?.id as string | undefined) ?? null;
+    const sessions = await openConsultation({ snapshot: query.snapshot, query, store, newestBuild, ...consultationSettings(config) });
     const app = createApp({
       query,
       kg: new Neo4jKgReader(graph),
@@ -86,14 +103,15 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
         neo4j: await neo4jUp(),
         indexes: query.snapshot.diseases.length > 0 && query.artifacts.featureIndex.size > 0,
       }),
-      config,
+      config: pool ? admitToPool(config, limits, pool.size) : config,
       apiKeys,
       logger,
-      consultation: createConsultation({ snapshot: query.snapshot, query, ...consultationSettings(config) }),
+      consultation: sessions.consultation,
     });
     const running = await listen(app, { host, port });
+    const purge = setInterval(() => void sessions.purgeExpired().catch((e: unknown) => logger.warn({ err: errorMessage(e) }, 'expired-session purge failed')), PURGE_EVERY_MS).unref();
     logger.info(
-      { url: running.url, buildId: query.snapshot.buildId, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
+      { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, queryWorkers: pool?.size ?? 0, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
       'dxgraph serving',
     );
     return {
@@ -101,12 +119,15 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       port: running.port,
       query,
       close: async (closeOpts = {}) => {
+        clearInterval(purge);
         await running.close(closeOpts);
+        await pool?.close();
         await graph.close();
         await disposeLocalModels();
       },
     };
   } catch (e) {
+    await pool?.close();
     await graph.close();
     await disposeLocalModels();
     throw e;
@@ -123,6 +144,16 @@ export async function loadLocalModel(config: Config, logger: Logger): Promise<vo
   const t0 = performance.now();
   await local?.load();
   logger.info({ model: chatModelLabel(config.llm), loadMs: Math.round(performance.now() - t0) }, 'local LLM loaded');
+}
+
+/**
+ * With workers, at most one admitted diagnose per worker: the rest wait in admission's fair
+ * per-client queues (admission.ts), not in the pool's arrival-order queue, so another client's
+ * request waits for one running diagnose, not for everything a busy client had admitted.
+ */
+function admitToPool(config: Config, limits: typeof DEFAULT_LIMITS, workers: number): Config {
+  const a = limits.admission;
+  return { ...config, limits: { ...limits, admission: { ...a, maxActive: Math.min(a.maxActive, workers), maxActivePerClient: Math.min(a.maxActivePerClient, workers) } } };
 }
 
 /** DXGRAPH_SESSION_TTL_MS, _SESSION_MAX, _SESSION_MAX_PER_KEY, _SESSION_LIFETIME_MS, _SESSION_MAX_TURNS, _STOP_CONFIDENCE, _FOLLOWUP_RANKER → the consultation. */

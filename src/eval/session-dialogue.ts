@@ -62,7 +62,7 @@ export async function sessionDialogue(port: SessionPort, rec: NormalizedRecord, 
     const next = view.questions[0];
     if (asked >= max || !next) {
       for (const k of opts.checkpoints) if (k > asked) { run.topAt.set(k, top); shownAt.set(k, shown); } // nothing left to ask
-      port.end(EVAL_OWNER, view.sessionId); // a finished dialogue frees its place (sessions are per-owner bounded)
+      await port.end(EVAL_OWNER, view.sessionId); // a finished dialogue frees its place (sessions are per-owner bounded)
       return { run, shownAt, startMs, answerMs };
     }
     t0 = performance.now();

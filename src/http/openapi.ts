@@ -66,7 +66,9 @@ function sessionPaths(security: Json[]): Record<string, Json> {
         requestBody: { required: true, content: { 'application/json': { schema: ref('AnswersRequest') } } },
         responses: {
           '200': json('SessionView', 'Updated differential, next questions, stop signal'), '404': gone, ...errors, '400': json('Error', 'Unknown question id or an answer of the wrong type (nothing is changed)'),
-          '409': json('Error', 'SESSION_TURN_LIMIT: the session reached DXGRAPH_SESSION_MAX_TURNS recorded answers (each changed answer counts one)'),
+          '409': json('Error', "SESSION_TURN_LIMIT: the session reached DXGRAPH_SESSION_MAX_TURNS recorded answers (each changed answer counts one); SESSION_CONFLICT: another answer was recorded first (a concurrent request, or since the body's `version`): reload and answer again"),
+          '410': json('Error', 'SESSION_BUILD_RETIRED: the session started on a KG build this server no longer serves; start a new session (its history stays readable)'),
+          '503': json('Error', 'SESSION_BUILD_PENDING: the session runs on a newer KG build than this replica serves yet (rolling restart; Retry-After); OVERLOADED (Retry-After); or Neo4j unreachable'),
         },
       },
     },

@@ -17,16 +17,21 @@
  * nothing and a changed answer replaces the earlier one. Limits (issue 18): sessions
  * belong to their creator (`owner`), and answer turns per session are capped, which also
  * bounds the history an answer flipping back and forth can grow.
+ *
+ * Replicas (issue 28): state is never changed in place; each answer turn builds the next
+ * state and saves it against the version it read (repository.ts), so two replicas answering
+ * the same turn at once give one answer and one SessionConflictError. A session keeps the KG
+ * build it started on and takes answers only on a server serving that build (SessionBuildError).
  */
 import { normalizeAnswer, sameAnswer, type AnswerValue } from '../followups/answers.js';
 import type { FollowupEngine } from '../followups/engine.js';
 import { rankDifferential, type FeatureEvidence } from '../followups/posterior.js';
 import type { RankerName } from '../followups/ranker.js';
-import { InputError } from '../errors.js';
+import { InputError, NotFoundError } from '../errors.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type InputFinding } from '../query/contracts.js';
-import { SessionLimitError } from './errors.js';
+import { SessionBuildError, SessionConflictError, SessionLimitError } from './errors.js';
 import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest, Turn } from './schemas.js';
-import type { SessionStore, StoredSession } from './session-store.js';
+import type { SessionRecord, SessionRepository } from './repository.js';
 import { blendPriors, startingPrior } from './starting-prior.js';
 import { historyView, recordedAnswers, sessionView, turnOf, type TurnResult } from './views.js';
 
@@ -78,9 +83,9 @@ export interface SessionState {
 export interface ConsultationPort {
   start(owner: string, req: StartSessionRequest): Promise<SessionView>;
   answer(owner: string, id: string, req: AnswersRequest): Promise<SessionView>;
-  get(owner: string, id: string): SessionHistory;
+  get(owner: string, id: string): Promise<SessionHistory>;
   /** Ends a session (frees the owner's quota); NotFoundError like `get`. */
-  end(owner: string, id: string): void;
+  end(owner: string, id: string): Promise<void>;
 }
 
 export class Consultation implements ConsultationPort {
@@ -88,7 +93,16 @@ export class Consultation implements ConsultationPort {
   private readonly now: () => number;
 
   constructor(
-    private readonly deps: { engine: FollowupEngine; store: SessionStore<SessionState>; query: DiagnosePort; now?: () => number },
+    private readonly deps: {
+      engine: FollowupEngine;
+      store: SessionRepository<SessionState>;
+      query: DiagnosePort;
+      /** The KG build this server serves (the snapshot's); recorded on new sessions, required of answered ones. */
+      buildId?: string | null;
+      /** The newest complete build in the KG (Neo4j), asked only when a session's build differs from the served one; absent = never newer. */
+      newestBuild?: () => Promise<string | null>;
+      now?: () => number;
+    },
     opts: Partial<ConsultationOptions> = {},
   ) {
     this.opts = { ...DEFAULT_CONSULTATION_OPTIONS, ...opts };
@@ -103,7 +117,7 @@ export class Consultation implements ConsultationPort {
       sex: req.sex ?? null,
     };
     // Refuse before the pipeline's work when the owner is at its quota (create checks again).
-    this.deps.store.assertRoom(owner);
+    await this.deps.store.assertRoom(owner);
     // Exactly what /v1/diagnose runs for a body without options; its own questions are not needed.
     // Nothing described (only age/sex: the masking protocol at 100%; HTTP requires a description)
     // is a body diagnose refuses: the session then starts from the KG prior alone.
@@ -129,39 +143,45 @@ export class Consultation implements ConsultationPort {
     // The first turn shows diagnose's differential itself; the engine only picks the questions,
     // planned over the KG's reading just computed (no answers yet).
     const result = this.assess(parts, out ? listed.slice(0, this.opts.differential) : null, kg);
-    const state: SessionState = { ...parts, turns: [], last: result };
-    state.turns.push(turnOf({ at: this.now(), kind: 'start', answers: [], result, engine: this.deps.engine }));
-    const s = this.deps.store.create(owner, state);
-    return this.view(s);
+    const state: SessionState = { ...parts, turns: [turnOf({ at: this.now(), kind: 'start', answers: [], result, engine: this.deps.engine })], last: result };
+    return this.view(await this.deps.store.create(owner, this.deps.buildId ?? null, state));
   }
 
   async answer(owner: string, id: string, req: AnswersRequest): Promise<SessionView> {
+    const s = await this.deps.store.peek(id, owner); // the save below refreshes the expiry
+    const served = this.deps.buildId ?? null;
+    // Before the answers are checked: an old build's question ids may be unknown to this one, and the client should learn the session ended, not that its answer is bad.
+    if (s.buildId !== served) throw new SessionBuildError(s.buildId, served, s.buildId !== null && s.buildId === (await this.deps.newestBuild?.()));
     const accepted = this.validate(req);
-    const s = this.deps.store.get(id, owner);
     const state = s.value;
     const changed = [...accepted].filter(([qid, a]) => !(state.answers.has(qid) && sameAnswer(state.answers.get(qid)!, a)));
-    if (changed.length === 0) return this.view(s); // idempotent repeat
+    if (changed.length === 0) return this.view(s); // idempotent repeat (a retry after a lost response), whatever version it names
+    // The client's view of the session (optional): answers chosen on an older turn are refused, not merged.
+    if (req.version !== undefined && req.version !== s.version) {
+      throw new SessionConflictError(`the session is at version ${s.version}, not ${req.version}: another answer was recorded first; reload it and answer again`, s.version);
+    }
     // Each changed answer is one turn of the cap, so the history (which records every change) is bounded by it.
     if (recordedAnswers(state) + changed.length > this.opts.maxTurns) {
       throw new SessionLimitError('session-turns', `this session reached its limit of ${this.opts.maxTurns} recorded answers; start a new session`);
     }
+    const answers = new Map(state.answers);
     for (const [qid, a] of changed) {
-      state.answers.delete(qid); // a changed answer moves to the end of the answering order
-      state.answers.set(qid, a);
+      answers.delete(qid); // a changed answer moves to the end of the answering order
+      answers.set(qid, a);
     }
-    state.last = this.assess(state, null);
-    state.turns.push(turnOf({ at: this.now(), kind: 'answers', answers: changed, result: state.last, engine: this.deps.engine }));
-    return this.view(s);
+    const last = this.assess({ ...state, answers }, null);
+    const turn = turnOf({ at: this.now(), kind: 'answers', answers: changed, result: last, engine: this.deps.engine });
+    return this.view(await this.deps.store.save(s, { ...state, answers, last, turns: [...state.turns, turn] }));
   }
 
-  get(owner: string, id: string): SessionHistory {
-    const s = this.deps.store.get(id, owner);
+  async get(owner: string, id: string): Promise<SessionHistory> {
+    const s = await this.deps.store.get(id, owner);
     return historyView(s, this.deps.store.expiresAt(s), this.opts.maxTurns, this.deps.engine);
   }
 
-  end(owner: string, id: string): void {
-    this.deps.store.get(id, owner); // 404 for a missing, expired or foreign id
-    this.deps.store.delete(id, owner);
+  async end(owner: string, id: string): Promise<void> {
+    // 404 for a missing, expired or foreign id
+    if (!(await this.deps.store.delete(id, owner))) throw new NotFoundError('session not found or expired');
   }
 
   /** The whole batch is checked before anything changes (a bad answer changes nothing). */
@@ -180,7 +200,7 @@ export class Consultation implements ConsultationPort {
     return accepted;
   }
 
-  private view(s: StoredSession<SessionState>): SessionView {
+  private view(s: SessionRecord<SessionState>): SessionView {
     return sessionView(s, this.deps.store.expiresAt(s), this.opts.maxTurns);
   }
 

@@ -8,11 +8,14 @@
  * owner's session is a 404 like a missing one. Validation failures throw ZodError /
  * InputError and an unknown, expired or foreign id throws NotFoundError; the server's error
  * handler turns them into 400 / 404. Session limits are answered here: per-key quota 429,
- * server capacity 503 (both with Retry-After), the turn cap 409.
+ * server capacity 503 (both with Retry-After), the turn cap 409. Replicas (issue 28): an answer
+ * to a session that moved on since it was read (or since the client's `version`) is 409
+ * SESSION_CONFLICT; an answer to a session of a KG build no longer served is 410 SESSION_BUILD_RETIRED
+ * (503 SESSION_BUILD_PENDING when the session's build is newer than this replica's).
  */
 import express, { Router, type ErrorRequestHandler } from 'express';
 import type { ConsultationPort } from './consultation.js';
-import { SessionLimitError, type SessionLimit } from './errors.js';
+import { SessionBuildError, SessionConflictError, SessionLimitError, type SessionLimit } from './errors.js';
 import { LOCAL_OWNER, type OwnerOf } from './owner.js';
 import { AnswersRequestSchema, startSessionSchema } from './schemas.js';
 
@@ -48,14 +51,15 @@ export function createSessionRouter(deps: SessionRouterDeps): Router {
     const body = AnswersRequestSchema.parse(req.body ?? {});
     res.json(await deps.consultation.answer(ownerOf(req), req.params.id, body));
   });
-  router.get('/v1/sessions/:id', (req, res) => {
-    res.json(deps.consultation.get(ownerOf(req), req.params.id));
+  router.get('/v1/sessions/:id', async (req, res) => {
+    res.json(await deps.consultation.get(ownerOf(req), req.params.id));
   });
-  router.delete('/v1/sessions/:id', (req, res) => {
-    deps.consultation.end(ownerOf(req), req.params.id);
+  router.delete('/v1/sessions/:id', async (req, res) => {
+    await deps.consultation.end(ownerOf(req), req.params.id);
     res.status(204).end();
   });
   router.use(sessionLimitErrors(deps.retryAfterSeconds ?? 60));
+  router.use(sessionStateErrors);
   return router;
 }
 
@@ -68,3 +72,14 @@ function sessionLimitErrors(retryAfterSeconds: number): ErrorRequestHandler {
     res.status(status).json({ error: { code, message: err.message, field: null } });
   };
 }
+
+/**
+ * A lost race or a stale client version → 409 (reload and answer again); a retired build → 410
+ * (start a new session); a build this replica does not serve yet (rolling restart) → 503 + Retry-After.
+ */
+const sessionStateErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  if (err instanceof SessionConflictError) return void res.status(409).json({ error: { code: 'SESSION_CONFLICT', message: err.message, field: null } });
+  if (err instanceof SessionBuildError && err.pending) return void res.status(503).set('Retry-After', '5').json({ error: { code: err.code, message: err.message, field: null } });
+  if (err instanceof SessionBuildError) return void res.status(410).json({ error: { code: err.code, message: err.message, field: null } });
+  next(err);
+};

@@ -35,6 +35,7 @@ export const AnswersRequestSchema = z.strictObject({
     .array(z.strictObject({ questionId: z.string().min(1).max(200), answer: AnswerValueSchema }))
     .min(1)
     .max(100),
+  version: z.int().min(1).optional().describe("The session's `version` these answers were chosen on: if another answer was recorded since, 409 SESSION_CONFLICT instead of recording them"),
 });
 export type AnswersRequest = z.infer<typeof AnswersRequestSchema>;
 
@@ -74,6 +75,8 @@ export const SessionViewSchema = z.object({
   insufficient: InsufficientSchema
     .nullable()
     .describe("/v1/diagnose's verdict on the first description (too little matched the KG to rank); null once a question is answered"),
+  version: z.int().describe('1 at the start, +1 per recorded answer turn; send it back with answers to refuse them if the session moved on (409)'),
+  buildId: z.string().nullable().describe('The KG build the session started on; it takes answers only where that build is served (else 410)'),
 });
 export type SessionView = z.infer<typeof SessionViewSchema>;
 

@@ -4,7 +4,7 @@ import type { FollowupEngine, StopSignal } from '../followups/engine.js';
 import type { ScoredQuestion } from '../followups/ranker.js';
 import type { SessionState } from './consultation.js';
 import type { SessionHistory, SessionView, Turn } from './schemas.js';
-import type { StoredSession } from './session-store.js';
+import type { SessionRecord } from './repository.js';
 
 const iso = (t: number): string => new Date(t).toISOString();
 
@@ -33,7 +33,7 @@ export function recordedAnswers(state: Pick<SessionState, 'turns'>): number {
   return state.turns.reduce((n, t) => n + t.answers.length, 0);
 }
 
-export function sessionView(s: StoredSession<SessionState>, expiresAt: number, maxTurns: number): SessionView {
+export function sessionView(s: SessionRecord<SessionState>, expiresAt: number, maxTurns: number): SessionView {
   const st = s.value;
   return {
     sessionId: s.id,
@@ -46,6 +46,8 @@ export function sessionView(s: StoredSession<SessionState>, expiresAt: number, m
     answered: st.answers.size,
     turnsLeft: Math.max(0, maxTurns - recordedAnswers(st)),
     insufficient: st.answers.size === 0 ? st.insufficient : null,
+    version: s.version,
+    buildId: s.buildId,
   };
 }
 
@@ -60,7 +62,7 @@ export function turnOf(t: { at: number; kind: Turn['kind']; answers: [string, An
   };
 }
 
-export function historyView(s: StoredSession<SessionState>, expiresAt: number, maxTurns: number, engine: FollowupEngine): SessionHistory {
+export function historyView(s: SessionRecord<SessionState>, expiresAt: number, maxTurns: number, engine: FollowupEngine): SessionHistory {
   const st = s.value;
   return {
     ...sessionView(s, expiresAt, maxTurns),

@@ -19,17 +19,21 @@ interface Service {
   command?: string[] | string;
 }
 
-const compose = parse(readFileSync(join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
+// merge: compose resolves `<<: *anchor` keys (the shared replica environment).
+const compose = parse(readFileSync(join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, Service>;
   volumes: Record<string, unknown>;
 };
 
 describe('docker-compose.yml', () => {
   const neo4j = compose.services.neo4j!;
-  const dx = compose.services.dxgraph!;
+  const dx = compose.services['dxgraph-a']!;
+  const replicas = [dx, compose.services['dxgraph-b']!];
+  const job = compose.services.build!;
+  const lb = compose.services.lb!;
 
-  it('has a Neo4j 5 Community service and the dxgraph service', () => {
-    assert.deepEqual(Object.keys(compose.services).sort(), ['dxgraph', 'neo4j']);
+  it('has Neo4j 5 Community, one build job, two dxgraph replicas and a load balancer', () => {
+    assert.deepEqual(Object.keys(compose.services).sort(), ['build', 'dxgraph-a', 'dxgraph-b', 'lb', 'neo4j']);
     assert.match(neo4j.image ?? '', /^neo4j:5(\.\d+)*-community$/);
   });
 
@@ -50,7 +54,32 @@ describe('docker-compose.yml', () => {
     const test = neo4j.healthcheck?.test;
     assert.ok(Array.isArray(test) && test[0] === 'CMD-SHELL' && /7474|7687/.test(test[1] ?? ''), 'healthcheck probes Neo4j');
     assert.ok((neo4j.healthcheck?.retries ?? 0) > 0);
-    assert.equal(dx.depends_on?.neo4j?.condition, 'service_healthy');
+    for (const s of [...replicas, job]) assert.equal(s.depends_on?.neo4j?.condition, 'service_healthy');
+  });
+
+  it('replicas start after the build job succeeded, only serve, read its artifacts read-only and share sessions in Neo4j under one key', () => {
+    assert.equal(job.depends_on?.neo4j?.condition, 'service_healthy');
+    for (const r of replicas) {
+      assert.equal(r.depends_on?.build?.condition, 'service_completed_successfully');
+      const cmd = Array.isArray(r.command) ? r.command.join(' ') : String(r.command);
+      assert.match(cmd, /bin\/dxgraph\.js serve/);
+      assert.doesNotMatch(cmd, /\bbuild\b/);
+      assert.ok((r.volumes ?? []).includes('dxgraph-data:/data/dxgraph:ro'), 'the shared build folder, read-only');
+      assert.equal(r.environment?.DXGRAPH_SESSIONS, 'neo4j');
+      assert.match(r.environment?.DXGRAPH_SESSION_KEY ?? '', /^\$\{DXGRAPH_SESSION_KEY(:-[^}]*)?\}$/, 'the key comes from the operator, never from the file');
+      assert.equal(r.environment?.DXGRAPH_DATA_DIR, job.environment?.DXGRAPH_DATA_DIR);
+    }
+    assert.ok((job.volumes ?? []).includes('dxgraph-data:/data/dxgraph'));
+  });
+
+  it('the load balancer is the only published API port (loopback) and sends to both replicas', () => {
+    assert.deepEqual(lb.ports, ['127.0.0.1:${PORT:-8080}:8080']);
+    for (const r of replicas) assert.equal(r.ports, undefined);
+    for (const r of ['dxgraph-a', 'dxgraph-b']) assert.equal(lb.depends_on?.[r]?.condition, 'service_healthy');
+    const mount = (lb.volumes ?? []).find((v) => v.endsWith(':/etc/nginx/nginx.conf:ro'))!;
+    const conf = readFileSync(join(PROJECT_ROOT, mount.split(':')[0]!), 'utf8');
+    for (const r of ['dxgraph-a', 'dxgraph-b']) assert.match(conf, new RegExp(`server ${r}:8080`));
+    assert.match(conf, /access_log off/, 'no URLs or bodies logged by the balancer');
   });
 
   it('points dxgraph at the neo4j service over Bolt with the same credentials', () => {
@@ -62,7 +91,8 @@ describe('docker-compose.yml', () => {
   it('builds dxgraph from the Dockerfile and runs real CLI commands', () => {
     assert.equal(dx.build, '.');
     assert.ok(existsSync(join(PROJECT_ROOT, 'Dockerfile')));
-    const cmd = Array.isArray(dx.command) ? dx.command.join(' ') : String(dx.command);
+    assert.equal(job.build, '.');
+    const cmd = [job, dx].map((s) => (Array.isArray(s.command) ? s.command.join(' ') : String(s.command))).join(' ');
     for (const sub of ['build', 'serve']) {
       assert.match(cmd, new RegExp(`bin/dxgraph\\.js ${sub}\\b`));
       assert.ok(existsSync(join(PROJECT_ROOT, 'src', 'cli', `${sub}-command.ts`)), `${sub} command exists`);

@@ -36,3 +36,25 @@ describe('config: consultation sessions and follow-ups', () => {
     for (const v of values) it(`rejects ${variable}=${v} naming ${variable}`, () => rejects({ [variable]: v }, variable));
   }
 });
+
+describe('config: where sessions live (DXGRAPH_SESSIONS, DXGRAPH_SESSION_KEY)', () => {
+  const KEY = '0123456789abcdef'.repeat(4);
+  it('memory by default, no key needed', () => {
+    assert.deepEqual(loadConfig({}).sessionStore, { kind: 'memory' });
+  });
+  it('neo4j needs a 32-byte key and holds it redacted', () => {
+    const c = loadConfig({ DXGRAPH_SESSIONS: 'neo4j', DXGRAPH_SESSION_KEY: KEY });
+    assert.equal(c.sessionStore?.kind, 'neo4j');
+    assert.equal(c.sessionStore?.kind === 'neo4j' && c.sessionStore.key.bytes().toString('hex'), KEY);
+    assert.ok(!JSON.stringify(c).includes(KEY), 'the key never appears in a serialised config');
+    rejects({ DXGRAPH_SESSIONS: 'neo4j' }, 'DXGRAPH_SESSION_KEY');
+    rejects({ DXGRAPH_SESSIONS: 'redis' }, 'DXGRAPH_SESSIONS');
+  });
+  it('a malformed key is refused without repeating it, even with the memory store', () => {
+    for (const bad of ['hunter2-secret-value', KEY.slice(1)]) {
+      for (const kind of ['memory', 'neo4j']) {
+        assert.throws(() => loadConfig({ DXGRAPH_SESSIONS: kind, DXGRAPH_SESSION_KEY: bad }), (e: unknown) => e instanceof Error && e.message.startsWith('DXGRAPH_SESSION_KEY') && !e.message.includes(bad));
+      }
+    }
+  });
+});

@@ -69,7 +69,7 @@ describe('eval leakage check, test set and dialogue driver', () => {
     const answers: unknown[] = [];
     let turn = 0;
     const view = (): SessionView => ({
-      sessionId: 's1', createdAt: '', expiresAt: '', ranker: 'sigma', answered: turn, turnsLeft: 10, insufficient: null,
+      sessionId: 's1', createdAt: '', expiresAt: '', ranker: 'sigma', answered: turn, turnsLeft: 10, insufficient: null, version: turn + 1, buildId: null,
       differential: [{ diseaseId: turn >= 2 ? 'dis:flu' : 'dis:cold', disease: '', probability: turn >= 2 ? 0.95 : 0.4 }],
       questions: [{ id: `q:E_${turn + 6}`, text: '?', answerType: 'yes-no', options: [], score: 1, ranker: 'sigma', featureId: featureOf(`E_${turn + 6}`) }],
       stop: { stop: turn >= 2, reason: turn >= 2 ? 'confident' : null, topProbability: 0, confidence: 0.9 },
@@ -81,7 +81,7 @@ describe('eval leakage check, test set and dialogue driver', () => {
         turn++;
         return view();
       },
-      end: () => undefined,
+      end: async () => undefined,
     };
     const d = await sessionDialogue(port, r, interactiveStart(r), { ranker: 'sigma', checkpoints: [0, 1, 3], scheme: KG_BUILD_IDS });
     assert.deepEqual([...d.run.topAt], [[0, 'dis:cold'], [1, 'dis:cold'], [3, 'dis:flu']]);

@@ -19,8 +19,8 @@ function fakeConsultation(seen: StartSessionRequest[]): ConsultationPort {
       return view;
     },
     answer: async () => view,
-    get: () => view as never,
-    end: () => undefined,
+    get: async () => view as never,
+    end: async () => undefined,
   };
 }
 

@@ -5,9 +5,10 @@ import { FollowupModel } from '../../src/followups/model.js';
 import { buildQuestionCatalogue } from '../../src/followups/question-model.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type RankedDisease } from '../../src/query/contracts.js';
 import { Consultation, type SessionState } from '../../src/sessions/consultation.js';
-import { SessionLimitError } from '../../src/sessions/errors.js';
+import { SessionBuildError, SessionConflictError, SessionLimitError } from '../../src/sessions/errors.js';
+import { decodeState, encodeState } from '../../src/sessions/session-codec.js';
 import { SessionHistorySchema, SessionViewSchema } from '../../src/sessions/schemas.js';
-import { SessionStore } from '../../src/sessions/session-store.js';
+import { MemorySessionRepository } from '../../src/sessions/memory-repository.js';
 import { fixtureKg } from '../support/followups-kg.js';
 
 /** A deterministic stand-in for the query service: records its inputs, answers a fixed differential. */
@@ -33,10 +34,13 @@ function setup(opts: { confidence?: number; ttlMs?: number; maxTurns?: number; r
   const model = new FollowupModel(fixtureKg(), { alpha: 0.5 });
   const engine = new FollowupEngine(model, buildQuestionCatalogue(model.features));
   const clock = { t: Date.UTC(2025, 0, 1) };
-  const store = new SessionStore<SessionState>({ maxSessions: 5, maxPerOwner: 5, ttlMs: opts.ttlMs ?? 60_000, lifetimeMs: 3_600_000, now: () => clock.t });
+  const store = new MemorySessionRepository<SessionState>({ maxSessions: 5, maxPerOwner: 5, ttlMs: opts.ttlMs ?? 60_000, lifetimeMs: 3_600_000, now: () => clock.t });
   const query = new FakeQuery(opts.ranked ?? A_FIRST);
-  const c = new Consultation({ engine, store, query, now: () => clock.t }, { confidence: opts.confidence ?? 0.95, questions: 3, ...(opts.maxTurns ? { maxTurns: opts.maxTurns } : {}) });
-  return { c, clock, query };
+  const options = { confidence: opts.confidence ?? 0.95, questions: 3, ...(opts.maxTurns ? { maxTurns: opts.maxTurns } : {}) };
+  const c = new Consultation({ engine, store, query, buildId: 'kg-1', now: () => clock.t }, options);
+  /** Another server on the same store, serving `buildId` (a replica after a rebuild). */
+  const replica = (buildId: string, newest?: string) => new Consultation({ engine, store, query, buildId, now: () => clock.t, ...(newest ? { newestBuild: async () => newest } : {}) }, options);
+  return { c, clock, query, store, engine, replica };
 }
 const cough = { text: 'cough', polarity: 'present' as const, code: 'E_1', valueCode: null };
 const K = 'key:1';
@@ -99,7 +103,7 @@ describe('sessions: consultation', () => {
     const v = await c.start(K, { findings: [cough] });
     await assert.rejects(c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }, { questionId: 'q:E_999\u202e', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof InputError && e.field === 'answers.1.questionId' && !e.message.includes('E_999'));
     await assert.rejects(c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_4', answer: { type: 'yes' } }] }), InputError);
-    assert.equal(c.get(K, v.sessionId).answered, 0);
+    assert.equal((await c.get(K, v.sessionId)).answered, 0);
   });
   it('treats a repeated identical answer as idempotent; a changed answer replaces it', async () => {
     const { c } = setup();
@@ -107,7 +111,7 @@ describe('sessions: consultation', () => {
     const a = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
     const b = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
     assert.deepEqual(b.differential, a.differential);
-    assert.equal(c.get(K, v.sessionId).turns.length, 2, 'start + one answer turn');
+    assert.equal((await c.get(K, v.sessionId)).turns.length, 2, 'start + one answer turn');
     const changed = await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'no' } }] });
     assert.notDeepEqual(changed.differential, a.differential);
     assert.equal(changed.answered, 1);
@@ -118,7 +122,7 @@ describe('sessions: consultation', () => {
     const flip = (yes: boolean) => c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: yes ? 'yes' : 'no' } }] });
     for (let i = 0; i < 3; i++) await flip(i % 2 === 0);
     await assert.rejects(flip(false), (e: unknown) => e instanceof SessionLimitError && e.limit === 'session-turns');
-    const h = c.get(K, v.sessionId);
+    const h = await c.get(K, v.sessionId);
     assert.equal(h.turns.length, 4, 'start + 3 answer turns, nothing after the cap');
     assert.equal(h.turnsLeft, 0);
     assert.equal((await flip(true)).answered, 1, 'repeating the current answer is still answered (no new turn)');
@@ -127,30 +131,79 @@ describe('sessions: consultation', () => {
     await two.c.answer(K, w.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }, { questionId: 'q:E_3', answer: { type: 'no' } }] });
     const batch = { answers: [{ questionId: 'q:E_2', answer: { type: 'no' as const } }, { questionId: 'q:E_3', answer: { type: 'yes' as const } }] };
     await assert.rejects(two.c.answer(K, w.sessionId, batch), (e: unknown) => e instanceof SessionLimitError, 'a batch counts each changed answer: 2 + 2 > 3');
-    assert.equal(two.c.get(K, w.sessionId).turnsLeft, 1);
+    assert.equal((await two.c.get(K, w.sessionId)).turnsLeft, 1);
   });
   it('belongs to its owner: another key gets NotFoundError for read, answer and end', async () => {
     const { c } = setup();
     const v = await c.start(K, { findings: [cough] });
-    assert.throws(() => c.get('key:2', v.sessionId), NotFoundError);
+    await assert.rejects(c.get('key:2', v.sessionId), NotFoundError);
     await assert.rejects(c.answer('key:2', v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), NotFoundError);
-    assert.throws(() => c.end('key:2', v.sessionId), NotFoundError);
-    assert.equal(c.get(K, v.sessionId).answered, 0);
-    c.end(K, v.sessionId);
-    assert.throws(() => c.get(K, v.sessionId), NotFoundError);
+    await assert.rejects(c.end('key:2', v.sessionId), NotFoundError);
+    assert.equal((await c.get(K, v.sessionId)).answered, 0);
+    await c.end(K, v.sessionId);
+    await assert.rejects(c.get(K, v.sessionId), NotFoundError);
   });
   it('returns the whole history and 404s unknown and expired sessions', async () => {
     const { c, clock } = setup({ ttlMs: 1000 });
     const v = await c.start(K, { text: 'a cough', findings: [cough], age: 30, sex: 'M' });
     await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_3', answer: { type: 'unknown' } }] });
-    const h = SessionHistorySchema.parse(c.get(K, v.sessionId));
+    const h = SessionHistorySchema.parse(await c.get(K, v.sessionId));
     assert.deepEqual(h.turns.map((t) => t.kind), ['start', 'answers']);
     assert.equal(h.turns[1]!.answers[0]!.question, 'Do you have a rash?');
     assert.deepEqual(h.evidence, [{ featureId: 'feat:cough', feature: 'Do you cough? yes', present: true }]);
     assert.equal(h.description.age, 30);
-    assert.throws(() => c.get(K, 'unknown'), NotFoundError);
+    await assert.rejects(c.get(K, 'unknown'), NotFoundError);
     clock.t += 1000;
-    assert.throws(() => c.get(K, v.sessionId), NotFoundError);
+    await assert.rejects(c.get(K, v.sessionId), NotFoundError);
     await assert.rejects(c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), NotFoundError);
+  });
+
+  it('two answers to the same turn at once: one is recorded, the other is a SessionConflictError and changes nothing', async () => {
+    const { c } = setup();
+    const v = await c.start(K, { findings: [cough] });
+    const yes = c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
+    const no = c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_3', answer: { type: 'no' } }] });
+    const [a, b] = await Promise.allSettled([yes, no]);
+    assert.equal(a.status, 'fulfilled');
+    assert.ok(b.status === 'rejected' && b.reason instanceof SessionConflictError, 'the second read the same version');
+    const h = await c.get(K, v.sessionId);
+    assert.deepEqual(h.turns.map((t) => t.answers.map((x) => x.questionId)), [[], ['q:E_2']]);
+    assert.equal(h.version, 2);
+  });
+  it("answers naming an older version are refused (409), a repeat of what is recorded is not; version counts turns", async () => {
+    const { c } = setup();
+    const v = await c.start(K, { findings: [cough] });
+    assert.equal(v.version, 1);
+    assert.equal(v.buildId, 'kg-1');
+    const r = await c.answer(K, v.sessionId, { version: 1, answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
+    assert.equal(r.version, 2);
+    await assert.rejects(c.answer(K, v.sessionId, { version: 1, answers: [{ questionId: 'q:E_3', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof SessionConflictError && e.current === 2);
+    assert.equal((await c.answer(K, v.sessionId, { version: 1, answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] })).version, 2, 'a retried turn is idempotent');
+    assert.equal((await c.get(K, v.sessionId)).answered, 1);
+  });
+  it('a session keeps its build: another replica on the same build continues it, one on a newer build refuses answers (history stays readable)', async () => {
+    const { c, replica } = setup();
+    const v = await c.start(K, { findings: [cough] });
+    const same = await replica('kg-1').answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] });
+    assert.equal(same.version, 2);
+    const next = replica('kg-2');
+    await assert.rejects(next.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_3', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof SessionBuildError && /kg-1/.test(e.message) && /kg-2/.test(e.message));
+    await assert.rejects(next.answer(K, v.sessionId, { answers: [{ questionId: 'q:only-in-kg-1', answer: { type: 'yes' } }] }), SessionBuildError, 'the build is checked before the answers');
+    assert.equal((await next.get(K, v.sessionId)).buildId, 'kg-1');
+    const fresh = await next.start(K, { findings: [cough] });
+    assert.equal(fresh.buildId, 'kg-2', 'new sessions start on the served build');
+    await assert.rejects(replica('kg-1', 'kg-2').answer(K, fresh.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof SessionBuildError && e.pending && e.code === 'SESSION_BUILD_PENDING', 'a replica not yet restarted: the session is newer, not retired');
+    await assert.rejects(replica('kg-2', 'kg-2').answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }] }), (e: unknown) => e instanceof SessionBuildError && !e.pending);
+  });
+  it('the stored form (JSON, for the Neo4j store) round-trips a session state, questions re-attached to the catalogue', async () => {
+    const { c, store, engine } = setup();
+    const v = await c.start(K, { text: 'cough', findings: [cough], age: 30, sex: 'F' });
+    await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_2', answer: { type: 'yes' } }, { questionId: 'q:E_4', answer: { type: 'options', optionIds: ['V_2'] } }] });
+    const state = (await store.get(v.sessionId, K)).value;
+    const back = decodeState(encodeState(state), engine.catalogue);
+    assert.deepEqual(back, state);
+    assert.ok(back.last.questions.length > 0 && back.last.questions.every((q) => q.question === engine.catalogue.byId.get(q.question.id)));
+    const other = decodeState(encodeState(state), { byId: new Map() });
+    assert.deepEqual(other.last.questions, [], "questions another build's catalogue lacks are left out");
   });
 });

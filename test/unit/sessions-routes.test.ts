@@ -7,7 +7,7 @@ import { requireApiKey } from '../../src/http/access.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { createLogger } from '../../src/logger.js';
 import type { ConsultationPort } from '../../src/sessions/consultation.js';
-import { SessionLimitError } from '../../src/sessions/errors.js';
+import { SessionBuildError, SessionConflictError, SessionLimitError } from '../../src/sessions/errors.js';
 import { LOCAL_OWNER, ownerOfKey, sessionOwner } from '../../src/sessions/owner.js';
 import { createSessionRouter } from '../../src/sessions/routes.js';
 import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest } from '../../src/sessions/schemas.js';
@@ -17,7 +17,8 @@ const KEY_2 = 'k2-Hb4sJ9mQe6uV1dGa';
 
 /**
  * A fake consultation recording calls: sessions are "<n>" owned by whoever started them;
- * question "q:E_1" is the only one; "q:E_8" hits the turn cap; a start past 2 per owner hits the quota.
+ * question "q:E_1" is the only one; "q:E_8" hits the turn cap; a start past 2 per owner hits the quota;
+ * answers naming version 1 lost a race; "q:E_7" answers a session of a retired build.
  */
 class FakeConsultation implements ConsultationPort {
   calls: string[] = [];
@@ -25,7 +26,7 @@ class FakeConsultation implements ConsultationPort {
   view(id: string): SessionView {
     return {
       sessionId: id, createdAt: '2025-01-01T00:00:00.000Z', expiresAt: '2025-01-01T00:30:00.000Z', ranker: 'information-gain',
-      differential: [{ diseaseId: 'dis:a', disease: 'A', probability: 1 }], questions: [], answered: 0, turnsLeft: 5, insufficient: null,
+      differential: [{ diseaseId: 'dis:a', disease: 'A', probability: 1 }], questions: [], answered: 0, turnsLeft: 5, insufficient: null, version: 1, buildId: 'kg-1',
       stop: { stop: true, reason: 'confident', topProbability: 1, confidence: 0.9 },
     };
   }
@@ -42,15 +43,18 @@ class FakeConsultation implements ConsultationPort {
   async answer(owner: string, id: string, req: AnswersRequest): Promise<SessionView> {
     this.own(owner, id);
     if (req.answers.some((a) => a.questionId === 'q:E_8')) throw new SessionLimitError('session-turns', 'turn limit reached');
+    if (req.version === 1) throw new SessionConflictError('the session changed since it was read', 2);
+    if (req.answers.some((a) => a.questionId === 'q:E_7')) throw new SessionBuildError('kg-old', 'kg-new');
+    if (req.answers.some((a) => a.questionId === 'q:E_6')) throw new SessionBuildError('kg-new', 'kg-old', true);
     if (req.answers.some((a) => a.questionId !== 'q:E_1')) throw new InputError('unknown question id', { field: 'answers.0.questionId' });
     this.calls.push(`answer:${id}`);
     return this.view(id);
   }
-  get(owner: string, id: string): SessionHistory {
+  async get(owner: string, id: string): Promise<SessionHistory> {
     this.own(owner, id);
     return { ...this.view(id), description: { text: null, findings: [], age: null, sex: null }, evidence: [], turns: [] };
   }
-  end(owner: string, id: string): void {
+  async end(owner: string, id: string): Promise<void> {
     this.own(owner, id);
     this.owners.delete(id);
   }
@@ -120,6 +124,22 @@ describe('sessions: HTTP routes (real HTTP, port 0)', () => {
     const capped = await send('POST', '/v1/sessions/1/answers', KEY_1, { answers: [{ questionId: 'q:E_8', answer: { type: 'yes' } }] });
     assert.equal(capped.status, 409);
     assert.equal((await errorOf(capped)).code, 'SESSION_TURN_LIMIT');
+  });
+  it('replicas: a lost race or stale version is a 409 SESSION_CONFLICT, a retired build a 410 SESSION_BUILD_RETIRED (no Retry-After)', async () => {
+    const raced = await send('POST', '/v1/sessions/1/answers', KEY_1, { version: 1, answers: [{ questionId: 'q:E_1', answer: { type: 'yes' } }] });
+    assert.equal(raced.status, 409);
+    assert.equal(raced.headers.get('retry-after'), null);
+    assert.equal((await errorOf(raced)).code, 'SESSION_CONFLICT');
+    const retired = await send('POST', '/v1/sessions/1/answers', KEY_1, { answers: [{ questionId: 'q:E_7', answer: { type: 'yes' } }] });
+    assert.equal(retired.status, 410);
+    const e = await errorOf(retired);
+    assert.equal(e.code, 'SESSION_BUILD_RETIRED');
+    assert.match(e.message, /kg-old.*kg-new.*start a new session/);
+    const pending = await send('POST', '/v1/sessions/1/answers', KEY_1, { answers: [{ questionId: 'q:E_6', answer: { type: 'yes' } }] });
+    assert.equal(pending.status, 503);
+    assert.equal(pending.headers.get('retry-after'), '5');
+    assert.equal((await errorOf(pending)).code, 'SESSION_BUILD_PENDING');
+    assert.equal((await send('POST', '/v1/sessions/1/answers', KEY_1, { version: 0, answers: [{ questionId: 'q:E_1', answer: { type: 'yes' } }] })).status, 400, 'versions start at 1');
   });
   it('DELETE /v1/sessions/:id ends the session (204) and frees a place in the quota', async () => {
     assert.equal((await send('DELETE', '/v1/sessions/1', KEY_1)).status, 204);

@@ -1,0 +1,141 @@
+/**
+ * `diagnose` on a pool of worker threads (issue 28): matching, scoring and ranking are CPU
+ * work, and on the server's event loop one client's heavy diagnoses delayed everyone's
+ * requests, health probes included (p99 ×2.1 measured by hand). Each worker opens the same
+ * query service (diagnose-worker.ts) and runs one diagnose at a time; the pool queues the
+ * rest in arrival order (admission.ts already bounds and shares what gets this far).
+ * A worker that dies fails its request (500) and is replaced.
+ *
+ * Workers start one after another, never together: faiss-node keeps ONE process-wide
+ * reference to its Index constructor, which every thread loading the addon overwrites, and
+ * `Index.read` builds through it, so two threads reading their indexes at once crashed the
+ * process (seen in bench:replicas). Searching existing indexes is unaffected.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import { ArtifactError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { DiagnoseInput, DiagnoseResult } from './contracts.js';
+import { fromWire, type FromWorker, type ToWorker } from './worker-wire.js';
+
+interface Job {
+  id: number;
+  input: DiagnoseInput;
+  resolve: (r: DiagnoseResult) => void;
+  reject: (e: Error) => void;
+  signal: AbortSignal | null;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+}
+
+// Workers start from TypeScript sources like the CLI (bin/dxgraph.js): tsx's loader first.
+const ENTRY = new URL('./diagnose-worker.ts', import.meta.url).href;
+const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`;
+
+export class DiagnosePool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closing = false;
+  /** The last worker start: the next waits for it (see above). */
+  private starting: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly o: { size: number; config: Config; buildId: string | null; logger: Logger }) {}
+
+  /** Starts `size` workers and waits until each serves `buildId` (the main thread's build). */
+  static async open(o: { size: number; config: Config; buildId: string | null; logger: Logger }): Promise<DiagnosePool> {
+    const pool = new DiagnosePool(o);
+    try {
+      for (let i = 0; i < o.size; i++) await pool.spawn();
+    } catch (e) {
+      await pool.close();
+      throw e;
+    }
+    return pool;
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  diagnose = (input: DiagnoseInput, opts: { signal?: AbortSignal } = {}): Promise<DiagnoseResult> =>
+    new Promise((resolve, reject) => {
+      const job: Job = { id: this.nextId++, input, resolve, reject, signal: opts.signal ?? null };
+      job.signal?.addEventListener('abort', () => this.cancel(job), { once: true });
+      this.queue.push(job);
+      this.dispatch();
+    });
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const j of this.queue.splice(0)) j.reject(new Error('diagnose pool closed'));
+    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
+  }
+
+  private spawn(): Promise<void> {
+    const next = this.starting.then(() => this.startOne());
+    this.starting = next.catch(() => undefined);
+    return next;
+  }
+
+  private startOne(): Promise<void> {
+    // The session key stays on the main thread: workers never touch sessions.
+    const config = { ...this.o.config, sessionStore: undefined };
+    const worker = new Worker(BOOT, { eval: true, workerData: { config } });
+    return new Promise<void>((ready, failed) => {
+      let started = false;
+      worker.on('message', (m: FromWorker) => {
+        if (m.type === 'ready') {
+          if (m.buildId !== this.o.buildId) return failed(new ArtifactError(String(m.buildId), `a diagnose worker loaded KG build ${m.buildId ?? '(none)'}, the server ${this.o.buildId ?? '(none)'}: a build changed during start-up; restart`));
+          started = true;
+          this.slots.push({ worker, job: null });
+          this.dispatch();
+          return ready();
+        }
+        const slot = this.slots.find((s) => s.worker === worker);
+        const job = slot?.job;
+        if (!slot || !job || job.id !== m.id) return; // a cancelled job's late answer
+        slot.job = null;
+        if (m.type === 'done') job.resolve(m.result);
+        else job.reject(fromWire(m.error));
+        this.dispatch();
+      });
+      worker.on('error', (e) => {
+        if (!started) return failed(e);
+        this.o.logger.error({ err: e.message }, 'diagnose worker failed');
+      });
+      worker.on('exit', (code) => {
+        const i = this.slots.findIndex((s) => s.worker === worker);
+        if (i < 0) return;
+        const [slot] = this.slots.splice(i, 1);
+        slot!.job?.reject(new Error(`diagnose worker exited (${code})`));
+        if (this.closing) return;
+        this.o.logger.warn({ code }, 'diagnose worker exited; starting another');
+        this.spawn().catch((e: unknown) => this.o.logger.error({ err: (e as Error).message }, 'diagnose worker could not be replaced'));
+      });
+    });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.job) continue;
+      const job = this.queue.shift();
+      if (!job) return;
+      slot.job = job;
+      slot.worker.postMessage({ type: 'run', id: job.id, input: job.input } satisfies ToWorker);
+    }
+  }
+
+  /** A client gone while queued leaves the queue; one gone while running is told to its worker (the LLM budget stops). */
+  private cancel(job: Job): void {
+    const q = this.queue.indexOf(job);
+    if (q >= 0) {
+      this.queue.splice(q, 1);
+      return job.reject(new Error('request aborted by the client'));
+    }
+    this.slots.find((s) => s.job === job)?.worker.postMessage({ type: 'cancel', id: job.id } satisfies ToWorker);
+  }
+}
