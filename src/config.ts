@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } from './query/retrieve-records.js';
 import { ConfigError } from './errors.js';
+import { loadCdsConfig, type CdsConfig } from './cds-hooks/cds-config.js';
 
 /**
  * Typed configuration, read from the environment once at start-up and validated.
@@ -161,6 +162,8 @@ export interface Config {
   limits?: LimitsConfig;
   /** Prior weights of the offline evidence reasoner that DXGRAPH_PRIOR_WEIGHTS sets; absent or empty = the reasoner's defaults. */
   priorWeights?: PriorWeightsConfig;
+  /** CDS Hooks (DXGRAPH_CDS_*, src/cds-hooks/cds-config.ts); absent (hand-built configs in tests) = DEFAULT_CDS. */
+  cds?: CdsConfig;
 }
 
 export interface PriorWeightsConfig {
@@ -233,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gate: { mode: e.DXGRAPH_GATE, theta1: e.DXGRAPH_GATE_THETA1 ?? null, theta2: e.DXGRAPH_GATE_THETA2 ?? null },
     query: { differencesCache: e.DXGRAPH_DIFFERENCES_CACHE, recordRetrieval: e.DXGRAPH_RECORD_RETRIEVAL },
     priorWeights: priorWeights(e.DXGRAPH_PRIOR_WEIGHTS),
+    cds: loadCdsConfig(env),
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,
       maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,
