@@ -25,9 +25,9 @@ export const DEFAULT_CANT_MISS = [
   'meningitis', 'sepsis', 'septic shock', 'anaphylaxis', 'tension pneumothorax', 'pneumothorax', 'subarachnoid', 'stroke', 'ectopic pregnancy', 'epiglottitis',
 ] as const;
 
-/** "62%", and "<1%" for what would round to 0 (a rounded 0% reads as "ruled out"). */
+/** "62%"; "<1%" and ">99%" for what would round to 0 or 100 (a rounded 0% reads as "ruled out", 100% as certain). */
 export function percent(p: number): string {
-  return p < 0.005 ? '<1%' : `${Math.round(p * 100)}%`;
+  return p < 0.005 ? '<1%' : p >= 0.995 ? '>99%' : `${Math.round(p * 100)}%`;
 }
 
 export const isCantMiss = (disease: string, cantMiss: readonly string[]): boolean => {
@@ -53,7 +53,7 @@ export function resultCards(result: DiagnoseResult, opts: CardOptions): Card[] {
   ].filter((l): l is string => l !== null);
   return [{
     uuid: randomUUID(),
-    summary: summaryOf(top.map((d) => `${d.disease} ${percent(d.score)}`), urgent.length > 0),
+    summary: summaryOf(result.differential.slice(0, 3).map((d) => ({ label: `${d.disease} ${percent(d.score)}`, urgent: urgent.includes(d) }))),
     detail: detail.join('\n'),
     indicator,
     source: { label: opts.sourceLabel, ...(opts.sourceUrl !== undefined ? { url: opts.sourceUrl } : {}) },
@@ -61,14 +61,15 @@ export function resultCards(result: DiagnoseResult, opts: CardOptions): Card[] {
   }];
 }
 
-/** "Differential: A 62%, B 21%, C 9%", cut at whole entries to stay under 140 characters. */
-function summaryOf(entries: string[], urgent: boolean): string {
-  let s = urgent ? "Can't-miss in differential: " : 'Differential: ';
-  for (const [i, e] of entries.slice(0, 3).entries()) {
-    const next = `${s}${i > 0 ? ', ' : ''}${e}`;
-    if (next.length > SUMMARY_MAX) break;
-    s = next;
-  }
+/**
+ * "Differential: A 62%, B 21% (can't miss), C 9%", cut to 140 characters: entries that are
+ * not can't-miss go first, so the one the card warns about stays readable.
+ */
+function summaryOf(top: Array<{ label: string; urgent: boolean }>): string {
+  const entries = [...top];
+  const render = () => `Differential: ${entries.map((e) => `${e.label}${e.urgent ? " (can't miss)" : ''}`).join(', ')}`;
+  for (let i = entries.length - 1; render().length > SUMMARY_MAX && i > 0; i--) if (!entries[i]!.urgent) entries.splice(i, 1);
+  const s = render();
   return s.length > SUMMARY_MAX ? `${s.slice(0, SUMMARY_MAX - 1)}…` : s;
 }
 

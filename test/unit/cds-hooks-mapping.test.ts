@@ -75,7 +75,7 @@ describe('CDS Hooks: cards', () => {
   const input = { text: null, findings: [], age: null, sex: null, options: DEFAULT_OPTIONS };
 
   it('small probabilities read "<1%", never "0%"', () => {
-    assert.deepEqual([percent(0.004), percent(0.005), percent(0.62), percent(1)], ['<1%', '1%', '62%', '100%']);
+    assert.deepEqual([percent(0.004), percent(0.005), percent(0.62), percent(0.994), percent(0.996)], ['<1%', '1%', '62%', '99%', '>99%']);
   });
 
   it("can't-miss names match as words: NSTEMI, pulmonary embolism; not 'nonstemi…' fragments", () => {
@@ -90,10 +90,12 @@ describe('CDS Hooks: cards', () => {
     assert.equal(card!.indicator, 'info');
     assert.deepEqual(card!.links, [{ label: 'Open a consultation in the dxgraph copilot', url: 'https://dx.example.org/', type: 'absolute' }]);
     assert.match(card!.detail!, /Any fever\?/);
-    const long = 'Acute pulmonary embolism with a very long qualifier that keeps going '.repeat(3);
-    const urgent = resultCards({ ...r, differential: [r.differential[0]!, { ...r.differential[1]!, disease: long, score: 0.001 }] }, opts)[0]!;
+    const long = 'Acute pulmonary embolism, saddle, bilateral, with right heart strain and a long qualifier';
+    const r3 = { ...r.differential[1]!, disease: 'Another disease with a rather long name to fill the summary', score: 0.3 };
+    const urgent = resultCards({ ...r, differential: [r.differential[0]!, r3, { ...r.differential[1]!, disease: long, score: 0.001 }] }, opts)[0]!;
     assert.equal(urgent.indicator, 'warning');
     assert.ok(urgent.summary.length < 140);
+    assert.match(urgent.summary, /^Differential: Disease A \S+%, Acute pulmonary embolism, saddle, bilateral, with right heart strain and a long qualifier <1% \(can't miss\)$/, 'the can\'t-miss name survives the length limit');
     assert.match(urgent.detail!, /<1%/);
   });
 
