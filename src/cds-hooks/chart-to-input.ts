@@ -51,7 +51,11 @@ const encounterOf = (r: Resource): string | null => {
   }
 };
 
-export function chartToInput(resources: readonly Resource[], opts: { encounterId: string | null; today: string }): ChartInput {
+/** The patient a resource is about (Patient: itself), when it says. */
+const subjectOf = (r: Resource): string | null =>
+  r.resourceType === 'Patient' ? `Patient/${r.id}` : normalizeReference((r as { subject?: { reference?: string } }).subject?.reference);
+
+export function chartToInput(resources: readonly Resource[], opts: { patientId: string; encounterId: string | null; today: string }): ChartInput {
   const skipped: Record<string, number> = {};
   const skip = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
   const current = new Set<string>();
@@ -64,7 +68,9 @@ export function chartToInput(resources: readonly Resource[], opts: { encounterId
   const notes: string[] = [];
   let patient: Patient | null = null;
   for (const r of resources) {
-    if (r.resourceType === 'Patient') patient ??= r;
+    // A resource of another patient (a careless search, a shared bundle) is never this chart's evidence.
+    if (subjectOf(r) !== null && subjectOf(r) !== `Patient/${opts.patientId}`) skip('other-patient');
+    else if (r.resourceType === 'Patient') patient ??= r;
     else if (r.resourceType === 'Condition') addCondition(ix, r as Condition, 'chart');
     else if (!ofVisit(r)) skip('other-encounter');
     else if (r.resourceType === 'Observation') addObservation(ix, { ...(r as Observation), encounter: { reference: VISIT } }, 'chart');

@@ -30,7 +30,7 @@ export async function runHook(req: HookRequest, service: CdsService, deps: HookD
   if (req.hook !== service.hook) return err({ kind: 'bad-request', message: `hook: service ${service.id} answers "${service.hook}", not "${req.hook}"` });
   const values = await prefetchValues(req, service, deps);
   if (!values.ok) return values;
-  const chart = chartToInput(chartResources(values.value), { encounterId: req.context.encounterId ?? null, today: deps.today() });
+  const chart = chartToInput(chartResources(values.value), { patientId: req.context.patientId, encounterId: req.context.encounterId ?? null, today: deps.today() });
   if (chart.findings.length === 0 && chart.notes.length === 0) return ok({ cards: [] });
   const prepare = chart.notes.length > 0 ? await deps.prepareNote() : null;
   const text = prepare === null ? '' : chart.notes.map(prepare).join('\n\n').trim().slice(0, deps.maxTextChars);

@@ -38,7 +38,7 @@ describe('CDS Hooks: a chart as a diagnose input (the fhir: source mapping)', ()
   });
 
   it('the encounter e6 gives the findings of its build record, minus its diagnosis and the tertile bins', async () => {
-    const chart = chartToInput(chartResources(Object.values(prefetch)), { encounterId: 'e6', today: '2024-01-01' });
+    const chart = chartToInput(chartResources(Object.values(prefetch)), { patientId: 'p4', encounterId: 'e6', today: '2024-01-01' });
     const src = await openSource(parseSourceSpec('fhir:datasets/fhir-synthetic/bundles'), { strict: false });
     let record: NormalizedRecord | undefined;
     for await (const r of src.records()) if (r.id.endsWith(':e6')) record = r;
@@ -59,13 +59,22 @@ describe('CDS Hooks: a chart as a diagnose input (the fhir: source mapping)', ()
   });
 
   it('without an encounter named, the encounters the Observations name are the visit: their diagnoses are left out', () => {
-    const chart = chartToInput(chartResources(Object.values(prefetch)), { encounterId: null, today: '2024-01-01' });
+    const chart = chartToInput(chartResources(Object.values(prefetch)), { patientId: 'p4', encounterId: null, today: '2024-01-01' });
     assert.equal(chart.skipped['diagnosis-of-this-visit'], 2);
     assert.ok(chart.findings.some((f) => /Cough/i.test(f.text)) && chart.findings.some((f) => /Dysuria/i.test(f.text)));
   });
 
+  it("another patient's resources in the prefetch are never read into this chart", () => {
+    const p2 = (bundle('p2').entry ?? []).map((e) => e.resource!);
+    const mixed = chartToInput(chartResources([...Object.values(prefetch), searchset('Observation', p2), p2[0]]), { patientId: 'p4', encounterId: 'e6', today: '2024-01-01' });
+    const alone = chartToInput(chartResources(Object.values(prefetch)), { patientId: 'p4', encounterId: 'e6', today: '2024-01-01' });
+    assert.deepEqual(mixed.findings, alone.findings);
+    assert.equal(mixed.sex, alone.sex);
+    assert.equal(mixed.skipped['other-patient'], 15, "p2's Patient and 14 Observations");
+  });
+
   it('an empty chart gives no finding; the age is taken at `today`', () => {
-    const chart = chartToInput(chartResources([{ resourceType: 'Patient', id: 'x', birthDate: '1980-06-15', gender: 'female' }]), { encounterId: null, today: '2024-06-14' });
+    const chart = chartToInput(chartResources([{ resourceType: 'Patient', id: 'x', birthDate: '1980-06-15', gender: 'female' }]), { patientId: 'x', encounterId: null, today: '2024-06-14' });
     assert.deepEqual([chart.findings, chart.notes, chart.age, chart.sex], [[], [], 43, 'F']);
   });
 });
