@@ -111,8 +111,12 @@ describe('CDS Hooks over HTTP (JWT auth, prefetch, FHIR server reads)', () => {
       assert.equal(r.status, 401, why);
       assert.match(r.json.error.message, message, why);
     }
-    const rs = await postJson(`${app.url}/cds-services/${SERVICE}`, hookRequest(), bearer(jwt({ aud: aud() }, { alg: 'RS256' })));
+    const rsToken = jwt({ aud: aud() }, { alg: 'RS256' });
+    const rs = await postJson(`${app.url}/cds-services/${SERVICE}`, hookRequest(), bearer(rsToken));
     assert.equal(rs.status, 200, 'RS256 with the configured RSA key');
+    const replay = await postJson(`${app.url}/cds-services/${SERVICE}`, hookRequest(), bearer(rsToken));
+    assert.equal(replay.status, 401, 'the same jti twice is a replay');
+    assert.match(replay.json.error.message, /jti/);
   });
 
   it('the API key keeps working for /v1 (and does not open /cds-services when a JWKS is configured)', async () => {
@@ -151,6 +155,19 @@ describe('CDS Hooks over HTTP (JWT auth, prefetch, FHIR server reads)', () => {
       assert.equal(r.status, 412, path);
       assert.match(r.json.error.message, path === 'hang' ? /within 500 ms/ : /answered 500/);
     }
+  });
+
+  it('encounter-start reads the encounter-scoped templates from the FHIR server', async () => {
+    fhirSeen.length = 0;
+    const service = 'dxgraph-differential-encounter';
+    const r = await postJson(
+      `${app.url}/cds-services/${service}`,
+      { hook: 'encounter-start', hookInstance: randomUUID(), fhirServer: fhirUrl, context: { userId: 'Practitioner/1', patientId: 'p4', encounterId: 'e6' } },
+      bearer(jwt({ aud: aud(`/cds-services/${service}`) })),
+    );
+    assert.equal(r.status, 200, r.text);
+    assert.ok(fhirSeen.some((s) => s.path === '/Observation?patient=p4&encounter=e6&_count=200'));
+    assert.ok(fhirSeen.every((s) => s.auth === undefined), 'no fhirAuthorization: no bearer token sent');
   });
 
   it('an empty chart gives {cards: []} without a diagnose', async () => {

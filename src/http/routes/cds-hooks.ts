@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { DEFAULT_CDS, type CdsConfig } from '../../cds-hooks/cds-config.js';
 import { verifyJwt } from '../../cds-hooks/jwt.js';
+import { ReplayGuard } from '../../cds-hooks/replay-guard.js';
 import { runHook, type HookDeps } from '../../cds-hooks/run-hook.js';
 import { CDS_SERVICES, serviceById } from '../../cds-hooks/services.js';
 import { hookRequestSchema } from '../../cds-hooks/spec.js';
@@ -61,13 +62,16 @@ export function cdsHooksRoutes(deps: AppDeps, admission: RequestHandler): Router
 /** The EHR's JWT: `aud` must be exactly the URL invoked under the configured public URL. */
 function jwtAuth(cds: CdsConfig): RequestHandler {
   const { jwt, publicUrl } = cds;
+  const replays = new ReplayGuard();
   return (req, res, next) => {
     const m = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
     const fail = (message: string) => res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: { code: 'UNAUTHORIZED', message, field: null } });
     if (m === null) return fail('Authorization: Bearer <JWT> is required (CDS Hooks: Trusting CDS Clients)');
     const audience = `${publicUrl}${req.baseUrl}${req.path}`.replace(/\/+$/, '');
-    const v = verifyJwt(m[1]!, { keys: jwt!.keys, issuers: jwt!.issuers, audience, nowS: Math.floor(Date.now() / 1000) });
+    const nowS = Math.floor(Date.now() / 1000);
+    const v = verifyJwt(m[1]!, { keys: jwt!.keys, issuers: jwt!.issuers, audience, nowS });
     if (!v.ok) return fail(`JWT refused: ${v.error}`);
+    if (!replays.accept(v.value.iss, v.value.jti, Number(v.value.exp), nowS)) return fail('JWT refused: this jti was already used (a token is good for one call)');
     next();
   };
 }
