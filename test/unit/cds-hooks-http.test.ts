@@ -193,3 +193,16 @@ describe('CDS Hooks configuration (DXGRAPH_CDS_*)', () => {
     assert.equal(loadConfig({}).cds!.jwt, null);
   });
 });
+
+describe('CDS Hooks replay guard', () => {
+  it('refuses a jti seen before its exp, forgets it after, and refuses rather than forgets when full of live tokens', async () => {
+    const { ReplayGuard } = await import('../../src/cds-hooks/replay-guard.js');
+    const g = new ReplayGuard(2);
+    assert.equal(g.accept(ISS, 'a', 100, 50), true);
+    assert.equal(g.accept(ISS, 'a', 100, 60), false);
+    assert.equal(g.accept('https://other', 'a', 100, 60), true, 'jti is per issuer');
+    assert.equal(g.accept(ISS, 'b', 100, 60), false, 'full of live tokens');
+    assert.equal(g.accept(ISS, 'b', 300, 150), true, 'expired ones pruned');
+    assert.equal(g.accept(ISS, 'a', 300, 150), true, 'a after its exp');
+  });
+});
