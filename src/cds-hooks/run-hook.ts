@@ -2,7 +2,7 @@ import type { DiagnoseService } from '../http/ports.js';
 import { DEFAULT_OPTIONS } from '../query/contracts.js';
 import { err, ok, type Result } from '../result.js';
 import { resultCards, type CardOptions } from './cards.js';
-import { chartResources, chartToInput } from './chart-to-input.js';
+import { chartResources, chartToInput, type ChartInput } from './chart-to-input.js';
 import { readFhir } from './fetch-fhir.js';
 import { fillTemplate } from './services.js';
 import type { Card, CdsService, HookRequest } from './spec.js';
@@ -30,21 +30,37 @@ export async function runHook(req: HookRequest, service: CdsService, deps: HookD
   if (req.hook !== service.hook) return err({ kind: 'bad-request', message: `hook: service ${service.id} answers "${service.hook}", not "${req.hook}"` });
   const values = await prefetchValues(req, service, deps);
   if (!values.ok) return values;
-  const chart = chartToInput(chartResources(values.value), { patientId: req.context.patientId, encounterId: req.context.encounterId ?? null, today: deps.today() });
-  if (chart.findings.length === 0 && chart.notes.length === 0) return ok({ cards: [] });
-  const prepare = chart.notes.length > 0 ? await deps.prepareNote() : null;
-  const text = prepare === null ? '' : chart.notes.map(prepare).join('\n\n').trim().slice(0, deps.maxTextChars);
+  const chart = readChart(values.value, req, deps.today());
+  if (!chart.ok) return chart;
+  const { findings, notes, age, sex } = chart.value;
+  if (findings.length === 0 && notes.length === 0) return ok({ cards: [] });
+  const prepare = notes.length > 0 ? await deps.prepareNote() : null;
+  const text = prepare === null ? '' : notes.map(prepare).join('\n\n').trim().slice(0, deps.maxTextChars);
   const result = await deps.query.diagnose(
     {
       text: text === '' ? null : text,
-      findings: chart.findings,
-      age: deps.dropDemographics ? null : chart.age,
-      sex: deps.dropDemographics ? null : chart.sex,
+      findings,
+      age: deps.dropDemographics ? null : age,
+      sex: deps.dropDemographics ? null : sex,
       options: { ...DEFAULT_OPTIONS, followUps: deps.cards.questions },
     },
     signal !== undefined ? { signal } : {},
   );
   return ok({ cards: resultCards(result, deps.cards) });
+}
+
+/**
+ * The mapping reads resources as FHIR R4 shapes them; one shaped otherwise (a `coding` that is
+ * not an array, a string where an object belongs) throws a TypeError there. That is the
+ * client's malformed input, answered 400, not a server fault.
+ */
+function readChart(values: unknown[], req: HookRequest, today: string): Result<ChartInput, HookFailure> {
+  try {
+    return ok(chartToInput(chartResources(values), { patientId: req.context.patientId, encounterId: req.context.encounterId ?? null, today }));
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return err({ kind: 'bad-request', message: 'prefetch: a resource is not shaped as FHIR R4 (an element of the wrong type)' });
+  }
 }
 
 /** Each prefetch key's value: as sent, else read from fhirServer; 412 when neither can be had. */

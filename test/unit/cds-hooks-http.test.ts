@@ -134,6 +134,19 @@ describe('CDS Hooks over HTTP (JWT auth, prefetch, FHIR server reads)', () => {
     assert.match(wrongHook.json.error.message, /patient-view/);
     assert.equal((await postJson(`${app.url}/cds-services/${SERVICE}`, '{not json', t())).status, 400);
     assert.equal((await postJson(`${app.url}/cds-services/${SERVICE}`, hookRequest({ prefetch: 'x' }), t())).status, 400);
+    // Resources shaped otherwise than FHIR R4 (the mapping reads them as R4): 400, never 500.
+    const bad: unknown[] = [
+      { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Observation', id: 'x', code: { coding: 'LOINC' } } }] },
+      { resourceType: 'Bundle', entry: 'nope' },
+      { resourceType: 'Condition', id: 'c', code: { coding: [{ system: 'http://snomed.info/sct', code: 5 }] }, category: 'x' },
+      { resourceType: 'Observation', id: 'o', code: { coding: [{ code: '1' }] }, encounter: { reference: 7 }, valueQuantity: 'x' },
+      { resourceType: 'DocumentReference', id: 'd', content: [{ attachment: { contentType: 'text/plain', data: 12 } }] },
+    ];
+    for (const [i, observations] of bad.entries()) {
+      const r = await postJson(`${app.url}/cds-services/${SERVICE}`, hookRequest({ prefetch: { ...PREFETCH, observations } }), t());
+      assert.ok(r.status === 400 || r.status === 200, `bad resource ${i}: ${r.status} ${r.text}`);
+      if (i === 0) assert.match(r.json.error.message, /not shaped as FHIR R4/);
+    }
     const unknown = await postJson(`${app.url}/cds-services/nope`, hookRequest(), bearer(jwt({ aud: aud('/cds-services/nope') })));
     assert.equal(unknown.status, 404);
   });
