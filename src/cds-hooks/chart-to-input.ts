@@ -83,15 +83,16 @@ export function chartToInput(resources: readonly Resource[], opts: { patientId: 
   for (const p of ix.problems) skip(p.problem.category);
 
   const findings: InputFinding[] = [];
-  for (const c of [...ix.conditionsByPatient.values()].flat()) {
-    if (c.encounterRef !== null && current.has(c.encounterRef) && !c.problemList) skip('diagnosis-of-this-visit');
-    else findings.push(toInput(historyFinding(c.fact)));
-  }
+  // This visit's findings first, then history: a caller keeping the first N keeps the visit.
   // No build tertiles here: a value without a reference range or interpretation gives no bin.
   for (const e of ix.eventsByEncounter.get(VISIT) ?? []) {
     const f = eventFinding(e, new Map());
     if (f.ok) findings.push(toInput(f.value));
     else skip(f.error.category);
+  }
+  for (const c of [...ix.conditionsByPatient.values()].flat()) {
+    if (c.encounterRef !== null && current.has(c.encounterRef) && !c.problemList) skip('diagnosis-of-this-visit');
+    else findings.push(toInput(historyFinding(c.fact)));
   }
   return { findings: dedupe(findings), notes, ...demographics(patient, opts.today), skipped };
 }

@@ -21,6 +21,8 @@ export interface HookDeps {
   cards: CardOptions;
   fhir: { timeoutMs: number; allowedServers: readonly string[] | null };
   maxTextChars: number;
+  /** DXGRAPH_MAX_FINDINGS: a larger chart keeps its first (the visit's, then history); half when notes add theirs. */
+  maxFindings: number;
   dropDemographics: boolean;
   today: () => string;
   fetchImpl?: typeof fetch;
@@ -39,7 +41,7 @@ export async function runHook(req: HookRequest, service: CdsService, deps: HookD
   const result = await deps.query.diagnose(
     {
       text: text === '' ? null : text,
-      findings,
+      findings: findings.slice(0, notes.length > 0 ? Math.floor(deps.maxFindings / 2) : deps.maxFindings),
       age: deps.dropDemographics ? null : age,
       sex: deps.dropDemographics ? null : sex,
       options: { ...DEFAULT_OPTIONS, followUps: deps.cards.questions },

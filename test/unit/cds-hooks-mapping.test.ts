@@ -8,7 +8,7 @@ import { fillTemplate } from '../../src/cds-hooks/services.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import { fakeResult } from './http-fakes.js';
-import { DEFAULT_OPTIONS } from '../../src/query/contracts.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput } from '../../src/query/contracts.js';
 
 /**
  * A chart of the synthetic FHIR set (datasets/fhir-synthetic, patient p4: a diabetes problem
@@ -116,5 +116,30 @@ describe('CDS Hooks: cards', () => {
   it('prefetch templates are filled from the context; a token it lacks gives null', () => {
     assert.equal(fillTemplate('Observation?patient={{context.patientId}}&encounter={{context.encounterId}}', { patientId: 'p 4', encounterId: 'e6' }), 'Observation?patient=p%204&encounter=e6');
     assert.equal(fillTemplate('Observation?encounter={{context.encounterId}}', { patientId: 'p4' }), null);
+  });
+});
+
+describe('CDS Hooks: the hook use case', () => {
+  it("a chart larger than DXGRAPH_MAX_FINDINGS keeps the visit's findings first, not a 400", async () => {
+    const { runHook } = await import('../../src/cds-hooks/run-hook.js');
+    const { serviceById } = await import('../../src/cds-hooks/services.js');
+    const seen: DiagnoseInput[] = [];
+    const deps = {
+      query: { diagnose: async (i: DiagnoseInput) => (seen.push(i), fakeResult(i)) },
+      prepareNote: async () => (t: string) => t,
+      cards: { cantMiss: DEFAULT_CANT_MISS, copilotUrl: 'https://dx.example.org/', sourceLabel: 'dxgraph', shown: 5, questions: 3 },
+      fhir: { timeoutMs: 1000, allowedServers: null },
+      maxTextChars: 2000, maxFindings: 3, dropDemographics: true, today: () => '2024-01-01',
+    };
+    const req = { hook: 'patient-view', hookInstance: 'h', context: { userId: 'u', patientId: 'p4', encounterId: 'e6' }, prefetch: { ...prefetch, notes: null } };
+    const out = await runHook(req, serviceById('dxgraph-differential')!, { ...deps, fetchImpl: undefined } as never);
+    // notes: null and no fhirServer: the service cannot obtain them.
+    assert.deepEqual(out, { ok: false, error: { kind: 'precondition', message: 'prefetch.notes is missing and no fhirServer was given to read it from' } });
+    const empty = { resourceType: 'Bundle', type: 'searchset', entry: [] };
+    const done = await runHook({ ...req, prefetch: { ...prefetch, notes: empty } }, serviceById('dxgraph-differential')!, deps as never);
+    assert.ok(done.ok && done.value.cards.length === 1);
+    assert.equal(seen[0]!.findings.length, 3);
+    assert.ok(seen[0]!.findings.every((f) => !f.text.startsWith('history of')), "the visit's own findings kept");
+    assert.deepEqual([seen[0]!.age, seen[0]!.sex], [null, null], 'DXGRAPH_DROP_DEMOGRAPHICS');
   });
 });

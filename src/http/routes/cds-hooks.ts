@@ -1,4 +1,5 @@
 import { Router, type Request, type RequestHandler } from 'express';
+import { DEFAULT_LIMITS } from '../../config.js';
 import { DEFAULT_CDS, type CdsConfig } from '../../cds-hooks/cds-config.js';
 import { verifyJwt } from '../../cds-hooks/jwt.js';
 import { ReplayGuard } from '../../cds-hooks/replay-guard.js';
@@ -31,6 +32,7 @@ export function cdsHooksRoutes(deps: AppDeps, admission: RequestHandler): Router
     },
     fhir: { timeoutMs: cds.fhirTimeoutMs, allowedServers: cds.fhirServers },
     maxTextChars: deps.config.http.maxTextChars,
+    maxFindings: (deps.config.limits ?? DEFAULT_LIMITS).maxFindings,
     dropDemographics: deps.config.privacy.dropDemographics,
     today: () => new Date().toISOString().slice(0, 10),
   });
