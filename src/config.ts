@@ -8,6 +8,7 @@ import { SessionKey } from './sessions/sealed-content.js';
 
 /** The model `npm run setup` installs (scripts/fetch-smollm2.sh), the default of DXGRAPH_LLM_MODEL. */
 export const DEFAULT_LOCAL_MODEL_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.models', 'smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+import { loadCdsConfig, type CdsConfig } from './cds-hooks/cds-config.js';
 
 /**
  * Typed configuration, read from the environment once at start-up and validated.
@@ -186,6 +187,8 @@ export interface Config {
   sessionStore?: SessionStoreConfig;
   /** Diagnose worker threads (DXGRAPH_QUERY_WORKERS); absent (hand-built configs in tests) or 0 = diagnose on the event loop. */
   queryWorkers?: number;
+  /** CDS Hooks (DXGRAPH_CDS_*, src/cds-hooks/cds-config.ts); absent (hand-built configs in tests) = DEFAULT_CDS. */
+  cds?: CdsConfig;
 }
 
 /** In this process, or in Neo4j shared by replicas with the content sealed under `key` (docs/deployment.md). */
@@ -294,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     priorWeights: priorWeights(e.DXGRAPH_PRIOR_WEIGHTS),
     sessionStore: sessionStore(e.DXGRAPH_SESSIONS, e.DXGRAPH_SESSION_KEY),
     queryWorkers: e.DXGRAPH_QUERY_WORKERS === 'auto' ? availableParallelism() : e.DXGRAPH_QUERY_WORKERS,
+    cds: loadCdsConfig(env),
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,
       maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,

@@ -16,6 +16,7 @@ import { dropDemographics, securityLayer } from './security.js';
 import { diagnoseRoutes } from './routes/diagnose.js';
 import { healthRoutes } from './routes/health.js';
 import { kgRoutes } from './routes/kg.js';
+import { cdsHooksRoutes } from './routes/cds-hooks.js';
 
 export type { AppDeps } from './ports.js';
 
@@ -69,6 +70,8 @@ export function createApp(deps: AppDeps): Express {
   app.post(['/v1/sessions', '/v1/sessions/:id/answers'], admission);
   app.use(diagnoseRoutes(deps, admission));
   app.use(kgRoutes(deps));
+  // CDS Hooks (docs/cds-hooks.md): the EHR's JWT when configured, else the API key.
+  app.use(cdsHooksRoutes(deps, admission));
   if (deps.consultation) app.use(createSessionRouter({ consultation: deps.consultation, maxTextChars: deps.config.http.maxTextChars, ownerOf: sessionOwner(deps.apiKeys) }));
 
   app.use(notFoundRoute);

@@ -23,7 +23,7 @@ export interface AppDeps {
   /** Neo4j reachable? indexes (snapshot, FAISS) loaded? */
   readiness: () => Promise<Readiness>;
   /** `limits` absent (hand-built test configs) = DEFAULT_LIMITS. */
-  config: Pick<Config, 'http' | 'privacy' | 'limits'>;
+  config: Pick<Config, 'http' | 'privacy' | 'limits' | 'cds'>;
   /** Resolved keys (env + key file); empty = no auth (loopback only). */
   apiKeys: readonly string[];
   logger: Logger;

@@ -36,7 +36,8 @@ export function securityLayer(opts: SecurityOptions): Router {
   }
   router.use(refuseLargeBodies(opts.bodyLimitBytes));
   const limiter = rateLimiter({ limit: opts.http.rateLimit, apiKeys: opts.apiKeys, logger: opts.logger });
-  if (limiter) router.use('/v1', limiter);
+  // CDS Hooks calls run a diagnose each: limited like /v1.
+  if (limiter) router.use(['/v1', '/cds-services'], limiter);
   return router;
 }
 

@@ -85,7 +85,7 @@ export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOut
 
 const provenanceOf = (c: Concept, p: FactProvenance) => ({ vocabulary: c.vocabulary, conceptCode: c.code, conceptId: c.conceptId, sourceValue: p.sourceValue, origin: p.origin });
 
-function historyFinding(h: ConditionFact): Finding {
+export function historyFinding(h: ConditionFact): Finding {
   return {
     text: `history of ${h.concept.name}`, polarity: 'present', code: conceptKey(h.concept), valueCode: null,
     question: null, valueText: null, antecedent: true, answerType: 'yes-no', provenance: provenanceOf(h.concept, h.provenance),
@@ -111,7 +111,7 @@ function noteTermFinding(t: NoteTerm): Finding {
   };
 }
 
-function eventFinding(e: EventFact, tertiles: ReadonlyMap<string, Tertiles>): Result<Finding, RowProblem> {
+export function eventFinding(e: EventFact, tertiles: ReadonlyMap<string, Tertiles>): Result<Finding, RowProblem> {
   const name = e.concept.name;
   const base = { code: conceptKey(e.concept), antecedent: false, provenance: provenanceOf(e.concept, e.provenance) };
   // Answer types for consultations: a finding without a value is asked yes / no; a coded value

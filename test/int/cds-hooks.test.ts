@@ -1,0 +1,167 @@
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Bundle, Resource } from '@medplum/fhirtypes';
+import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
+import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
+import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
+import { loadConfig } from '../../src/config.js';
+import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
+import { runBuild } from '../../kg-build/pipeline.js';
+import { SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
+import { clearDatabase, testGraphStore } from '../support/neo4j.js';
+
+/**
+ * CDS Hooks through a real `dxgraph serve` process, on a KG built from the synthetic FHIR set
+ * without patient p4, then asked about p4's UTI encounter (e6) by an EHR: its JWT signed with
+ * a key generated here, its prefetch the p4 bundle as searchset Bundles.
+ *
+ * What the CDS Hooks 2.0 specification (https://cds-hooks.hl7.org/2.0/) requires, as checked below:
+ * - Discovery (GET {base}/cds-services): `{ services: [...] }`; each service has `hook` (string,
+ *   required), `description` (string, required), `id` (string, required: the {id} in the service
+ *   URL), `title` (string, recommended), `prefetch` (object of key -> FHIR query template,
+ *   optional; tokens like {{context.patientId}}).
+ * - Request (POST {base}/cds-services/{id}): `hook`, `hookInstance` (UUID), `context` (for
+ *   patient-view: `userId` and `patientId` required, `encounterId` optional) required;
+ *   `fhirServer`, `fhirAuthorization` (access_token, token_type "Bearer", expires_in, scope,
+ *   subject), `prefetch` optional.
+ * - Response: `{ cards: [...] }` (an empty array when there is nothing to say). A card has
+ *   `uuid` (optional), `summary` (required, < 140 characters), `detail` (optional, markdown),
+ *   `indicator` (required: "info" | "warning" | "critical"), `source` (required: `label`
+ *   required, `url`, `icon`, `topic` optional), `suggestions`, `selectionBehavior` (required only
+ *   with suggestions), `links` (optional: `label`, `url`, `type` "absolute" | "smart" required,
+ *   `appContext` optional).
+ * - Auth ("Trusting CDS Clients"): the client's JWT in `Authorization: Bearer`, signed with an
+ *   asymmetric algorithm; claims `iss`, `aud` (the URL of the service endpoint invoked), `exp`,
+ *   `iat`, `jti` required. Data the service cannot obtain: HTTP 412.
+ */
+const BUNDLES = 'datasets/fhir-synthetic/bundles';
+const PUBLIC = 'https://dx.example.org';
+const ISS = 'https://ehr.example.org';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+function ehrJwt(aud: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  const input = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'ehr-1' })}.${b64({ iss: ISS, aud, iat: now, exp: now + 300, jti: randomUUID() })}`;
+  return `${input}.${sign('sha256', Buffer.from(input), { key: keys.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
+
+const p4 = ((JSON.parse(readFileSync(`${BUNDLES}/p4.json`, 'utf8')) as Bundle).entry ?? []).map((e) => e.resource!);
+const searchset = (type: string): Bundle => ({ resourceType: 'Bundle', type: 'searchset', entry: p4.filter((r) => r.resourceType === type).map((resource: Resource) => ({ resource })) });
+
+describe('CDS Hooks through `dxgraph serve` (synthetic FHIR build, real Neo4j and faiss-node)', function () {
+  this.timeout(600_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'cds-int-'));
+  let store: GraphStore;
+  let child: ChildProcess;
+  let url: string;
+  let stderr = '';
+
+  before(async () => {
+    store = await testGraphStore();
+    await clearDatabase({ store });
+    const hashed = new HashedEmbedder();
+    const source = await openSource(parseSourceSpec(`fhir:${BUNDLES}`), { strict: false });
+    try {
+      await runBuild(
+        { source, dataDir, include: (r) => !(r.patient ?? '').endsWith('Patient/p4'), params: SMALL_BUILD_PARAMS },
+        { graph: store, embedder: { id: hashed.id, embeddings: hashed }, indexFactory: FaissVectorIndex, llm: null },
+      );
+    } finally {
+      await source.close();
+    }
+    const jwks = JSON.stringify({ keys: [{ ...keys.publicKey.export({ format: 'jwk' }), kid: 'ehr-1', alg: 'ES256' }] });
+    child = spawn(process.execPath, ['bin/dxgraph.js', 'serve', '--port', '0'], {
+      env: {
+        ...process.env, NEO4J_URI: loadConfig().neo4j.uri, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LOG_LEVEL: 'info',
+        DXGRAPH_CDS_JWKS: jwks, DXGRAPH_CDS_ISSUERS: ISS, DXGRAPH_CDS_PUBLIC_URL: PUBLIC,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr!.on('data', (c) => (stderr += String(c)));
+    url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (c) => {
+        out += String(c);
+        const m = /serving on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited early (${code}): ${stderr.slice(-500)}`)));
+    });
+  });
+
+  after(async () => {
+    if (child !== undefined && child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('discovery lists the services with the required fields and prefetch templates', async () => {
+    const res = await fetch(`${url}/cds-services`, { headers: { authorization: `Bearer ${ehrJwt(`${PUBLIC}/cds-services`)}` } });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { services: Array<Record<string, unknown>> };
+    assert.ok(Array.isArray(body.services) && body.services.length >= 1);
+    for (const s of body.services) {
+      for (const f of ['hook', 'description', 'id', 'title']) assert.equal(typeof s[f], 'string', `services[].${f}`);
+      assert.match(String(s.id), /^[A-Za-z0-9-]+$/, 'id is a URL segment');
+      for (const t of Object.values(s.prefetch as Record<string, string>)) assert.match(t, /\{\{context\.patientId\}\}/);
+    }
+    assert.ok(body.services.some((s) => s.hook === 'patient-view'));
+  });
+
+  it("a patient-view call on p4's UTI encounter: one card, every field as the specification defines it", async () => {
+    const service = 'dxgraph-differential';
+    const request = {
+      hook: 'patient-view',
+      hookInstance: randomUUID(),
+      context: { userId: 'Practitioner/dr-1', patientId: 'p4', encounterId: 'e6' },
+      prefetch: { patient: p4[0], conditions: searchset('Condition'), observations: searchset('Observation'), notes: searchset('DocumentReference') },
+    };
+    const res = await fetch(`${url}/cds-services/${service}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ehrJwt(`${PUBLIC}/cds-services/${service}`)}` },
+      body: JSON.stringify(request),
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    const { cards } = JSON.parse(text) as { cards: Array<Record<string, any>> };
+    assert.equal(cards.length, 1);
+    const card = cards[0]!;
+    process.stderr.write(`    [cds] ${card.summary}\n`);
+    assert.match(card.uuid, UUID);
+    assert.ok(typeof card.summary === 'string' && card.summary.length > 0 && card.summary.length < 140);
+    assert.ok(['info', 'warning', 'critical'].includes(card.indicator));
+    assert.ok(typeof card.source?.label === 'string' && card.source.label.length > 0);
+    assert.equal(card.suggestions, undefined, 'no suggestions, so no selectionBehavior needed');
+    for (const l of card.links) {
+      assert.ok(typeof l.label === 'string' && typeof l.url === 'string' && ['absolute', 'smart'].includes(l.type));
+      assert.ok(l.url.startsWith(`${PUBLIC}/`));
+    }
+    // The KG's answer, not a fixed string: the UTI is in the differential with a probability.
+    assert.match(card.detail, /\| Urinary tract infectious disease \| (<1|>99|\d{1,2})% \|/);
+    // warning exactly when a can't-miss diagnosis (NSTEMI is in this KG) is among the top three.
+    const top3 = [...card.detail.matchAll(/^\| (.+?) \| \S+% \|$/gm)].slice(0, 3).map((m: RegExpMatchArray) => m[1]!);
+    assert.equal(card.indicator, top3.some((d) => /myocardial infarction|pulmonary embol/i.test(d)) ? 'warning' : 'info', top3.join(' / '));
+    assert.match(card.detail, /Worth asking next/);
+    assert.ok(!stderr.includes('Dysuria') && !stderr.includes('1976-03-14'), 'no chart content in the server log');
+  });
+
+  it('without a token: 401; a prefetch the service cannot obtain: 412', async () => {
+    const service = 'dxgraph-differential';
+    assert.equal((await fetch(`${url}/cds-services`)).status, 401);
+    const res = await fetch(`${url}/cds-services/${service}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ehrJwt(`${PUBLIC}/cds-services/${service}`)}` },
+      body: JSON.stringify({ hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/dr-1', patientId: 'p4' } }),
+    });
+    assert.equal(res.status, 412);
+  });
+});
