@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_CANT_MISS } from './cards.js';
-import { parseJwks, type Jwk } from './jwt.js';
+import { parseJwks, type Jwks } from './jwt.js';
 
 /**
  * CDS Hooks settings (docs/cds-hooks.md), read and validated once at start-up with the rest
@@ -11,7 +11,7 @@ import { parseJwks, type Jwk } from './jwt.js';
  */
 export interface CdsConfig {
   /** null: no JWT auth configured. */
-  jwt: { keys: Jwk[]; issuers: string[] } | null;
+  jwt: { keys: Jwks; issuers: string[] } | null;
   /** The base URL EHRs call ("https://dx.example.org"): `aud` and the card's copilot link. */
   publicUrl: string | null;
   cantMiss: string[];

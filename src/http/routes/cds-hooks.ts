@@ -65,13 +65,13 @@ export function cdsHooksRoutes(deps: AppDeps, admission: RequestHandler): Router
 function jwtAuth(cds: CdsConfig): RequestHandler {
   const { jwt, publicUrl } = cds;
   const replays = new ReplayGuard();
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const m = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
     const fail = (message: string) => res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: { code: 'UNAUTHORIZED', message, field: null } });
     if (m === null) return fail('Authorization: Bearer <JWT> is required (CDS Hooks: Trusting CDS Clients)');
     const audience = `${publicUrl}${req.baseUrl}${req.path}`.replace(/\/+$/, '');
     const nowS = Math.floor(Date.now() / 1000);
-    const v = verifyJwt(m[1]!, { keys: jwt!.keys, issuers: jwt!.issuers, audience, nowS });
+    const v = await verifyJwt(m[1]!, { keys: jwt!.keys, issuers: jwt!.issuers, audience, nowS });
     if (!v.ok) return fail(`JWT refused: ${v.error}`);
     if (!replays.accept(v.value.iss, v.value.jti, Number(v.value.exp), nowS)) return fail('JWT refused: this jti was already used (a token is good for one call)');
     next();
