@@ -23,7 +23,7 @@ export async function ddxplusSampleSnapshot(opts: { cases?: number; perSubcatego
   const { kg } = kgFromRecords(records, KG_BUILD_IDS);
   const per = opts.perSubcategory ?? 5;
   const S = Math.ceil(kg.diseases.length / per);
-  const diseases: DiseaseNode[] = kg.diseases.map((d, i) => ({ ...d, subcategoryId: `sub:s${Math.floor(i / per)}`, icd10: null, aliases: [d.name], declaredEvidence: declared(d.name) ?? null }));
+  const diseases: DiseaseNode[] = kg.diseases.map((d, i) => ({ ...d, subcategoryId: `sub:s${Math.floor(i / per)}`, icd10: null, aliases: [d.name], declaredEvidence: [...(declared(d.name) ?? [])] }));
   const features: FeatureNode[] = kg.features.map((f) => ({ ...f, kind: 'ehr' }));
   const snapshot = buildSnapshot({
     categories: [{ id: 'cat:all', name: 'All' }],
