@@ -20,7 +20,8 @@ import { observedRecords } from '../domain/prevalence.js';
  * the unreported sum: a note that does not mention a finding says nothing about it; a short free-text description says little about what is
  * absent, so λ is scaled by how complete it is (`effectiveUnreportedWeight`). The
  * unreported sum is computed as λ·(base(d) − Σ_reported log(1−p)), with base(d) the
- * all-absent sum precomputed once per snapshot, so a query costs O(reported × diseases).
+ * all-absent sum precomputed once per snapshot; scoring-sparse.ts then scores every disease that
+ * shows none of the reported features at once per p0 (their terms depend on d only through p0).
  *
  * n_min: with one training record a disease's unseen features are 30x likelier than with 60
  * (α/(n+2α)), so a one-record disease won whenever free-text findings fit nothing well
@@ -160,14 +161,27 @@ export interface ReportedFeature {
 /** Per-disease score plus each reported feature's contribution (for the evidence lines). */
 export function nbScore(s: KgSnapshot, t: NbTables, d: number, reported: readonly ReportedFeature[], q: NbQuery): { score: number; contributions: Float64Array } {
   const m = s.manifestations[d]!;
+  const unseen: readonly [number, number] = [t.logP0[d]!, t.log1mP0[d]!];
+  const contributions = reportedTerms(t, reported, q, (f) => {
+    const pos = m.position.get(f);
+    return pos !== undefined ? [t.logP[d]![pos]!, t.log1mP[d]![pos]!] : (t.declaredUnseen[d]!.get(f) ?? unseen);
+  });
+  return { score: t.logPrior[d]! + q.unreportedWeight * t.allAbsent[d]! + sumOf(contributions), contributions };
+}
+
+/**
+ * Each reported feature's term for one disease, given the disease's [log p, log(1−p)] of a feature
+ * (`pairOf`): its observed term minus its share of the unreported sum, alternatives mixed. The
+ * sparse scorer (scoring-sparse.ts) calls it once per p0 for every disease that shows none of them.
+ */
+export function reportedTerms(t: NbTables, reported: readonly ReportedFeature[], q: NbQuery, pairOf: (feature: number) => readonly [number, number]): Float64Array {
   const lam = q.unreportedWeight;
   const eps = q.noise ?? 0;
-  let score = t.logPrior[d]! + lam * t.allAbsent[d]!;
   const contributions = new Float64Array(reported.length);
   const observed = new Float64Array(reported.length);
-  reported.forEach((r, i) => {
-    const pos = m.position.get(r.feature);
-    const [lp, l1] = pos !== undefined ? [t.logP[d]![pos]!, t.log1mP[d]![pos]!] : (t.declaredUnseen[d]!.get(r.feature) ?? [t.logP0[d]!, t.log1mP0[d]!]);
+  for (let i = 0; i < reported.length; i++) {
+    const r = reported[i]!;
+    const [lp, l1] = pairOf(r.feature);
     let obs = r.present ? lp : l1;
     if (eps > 0) {
       const pm = (1 - eps) * Math.exp(lp) + eps * t.marginal[r.feature]!;
@@ -176,10 +190,16 @@ export function nbScore(s: KgSnapshot, t: NbTables, d: number, reported: readonl
     observed[i] = obs;
     // Remove the feature from the "unreported" sum (if it is in it), then add its observed term.
     contributions[i] = r.weight * (obs - lam * l1 * t.unreportedMask[r.feature]!);
-  });
+  }
   if (q.mixture) mixAlternatives(reported, observed, contributions);
-  for (let i = 0; i < reported.length; i++) score += contributions[i]!;
-  return { score, contributions };
+  return contributions;
+}
+
+/** Sum in index order (one order everywhere, so the sparse and exhaustive scores agree bit for bit). */
+export function sumOf(xs: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]!;
+  return s;
 }
 
 /** Replaces each alternatives group's members' log p by the log of their mean probability. */
