@@ -15,13 +15,16 @@
 import { openQuestions, type FollowupRanker, type RankContext, type ScoredQuestion } from './ranker.js';
 import { hashString, seededRandom } from './rng.js';
 import type { Question } from './question-model.js';
+import { liveCandidates } from './information-gain-live.js';
 
 export interface InformationGainOptions {
   minProbability: number;
   samplesPerDisease: number;
+  /** Score every open question (the reference) instead of the live diseases' ones plus one per shape (information-gain-live.ts). */
+  exhaustive?: boolean;
 }
 
-const DEFAULTS: InformationGainOptions = { minProbability: 1e-4, samplesPerDisease: 6 };
+const DEFAULTS: InformationGainOptions = { minProbability: 1e-4, samplesPerDisease: 6, exhaustive: false };
 
 /** Entropy (nats) of p restricted to `live`, weighted by likelihood row `l`; also returns the mass. */
 function weightedEntropy(p: Float64Array, l: ArrayLike<number>, live: readonly number[]): { mass: number; h: number } {
@@ -122,7 +125,8 @@ export function informationGainRanker(opts: Partial<InformationGainOptions> = {}
     name: 'information-gain',
     rank(ctx, limit) {
       const prep = prepare(ctx, o);
-      const scored = openQuestions(ctx).map((q) => ({ question: q, score: gain(ctx, q, o, prep) }));
+      const gainOf = (q: Question) => gain(ctx, q, o, prep);
+      const scored = o.exhaustive ? openQuestions(ctx).map((q) => ({ question: q, score: gainOf(q) })) : liveCandidates(ctx, prep.live, limit, gainOf);
       scored.sort((a, b) => b.score - a.score || a.question.id.localeCompare(b.question.id));
       return scored.slice(0, limit).map((s): ScoredQuestion => ({ ...s, ranker: 'information-gain', featureId: bestFeature(ctx, s.question) }));
     },

@@ -50,6 +50,10 @@ export class FollowupModel {
   private readonly diseaseIdx = new Map<string, number>();
   private readonly bernoulliCache = new Map<string, Float64Array>();
   private readonly categoricalCache = new Map<string, Float64Array[]>();
+  /** Per disease: the features it has an edge to (the follow-up rankers' live vocabulary). */
+  private readonly diseaseFeatures: string[][];
+  /** Per disease: log P and log(1 − P) of a feature it never showed, α / (n_d + 2α) (the value `bernoulli` gives it). */
+  readonly logUnseen: { present: Float64Array; absent: Float64Array };
 
   constructor(kg: FollowupKg, opts: Partial<ModelOptions> & { demographics?: DemographicModel | null } = {}) {
     const o = { ...DEFAULT_MODEL_OPTIONS, ...opts };
@@ -63,11 +67,15 @@ export class FollowupModel {
     const total = kg.diseases.reduce((s, d) => s + d.recordCount, 0);
     this.logPrior = Float64Array.from(kg.diseases, (d) => Math.log((d.recordCount + 1) / (total + D)));
     for (const f of kg.features) this.featureById.set(f.id, f);
+    this.diseaseFeatures = kg.diseases.map(() => []);
+    const unseen = Float64Array.from(this.recordCounts, (n) => (0 + this.alpha) / (n + 2 * this.alpha));
+    this.logUnseen = { present: unseen.map(Math.log), absent: unseen.map((p) => Math.log(1 - p)) };
     for (const m of kg.manifestations) {
       const i = this.diseaseIdx.get(m.diseaseId);
       if (i === undefined || !this.featureById.has(m.featureId)) continue;
       let row = this.counts.get(m.featureId);
       if (!row) this.counts.set(m.featureId, (row = new Float64Array(D)));
+      this.diseaseFeatures[i]!.push(m.featureId);
       // Edges without a record count (LLM estimates) contribute prevalence × effective n.
       // An edge estimated over fewer records than the disease has (notes, domain/prevalence.ts) counts as its rate × n.
       const n = this.recordCounts[i]!;
@@ -78,6 +86,11 @@ export class FollowupModel {
 
   diseaseIndex(id: string): number | undefined {
     return this.diseaseIdx.get(id);
+  }
+
+  /** Features with an edge to disease `d` (others have a zero count there). */
+  featuresOf(d: number): readonly string[] {
+    return this.diseaseFeatures[d] ?? [];
   }
 
   feature(id: string): FollowupFeature | undefined {

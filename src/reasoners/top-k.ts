@@ -17,3 +17,17 @@ export function topK(scores: ArrayLike<number>, k: number): number[] {
   }
   return best;
 }
+
+/** The k best of indices 0..n−1 under a strict order `better(a, b)` (a ranks before b), best first. */
+export function topKBy(n: number, k: number, better: (a: number, b: number) => boolean): number[] {
+  const best: number[] = [];
+  if (k <= 0) return best;
+  for (let i = 0; i < n; i++) {
+    if (best.length === k && !better(i, best[k - 1]!)) continue;
+    let j = best.length;
+    while (j > 0 && better(i, best[j - 1]!)) j--;
+    best.splice(j, 0, i);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
