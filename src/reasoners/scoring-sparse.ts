@@ -1,5 +1,5 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
-import { nbScore, reportedTerms, sumOf, type NbQuery, type NbTables, type ReportedFeature } from './scoring-naive-bayes.js';
+import { alternativeGroups, diseasePairs, nbScore, reportedTerms, sumOf, type NbQuery, type NbTables, type ReportedFeature } from './scoring-naive-bayes.js';
 
 /**
  * Every disease's naive-Bayes score (scoring-naive-bayes.ts) at the cost of what the query
@@ -50,20 +50,28 @@ export function nbScoresAll(s: KgSnapshot, t: NbTables, reported: readonly Repor
     return out;
   }
   const touched = touchedDiseases(s, t, reported);
+  const R = reported.length;
+  const [lp, l1, observed, terms] = [new Float64Array(R), new Float64Array(R), new Float64Array(R), new Float64Array(R)];
+  const groups = q.mixture ? alternativeGroups(reported) : null;
   // g(p0) keyed by log p0; log(1 − p0) is stored beside it and checked, so a key collision cannot mix two p0.
   const byP0 = new Map<number, { l1: number; g: number }>();
   for (let d = 0; d < D; d++) {
     if (touched[d]) {
-      out[d] = nbScore(s, t, d, reported, q).score;
+      // nbScore's arithmetic in the same order, on reused buffers.
+      diseasePairs(s, t, d, reported, lp, l1);
+      reportedTerms(t, reported, q, groups, lp, l1, observed, terms);
+      out[d] = t.logPrior[d]! + q.unreportedWeight * t.allAbsent[d]! + sumOf(terms);
       continue;
     }
-    const lp = t.logP0[d]!;
-    const l1 = t.log1mP0[d]!;
-    let hit = byP0.get(lp);
-    if (!hit || hit.l1 !== l1) {
-      const pair = [lp, l1] as const;
-      hit = { l1, g: sumOf(reportedTerms(t, reported, q, () => pair)) };
-      byP0.set(lp, hit);
+    const lp0 = t.logP0[d]!;
+    const l10 = t.log1mP0[d]!;
+    let hit = byP0.get(lp0);
+    if (!hit || hit.l1 !== l10) {
+      lp.fill(lp0);
+      l1.fill(l10);
+      reportedTerms(t, reported, q, groups, lp, l1, observed, terms);
+      hit = { l1: l10, g: sumOf(terms) };
+      byP0.set(lp0, hit);
     }
     out[d] = t.logPrior[d]! + q.unreportedWeight * t.allAbsent[d]! + hit.g;
   }
