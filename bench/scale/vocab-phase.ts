@@ -121,5 +121,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000x5000x100000,5000x20000x100000' }, cases: { type: 'string', default: '100' } } });
   const rows = await runVocabPhase(values.sizes!.split(','), Number(values.cases));
   console.log(vocabTable(rows));
-  console.log(`heap after the phase: ${rows.at(-1)!.heapMb.toFixed(0)} MB; loadavg ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  const mem = process.memoryUsage();
+  console.log(`after the phase: heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MB, array buffers ${(mem.arrayBuffers / 2 ** 20).toFixed(0)} MB, rss ${(mem.rss / 2 ** 20).toFixed(0)} MB; loadavg ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 }
