@@ -6,7 +6,9 @@
  * FAISS build/query/recall, and the reference-path ratio. --faiss-only 1000000 adds the
  * FAISS part alone at that size (no Neo4j). Then the free-text phase (bench/free-text.ts, issue 17):
  * the vignettes of datasets/vignettes through dxgraph and a TF-IDF kNN baseline, side by side
- * (--skip-free-text leaves it out). Each phase runs in its own process.
+ * (--skip-free-text leaves it out). Each phase runs in its own process. Last, the vocabulary-scale
+ * phase (issue 29, bench/scale/vocab-phase.ts): in-memory query stages on generated KGs of
+ * --vocab-sizes DxFxN beside the DDXPlus sample (--vocab-sizes '' leaves it out).
  *
  * The Neo4j it builds into is wiped before every size: by default a dedicated server
  * started for the run (own instance dir, free ports, deleted afterwards); with
@@ -32,6 +34,7 @@ import { checkTargets } from './lib/targets.js';
 import { runFreeTextPhase } from './lib/free-text-phase.js';
 import type { FreeTextReport } from './lib/free-text-run.js';
 import { formatFreeText, freeTextTargets } from './lib/free-text-table.js';
+import { runVocabPhase, vocabTable, type VocabRow } from './scale/vocab-phase.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -51,6 +54,7 @@ const { values: a } = parseArgs({
     'work-dir': { type: 'string', default: '.dxgraph-bench' },
     'skip-free-text': { type: 'boolean', default: false },
     'skip-notes': { type: 'boolean', default: false },
+    'vocab-sizes': { type: 'string', default: '1000x5000x100000,5000x20000x100000' },
     json: { type: 'string' },
   },
 });
@@ -168,4 +172,12 @@ if (!a['skip-notes']) {
   }
   process.stdout.write(`\n${notes.join('\n')}`);
 }
-if (a.json) await writeFile(a.json, JSON.stringify({ ...report, notes }, null, 2));
+// Vocabulary scale (issue 29): 49 vs 1,000 vs 5,000 diagnoses, stage costs side by side.
+let vocab: VocabRow[] = [];
+const vocabSizes = a['vocab-sizes']!.split(',').filter(Boolean);
+if (vocabSizes.length > 0) {
+  log(`vocabulary scale: ${vocabSizes.join(', ')} (bench/scale/vocab-phase.ts)`);
+  vocab = await runVocabPhase(vocabSizes, 100);
+  process.stdout.write(`\nvocabulary scale (in memory, one client; ms per query):\n${vocabTable(vocab)}\n`);
+}
+if (a.json) await writeFile(a.json, JSON.stringify({ ...report, notes, vocab }, null, 2));
