@@ -83,13 +83,15 @@ function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly nu
   return expected / total;
 }
 
-const complements = new WeakMap<Float64Array, Float64Array>();
+const livePosteriors = new WeakMap<Float64Array, { live: readonly number[]; p: Float64Array; at: number[] }>();
 
-/** [P(yes | d), P(no | d)]; the complement is cached with the model's cached row. */
-function bernoulliRows(p: Float64Array): Float64Array[] {
-  let q = complements.get(p);
-  if (!q) complements.set(p, (q = p.map((v) => 1 - v)));
-  return [p, q];
+/** The posterior at the live diseases in live order, and their positions 0..L−1 in such a row (built once per ranking). */
+function livePosterior(ctx: RankContext, live: readonly number[]): { p: Float64Array; at: number[] } {
+  const hit = livePosteriors.get(ctx.posterior);
+  if (hit && hit.live === live) return hit;
+  const out = { live, p: Float64Array.from(live, (i) => ctx.posterior[i]!), at: live.map((_, j) => j) };
+  livePosteriors.set(ctx.posterior, out);
+  return out;
 }
 
 interface Prepared {
@@ -109,8 +111,15 @@ function gain(ctx: RankContext, q: Question, opts: InformationGainOptions, { liv
     expected = expectedEntropySampled(ctx, q, live, opts.samplesPerDisease);
   } else {
     // Exact: enumerate the answers (yes/no, or each option + none) with the posterior's likelihoods.
-    const rows = q.answerType === 'yes-no' || q.answerType === 'several-of' ? bernoulliRows(ctx.model.bernoulli(q.options[0]!.featureId)) : ctx.model.categorical(q.options.map((o) => o.featureId));
-    expected = expectedEntropyExact(ctx.posterior, rows, live);
+    if (q.answerType === 'yes-no' || q.answerType === 'several-of') {
+      // Rows over the live diseases only (same values, same order): no cached per-disease row per question.
+      const f = q.options[0]!.featureId;
+      const yes = Float64Array.from(live, (i) => ctx.model.bernoulliAt(f, i));
+      const { p, at } = livePosterior(ctx, live);
+      expected = expectedEntropyExact(p, [yes, yes.map((v) => 1 - v)], at);
+    } else {
+      expected = expectedEntropyExact(ctx.posterior, ctx.model.categorical(q.options.map((o) => o.featureId)), live);
+    }
   }
   return Number.isFinite(expected) ? Math.max(0, h0 - expected) : 0;
 }

@@ -102,6 +102,12 @@ export class FollowupModel {
     return this.counts.get(featureId) ?? new Float64Array(this.diseases.length);
   }
 
+  /** P(f | d) of one disease, the value `bernoulli` holds, without building or caching the row. */
+  bernoulliAt(featureId: string, d: number): number {
+    const c = this.counts.get(featureId)?.[d] ?? 0;
+    return (Math.min(c, this.recordCounts[d]!) + this.alpha) / (this.recordCounts[d]! + 2 * this.alpha);
+  }
+
   /** Smoothed Bernoulli P(f | d) per disease: (count + alpha) / (n_d + 2·alpha). */
   bernoulli(featureId: string): Float64Array {
     let p = this.bernoulliCache.get(featureId);
