@@ -5,8 +5,8 @@ import { generateVocabKg, type VocabCase } from '../../bench/scale/vocab-kg.js';
 import type { KgSnapshot } from '../../src/query/kg-snapshot.js';
 import { DEFAULT_EVIDENCE_OPTIONS, rankWithProbability } from '../../src/reasoners/evidence-reasoner.js';
 import type { ReasonerContext } from '../../src/reasoners/reasoner.js';
-import { nbTables, type ReportedFeature } from '../../src/reasoners/scoring-naive-bayes.js';
-import { touchedDiseases } from '../../src/reasoners/scoring-sparse.js';
+import { nbScore, nbTables, type ReportedFeature } from '../../src/reasoners/scoring-naive-bayes.js';
+import { nbScoresAll, touchedDiseases } from '../../src/reasoners/scoring-sparse.js';
 import { topK } from '../../src/reasoners/top-k.js';
 import { mulberry32 } from '../../bench/lib/rng.js';
 
@@ -60,6 +60,10 @@ describe('reasoner: sparse scoring equals exhaustive scoring (issue 29)', functi
     const touched = touchedDiseases(snapshot, t, reported).reduce((a, x) => a + x, 0);
     assert.ok(touched < snapshot.diseases.length / 2, `${touched} of ${snapshot.diseases.length} touched`);
     assertSame(snapshot, cases);
+    // The build's gate diagnoser asks without noise or mixture (kg-build/gate-diagnoser.ts): bit-identical there too.
+    const q = { unreportedWeight: 0.5 };
+    const all = nbScoresAll(snapshot, t, reported, q);
+    snapshot.diseases.forEach((_, d) => assert.equal(all[d], nbScore(snapshot, t, d, reported, q).score));
   });
 
   it('topK is sorting by (score desc, index asc) and keeping k, ties included', () => {
