@@ -49,7 +49,7 @@ function expectedEntropyExact(p: Float64Array, rows: readonly ArrayLike<number>[
 
 function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly number[], samples: number): number {
   // Options no live disease has ever shown carry (almost) no information: skip them.
-  const opts = q.options.filter((o) => live.some((i) => ctx.model.countsOf(o.featureId)[i]! > 0));
+  const opts = q.options.filter((o) => live.some((i) => ctx.model.countAt(o.featureId, i) > 0));
   if (opts.length === 0) return Infinity;
   const probs = opts.map((o) => ctx.model.bernoulli(o.featureId));
   // log L(all absent) once; a sampled "present" option then adds log p − log(1 − p) (answers are sparse).

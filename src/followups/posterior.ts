@@ -47,13 +47,15 @@ export function addBernoulli(acc: Float64Array, p: Float64Array, present: boolea
 
 /** addBernoulli of a model feature, with the diseases that never showed it read from the model's log table (same values, no log per disease). */
 export function addFeatureEvidence(acc: Float64Array, model: FollowupModel, featureId: string, present: boolean): void {
-  const c = model.countsOf(featureId);
+  const nz = model.nonzeroCounts(featureId);
   const u = present ? model.logUnseen.present : model.logUnseen.absent;
-  // No cached row per evidence feature: at 20,000 findings × 5,000 diagnoses those rows were gigabytes.
+  // Walks the sparse row beside the diseases: no dense row per evidence feature (gigabytes at 20,000 × 5,000).
+  let k = 0;
   for (let i = 0; i < acc.length; i++) {
-    if (c[i]! <= 0) acc[i]! += u[i]!;
+    const c = nz && k < nz.idx.length && nz.idx[k] === i ? nz.val[k++]! : 0;
+    if (c <= 0) acc[i]! += u[i]!;
     else {
-      const p = model.bernoulliAt(featureId, i);
+      const p = model.bernoulliOfCount(c, i);
       acc[i]! += Math.log(present ? p : 1 - p);
     }
   }
