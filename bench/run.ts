@@ -6,9 +6,11 @@
  * FAISS build/query/recall, and the reference-path ratio. --faiss-only 1000000 adds the
  * FAISS part alone at that size (no Neo4j). Then the free-text phase (bench/free-text.ts, issue 17):
  * the vignettes of datasets/vignettes through dxgraph and a TF-IDF kNN baseline, side by side
- * (--skip-free-text leaves it out). Each phase runs in its own process. --llm-local adds the local-LLM
- * phase last (bench/local-llm.ts, issue 27: minutes per handful of vignettes on CPU, so not by default;
- * --llm-local-limit vignettes, default 12).
+ * (--skip-free-text leaves it out). Each phase runs in its own process. Then the vocabulary-scale
+ * phase (issue 29, bench/scale/vocab-phase.ts): in-memory query stages on generated KGs of
+ * --vocab-sizes DxFxN beside the DDXPlus sample (--vocab-sizes '' leaves it out). --llm-local adds
+ * the local-LLM phase last (bench/local-llm.ts, issue 27: minutes per handful of vignettes on CPU,
+ * so not by default; --llm-local-limit vignettes, default 12).
  *
  * The Neo4j it builds into is wiped before every size: by default a dedicated server
  * started for the run (own instance dir, free ports, deleted afterwards); with
@@ -34,6 +36,7 @@ import { checkTargets } from './lib/targets.js';
 import { runFreeTextPhase } from './lib/free-text-phase.js';
 import type { FreeTextReport } from './lib/free-text-run.js';
 import { formatFreeText, freeTextTargets } from './lib/free-text-table.js';
+import { runVocabPhase, vocabTable, type VocabRow } from './scale/vocab-phase.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -55,6 +58,7 @@ const { values: a } = parseArgs({
     'skip-notes': { type: 'boolean', default: false },
     'llm-local': { type: 'boolean', default: false },
     'llm-local-limit': { type: 'string', default: '12' },
+    'vocab-sizes': { type: 'string', default: '1000x5000x100000,5000x20000x100000' },
     json: { type: 'string' },
   },
 });
@@ -172,7 +176,15 @@ if (!a['skip-notes']) {
   }
   process.stdout.write(`\n${notes.join('\n')}`);
 }
-if (a.json) await writeFile(a.json, JSON.stringify({ ...report, notes }, null, 2));
+// Vocabulary scale (issue 29): 49 vs 1,000 vs 5,000 diagnoses, stage costs side by side.
+let vocab: VocabRow[] = [];
+const vocabSizes = a['vocab-sizes']!.split(',').filter(Boolean);
+if (vocabSizes.length > 0) {
+  log(`vocabulary scale: ${vocabSizes.join(', ')} (bench/scale/vocab-phase.ts)`);
+  vocab = await runVocabPhase(vocabSizes, 100);
+  process.stdout.write(`\nvocabulary scale (in memory, one client; ms per query):\n${vocabTable(vocab)}\n`);
+}
+if (a.json) await writeFile(a.json, JSON.stringify({ ...report, notes, vocab }, null, 2));
 if (a['llm-local']) {
   // Issue 27: the in-process LLM through the build's LLM stages and the LLM reasoner, in its own process with its own Neo4j.
   log('local LLM: build stages and vignettes through the LLM reasoner (bench/local-llm.ts)');

@@ -17,7 +17,8 @@ import type { KgSnapshot } from '../src/query/kg-snapshot.js';
 import { matchFeatures } from '../src/query/match-features.js';
 import { DEFAULT_EVIDENCE_OPTIONS } from '../src/reasoners/evidence-reasoner.js';
 import { reportedFeatures } from '../src/reasoners/evidence-reported.js';
-import { effectiveUnreportedWeight, nbScore, nbTables } from '../src/reasoners/scoring-naive-bayes.js';
+import { effectiveUnreportedWeight, nbTables } from '../src/reasoners/scoring-naive-bayes.js';
+import { nbScoresAll } from '../src/reasoners/scoring-sparse.js';
 
 export interface OfflineDiagnoserServices {
   snapshot: KgSnapshot;
@@ -75,7 +76,8 @@ export function createOfflineDiagnoser(services: OfflineDiagnoserServices, optio
       const reported = reportedFeatures(s, matches, { margin: ev.matchMargin, threshold });
       const tables = nbTables(s, { alpha: ev.alpha });
       const lambda = effectiveUnreportedWeight(tables, reported.reduce((a, r) => a + r.weight, 0), ev.unreportedWeight);
-      const scores = s.diseases.map((_, d) => nbScore(s, tables, d, reported, { unreportedWeight: lambda }).score);
+      // Every disease's score at the cost of the diseases the findings touch (the same scores, scoring-sparse.ts).
+      const scores = nbScoresAll(s, tables, reported, { unreportedWeight: lambda });
       return s.diseases.map((d, i) => ({ id: d.id, score: scores[i]! })).sort((a, b) => b.score - a.score).map((d) => d.id);
     },
   };

@@ -15,13 +15,16 @@
 import { openQuestions, type FollowupRanker, type RankContext, type ScoredQuestion } from './ranker.js';
 import { hashString, seededRandom } from './rng.js';
 import type { Question } from './question-model.js';
+import { liveCandidates } from './information-gain-live.js';
 
 export interface InformationGainOptions {
   minProbability: number;
   samplesPerDisease: number;
+  /** Score every open question (the reference) instead of the live diseases' ones plus one per shape (information-gain-live.ts). */
+  exhaustive?: boolean;
 }
 
-const DEFAULTS: InformationGainOptions = { minProbability: 1e-4, samplesPerDisease: 6 };
+const DEFAULTS: InformationGainOptions = { minProbability: 1e-4, samplesPerDisease: 6, exhaustive: false };
 
 /** Entropy (nats) of p restricted to `live`, weighted by likelihood row `l`; also returns the mass. */
 function weightedEntropy(p: Float64Array, l: ArrayLike<number>, live: readonly number[]): { mass: number; h: number } {
@@ -46,7 +49,7 @@ function expectedEntropyExact(p: Float64Array, rows: readonly ArrayLike<number>[
 
 function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly number[], samples: number): number {
   // Options no live disease has ever shown carry (almost) no information: skip them.
-  const opts = q.options.filter((o) => live.some((i) => ctx.model.countsOf(o.featureId)[i]! > 0));
+  const opts = q.options.filter((o) => live.some((i) => ctx.model.countAt(o.featureId, i) > 0));
   if (opts.length === 0) return Infinity;
   const probs = opts.map((o) => ctx.model.bernoulli(o.featureId));
   // log L(all absent) once; a sampled "present" option then adds log p − log(1 − p) (answers are sparse).
@@ -80,13 +83,15 @@ function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly nu
   return expected / total;
 }
 
-const complements = new WeakMap<Float64Array, Float64Array>();
+const livePosteriors = new WeakMap<Float64Array, { live: readonly number[]; p: Float64Array; at: number[] }>();
 
-/** [P(yes | d), P(no | d)]; the complement is cached with the model's cached row. */
-function bernoulliRows(p: Float64Array): Float64Array[] {
-  let q = complements.get(p);
-  if (!q) complements.set(p, (q = p.map((v) => 1 - v)));
-  return [p, q];
+/** The posterior at the live diseases in live order, and their positions 0..L−1 in such a row (built once per ranking). */
+function livePosterior(ctx: RankContext, live: readonly number[]): { p: Float64Array; at: number[] } {
+  const hit = livePosteriors.get(ctx.posterior);
+  if (hit && hit.live === live) return hit;
+  const out = { live, p: Float64Array.from(live, (i) => ctx.posterior[i]!), at: live.map((_, j) => j) };
+  livePosteriors.set(ctx.posterior, out);
+  return out;
 }
 
 interface Prepared {
@@ -106,8 +111,15 @@ function gain(ctx: RankContext, q: Question, opts: InformationGainOptions, { liv
     expected = expectedEntropySampled(ctx, q, live, opts.samplesPerDisease);
   } else {
     // Exact: enumerate the answers (yes/no, or each option + none) with the posterior's likelihoods.
-    const rows = q.answerType === 'yes-no' || q.answerType === 'several-of' ? bernoulliRows(ctx.model.bernoulli(q.options[0]!.featureId)) : ctx.model.categorical(q.options.map((o) => o.featureId));
-    expected = expectedEntropyExact(ctx.posterior, rows, live);
+    if (q.answerType === 'yes-no' || q.answerType === 'several-of') {
+      // Rows over the live diseases only (same values, same order): no cached per-disease row per question.
+      const f = q.options[0]!.featureId;
+      const yes = Float64Array.from(live, (i) => ctx.model.bernoulliAt(f, i));
+      const { p, at } = livePosterior(ctx, live);
+      expected = expectedEntropyExact(p, [yes, yes.map((v) => 1 - v)], at);
+    } else {
+      expected = expectedEntropyExact(ctx.posterior, ctx.model.categorical(q.options.map((o) => o.featureId)), live);
+    }
   }
   return Number.isFinite(expected) ? Math.max(0, h0 - expected) : 0;
 }
@@ -122,7 +134,8 @@ export function informationGainRanker(opts: Partial<InformationGainOptions> = {}
     name: 'information-gain',
     rank(ctx, limit) {
       const prep = prepare(ctx, o);
-      const scored = openQuestions(ctx).map((q) => ({ question: q, score: gain(ctx, q, o, prep) }));
+      const gainOf = (q: Question) => gain(ctx, q, o, prep);
+      const scored = o.exhaustive ? openQuestions(ctx).map((q) => ({ question: q, score: gainOf(q) })) : liveCandidates(ctx, prep.live, limit, gainOf);
       scored.sort((a, b) => b.score - a.score || a.question.id.localeCompare(b.question.id));
       return scored.slice(0, limit).map((s): ScoredQuestion => ({ ...s, ranker: 'information-gain', featureId: bestFeature(ctx, s.question) }));
     },

@@ -7,6 +7,7 @@
 import type { DemographicModel } from './demographics.js';
 import type { AnswerType } from '../domain/record.js';
 import { observedRecords } from '../domain/prevalence.js';
+import { denseRow, RowCache, sparseRow, valueAt, type SparseRow } from './sparse-rows.js';
 
 /** The narrow view of a KG the follow-ups need (a `DiagnosticKg` satisfies it). */
 export interface FollowupKg {
@@ -33,9 +34,11 @@ export interface ModelOptions {
   alpha: number;
   /** Records assumed for a disease with none (e.g. only LLM-estimated edges), so its prevalences still count. */
   pseudoRecords: number;
+  /** Bytes of dense per-disease rows (counts, P(f | d)) kept cached; the counts themselves are stored sparse. */
+  rowCacheBytes: number;
 }
 
-export const DEFAULT_MODEL_OPTIONS: ModelOptions = { alpha: 0.1, pseudoRecords: 10 };
+export const DEFAULT_MODEL_OPTIONS: ModelOptions = { alpha: 0.1, pseudoRecords: 10, rowCacheBytes: 64 * 2 ** 20 };
 
 export class FollowupModel {
   readonly diseases: readonly { id: string; name: string }[];
@@ -45,11 +48,15 @@ export class FollowupModel {
   readonly recordCounts: Float64Array;
   readonly alpha: number;
   readonly demographics: DemographicModel | null;
-  private readonly counts = new Map<string, Float64Array>();
+  private readonly counts = new Map<string, SparseRow>();
   private readonly featureById = new Map<string, FollowupFeature>();
   private readonly diseaseIdx = new Map<string, number>();
-  private readonly bernoulliCache = new Map<string, Float64Array>();
+  private readonly rowCache: RowCache;
   private readonly categoricalCache = new Map<string, Float64Array[]>();
+  /** Per disease: the features it has an edge to (the follow-up rankers' live vocabulary). */
+  private readonly diseaseFeatures: string[][];
+  /** Per disease: log P and log(1 − P) of a feature it never showed, α / (n_d + 2α) (the value `bernoulli` gives it). */
+  readonly logUnseen: { present: Float64Array; absent: Float64Array };
 
   constructor(kg: FollowupKg, opts: Partial<ModelOptions> & { demographics?: DemographicModel | null } = {}) {
     const o = { ...DEFAULT_MODEL_OPTIONS, ...opts };
@@ -62,17 +69,24 @@ export class FollowupModel {
     // Prior from training frequency, Laplace-smoothed so unseen diseases stay possible.
     const total = kg.diseases.reduce((s, d) => s + d.recordCount, 0);
     this.logPrior = Float64Array.from(kg.diseases, (d) => Math.log((d.recordCount + 1) / (total + D)));
+    this.rowCache = new RowCache(o.rowCacheBytes);
     for (const f of kg.features) this.featureById.set(f.id, f);
+    this.diseaseFeatures = kg.diseases.map(() => []);
+    const unseen = Float64Array.from(this.recordCounts, (n) => (0 + this.alpha) / (n + 2 * this.alpha));
+    this.logUnseen = { present: unseen.map(Math.log), absent: unseen.map((p) => Math.log(1 - p)) };
+    const rows = new Map<string, Map<number, number>>();
     for (const m of kg.manifestations) {
       const i = this.diseaseIdx.get(m.diseaseId);
       if (i === undefined || !this.featureById.has(m.featureId)) continue;
-      let row = this.counts.get(m.featureId);
-      if (!row) this.counts.set(m.featureId, (row = new Float64Array(D)));
+      let row = rows.get(m.featureId);
+      if (!row) rows.set(m.featureId, (row = new Map()));
+      this.diseaseFeatures[i]!.push(m.featureId);
       // Edges without a record count (LLM estimates) contribute prevalence × effective n.
       // An edge estimated over fewer records than the disease has (notes, domain/prevalence.ts) counts as its rate × n.
       const n = this.recordCounts[i]!;
-      row[i] = m.count > 0 ? (observedRecords(m.count, m.prevalence, n) === n ? m.count : m.prevalence * n) : m.prevalence * n;
+      row.set(i, m.count > 0 ? (observedRecords(m.count, m.prevalence, n) === n ? m.count : m.prevalence * n) : m.prevalence * n);
     }
+    for (const [f, row] of rows) this.counts.set(f, sparseRow(row));
     this.features = kg.features.filter((f) => this.counts.has(f.id));
   }
 
@@ -80,23 +94,46 @@ export class FollowupModel {
     return this.diseaseIdx.get(id);
   }
 
+  /** Features with an edge to disease `d` (others have a zero count there). */
+  featuresOf(d: number): readonly string[] {
+    return this.diseaseFeatures[d] ?? [];
+  }
+
   feature(id: string): FollowupFeature | undefined {
     return this.featureById.get(id);
   }
 
-  /** Raw co-occurrence count of a feature per disease (zeros when never seen). */
+  /** Raw co-occurrence count of a feature per disease (zeros when never seen); a dense copy, cached within the byte bound. */
   countsOf(featureId: string): Float64Array {
-    return this.counts.get(featureId) ?? new Float64Array(this.diseases.length);
+    return this.rowCache.get(`c\u0000${featureId}`, () => denseRow(this.counts.get(featureId), this.diseases.length));
+  }
+
+  /** The count of a feature in one disease, without a dense row. */
+  countAt(featureId: string, d: number): number {
+    return valueAt(this.counts.get(featureId), d);
+  }
+
+  /** The diseases with an edge to the feature and their counts (ascending disease index); undefined: none. */
+  nonzeroCounts(featureId: string): SparseRow | undefined {
+    return this.counts.get(featureId);
+  }
+
+  /** P(f | d) of one disease, the value `bernoulli` holds, without building or caching the row. */
+  bernoulliAt(featureId: string, d: number): number {
+    return this.bernoulliOfCount(this.countAt(featureId, d), d);
+  }
+
+  /** (min(count, n_d) + α) / (n_d + 2α): the one expression every P(f | d) of the model comes from. */
+  bernoulliOfCount(c: number, d: number): number {
+    return (Math.min(c, this.recordCounts[d]!) + this.alpha) / (this.recordCounts[d]! + 2 * this.alpha);
   }
 
   /** Smoothed Bernoulli P(f | d) per disease: (count + alpha) / (n_d + 2·alpha). */
   bernoulli(featureId: string): Float64Array {
-    let p = this.bernoulliCache.get(featureId);
-    if (p) return p;
-    const c = this.countsOf(featureId);
-    p = Float64Array.from(c, (ci, i) => (Math.min(ci, this.recordCounts[i]!) + this.alpha) / (this.recordCounts[i]! + 2 * this.alpha));
-    this.bernoulliCache.set(featureId, p);
-    return p;
+    return this.rowCache.get(`p\u0000${featureId}`, () => {
+      const c = denseRow(this.counts.get(featureId), this.diseases.length);
+      return Float64Array.from(c, (ci, i) => this.bernoulliOfCount(ci, i));
+    });
   }
 
   /**
@@ -109,7 +146,7 @@ export class FollowupModel {
     if (cached) return cached;
     const D = this.diseases.length;
     const K = featureIds.length;
-    const counts = featureIds.map((id) => this.countsOf(id));
+    const counts = featureIds.map((id) => denseRow(this.counts.get(id), D));
     const none = new Float64Array(D);
     const out = counts.map(() => new Float64Array(D));
     for (let i = 0; i < D; i++) {
@@ -130,6 +167,6 @@ export class FollowupModel {
   /** Number of diseases linked to the feature (its degree in the KG, MedRAG eq. 15). */
   degree(featureId: string): number {
     const c = this.counts.get(featureId);
-    return c ? c.reduce((s, v) => s + (v > 0 ? 1 : 0), 0) : 0;
+    return c ? c.val.reduce((s, v) => s + (v > 0 ? 1 : 0), 0) : 0;
   }
 }

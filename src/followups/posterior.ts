@@ -7,6 +7,7 @@ import type { AnswerValue, QuestionAnswer } from './answers.js';
 import type { Demographics } from './demographics.js';
 import type { FollowupModel } from './model.js';
 import type { Question } from './question-model.js';
+import { topKBy } from '../reasoners/top-k.js';
 
 /** A feature known from the first description (matched text or a coded finding). */
 export interface FeatureEvidence {
@@ -44,6 +45,22 @@ export function addBernoulli(acc: Float64Array, p: Float64Array, present: boolea
   for (let i = 0; i < acc.length; i++) acc[i]! += Math.log(present ? p[i]! : 1 - p[i]!);
 }
 
+/** addBernoulli of a model feature, with the diseases that never showed it read from the model's log table (same values, no log per disease). */
+export function addFeatureEvidence(acc: Float64Array, model: FollowupModel, featureId: string, present: boolean): void {
+  const nz = model.nonzeroCounts(featureId);
+  const u = present ? model.logUnseen.present : model.logUnseen.absent;
+  // Walks the sparse row beside the diseases: no dense row per evidence feature (gigabytes at 20,000 × 5,000).
+  let k = 0;
+  for (let i = 0; i < acc.length; i++) {
+    const c = nz && k < nz.idx.length && nz.idx[k] === i ? nz.val[k++]! : 0;
+    if (c <= 0) acc[i]! += u[i]!;
+    else {
+      const p = model.bernoulliOfCount(c, i);
+      acc[i]! += Math.log(present ? p : 1 - p);
+    }
+  }
+}
+
 /** Unnormalised log posterior (sum of the prior and every piece of evidence). */
 export function logPosterior(model: FollowupModel, input: PosteriorInput): Float64Array {
   const acc = input.prior ? Float64Array.from(input.prior, (p) => Math.log(Math.max(p, 1e-9))) : Float64Array.from(model.logPrior);
@@ -55,7 +72,7 @@ export function logPosterior(model: FollowupModel, input: PosteriorInput): Float
   const answered = new Set(input.answers.flatMap((qa) => qa.question.options.map((o) => o.featureId)));
   for (const e of input.evidence) {
     if (answered.has(e.featureId) || model.feature(e.featureId) === undefined) continue;
-    addBernoulli(acc, model.bernoulli(e.featureId), e.present);
+    addFeatureEvidence(acc, model, e.featureId, e.present);
   }
   for (const qa of input.answers) {
     const ll = answerLogLikelihood(model, qa.question, qa.answer);
@@ -85,10 +102,9 @@ export interface DifferentialEntry {
 }
 
 export function rankDifferential(model: FollowupModel, probs: Float64Array, limit: number): DifferentialEntry[] {
-  return model.diseases
-    .map((d, i) => ({ diseaseId: d.id, disease: d.name, probability: probs[i]! }))
-    .sort((a, b) => b.probability - a.probability || a.diseaseId.localeCompare(b.diseaseId))
-    .slice(0, limit);
+  // A selection, not a sort of every disease: a turn lists a few of thousands.
+  const better = (a: number, b: number) => probs[a]! > probs[b]! || (probs[a] === probs[b] && model.diseases[a]!.id.localeCompare(model.diseases[b]!.id) < 0);
+  return topKBy(probs.length, limit, better).map((i) => ({ diseaseId: model.diseases[i]!.id, disease: model.diseases[i]!.name, probability: probs[i]! }));
 }
 
 /** Shannon entropy in nats. */

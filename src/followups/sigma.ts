@@ -15,9 +15,8 @@ export function sigmaRanker(opts: { candidateMass?: number; maxCandidates?: numb
         let best: { sigma: number; coverage: number; featureId: string } | null = null;
         for (const o of q.options) {
           if (ctx.knownFeatures.has(o.featureId)) continue;
-          const counts = ctx.model.countsOf(o.featureId);
           // Only features of candidate diseases (eq. 16's E_L4d_s).
-          const coverage = cands.reduce((s, i) => s + (counts[i]! > 0 ? ctx.posterior[i]! : 0), 0);
+          const coverage = cands.reduce((s, i) => s + (ctx.model.countAt(o.featureId, i) > 0 ? ctx.posterior[i]! : 0), 0);
           if (coverage === 0) continue;
           const sigma = (n - 1) / ctx.model.degree(o.featureId);
           // Ties (common: many features of degree 1) go to the feature covering more candidate mass;

@@ -3,6 +3,8 @@ import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
 import { sigma } from '../query/discriminability.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
 import { completeness, effectiveUnreportedWeight, nbScore, nbTables, type NbParams } from './scoring-naive-bayes.js';
+import { nbScoresAll } from './scoring-sparse.js';
+import { topK } from './top-k.js';
 import { reportedFeatures } from './evidence-reported.js';
 import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
@@ -27,6 +29,8 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
   noise: number;
   /** Score a finding's alternatives as one observation (their mean probability). */
   mixture: boolean;
+  /** Score every disease in full instead of once per p0 for those no reported feature touches (scoring-sparse.ts); same result, the test's reference. */
+  exhaustive?: boolean;
 }
 
 export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
@@ -93,25 +97,24 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const priors = contextPriors(ctx, { ...opts, knnWeight });
   // A complete record keeps the plain model; a short note's odd finding may be unrelated to the disease.
   const noise = opts.noise * (1 - completeness(tables, reportedWeight));
-  const scored = Array.from({ length: D }, (_, d) => {
-    const nb = nbScore(s, tables, d, reported, { unreportedWeight: lambda, noise, mixture: opts.mixture });
-    return { d, score: nb.score + priors.total[d]!, contributions: nb.contributions };
-  });
+  const q = { unreportedWeight: lambda, noise, mixture: opts.mixture };
+  const scores = nbScoresAll(s, tables, reported, q, opts.exhaustive ?? false);
+  for (let d = 0; d < D; d++) scores[d]! += priors.total[d]!;
   const c = completeness(tables, reportedWeight);
-  onScores?.({ scores: Float64Array.from(scored, (x) => x.score), completeness: c, kind });
+  onScores?.({ scores: Float64Array.from(scores), completeness: c, kind });
   const params = ctx.calibration?.kinds[kind];
   // Ranked by the raw score, so a calibration can never reorder (ties keep the disease order).
-  const raw = scored.map((x) => x.score);
-  const { probs, beta } = calibratedPosterior(raw, params, c);
-  const uncalibrated = params ? calibratedPosterior(raw, undefined, c).probs : probs;
-  const order = scored.map((x, i) => ({ ...x, p: probs[i]! })).sort((a, b) => b.score - a.score || a.d - b.d).slice(0, opts.maxDifferential);
+  const { probs, beta } = calibratedPosterior(scores, params, c);
+  const uncalibrated = params ? calibratedPosterior(scores, undefined, c).probs : probs;
+  const order = topK(scores, opts.maxDifferential).map((d) => ({ d, p: probs[d]! }));
   const listed = order.reduce((a, x) => a + x.p, 0);
+  // Per-feature contributions only for the listed diseases: the evidence lines name them.
   const differential = order.map((x) => ({
     diseaseId: s.diseases[x.d]!.id,
     disease: s.diseases[x.d]!.name,
     ...diseaseLineage(s, x.d),
     score: x.p,
-    evidence: [...featureEvidence(s, x.d, reported, x.contributions), ...priors.lines[x.d]!],
+    evidence: [...featureEvidence(s, x.d, reported, nbScore(s, tables, x.d, reported, q).contributions), ...priors.lines[x.d]!],
   }));
   const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
   return { differential, probability };

@@ -20,7 +20,8 @@ import { observedRecords } from '../domain/prevalence.js';
  * the unreported sum: a note that does not mention a finding says nothing about it; a short free-text description says little about what is
  * absent, so λ is scaled by how complete it is (`effectiveUnreportedWeight`). The
  * unreported sum is computed as λ·(base(d) − Σ_reported log(1−p)), with base(d) the
- * all-absent sum precomputed once per snapshot, so a query costs O(reported × diseases).
+ * all-absent sum precomputed once per snapshot; scoring-sparse.ts then scores every disease that
+ * shows none of the reported features at once per p0 (their terms depend on d only through p0).
  *
  * n_min: with one training record a disease's unseen features are 30x likelier than with 60
  * (α/(n+2α)), so a one-record disease won whenever free-text findings fit nothing well
@@ -159,31 +160,62 @@ export interface ReportedFeature {
 
 /** Per-disease score plus each reported feature's contribution (for the evidence lines). */
 export function nbScore(s: KgSnapshot, t: NbTables, d: number, reported: readonly ReportedFeature[], q: NbQuery): { score: number; contributions: Float64Array } {
+  const R = reported.length;
+  const [lp, l1, observed, contributions] = [new Float64Array(R), new Float64Array(R), new Float64Array(R), new Float64Array(R)];
+  diseasePairs(s, t, d, reported, lp, l1);
+  reportedTerms(t, reported, q, q.mixture ? alternativeGroups(reported) : null, lp, l1, observed, contributions);
+  return { score: t.logPrior[d]! + q.unreportedWeight * t.allAbsent[d]! + sumOf(contributions), contributions };
+}
+
+/** Disease d's log p and log(1 − p) of each reported feature: its edge, else its declared pδ, else p0. */
+export function diseasePairs(s: KgSnapshot, t: NbTables, d: number, reported: readonly ReportedFeature[], lp: Float64Array, l1: Float64Array): void {
   const m = s.manifestations[d]!;
+  for (let i = 0; i < reported.length; i++) {
+    const f = reported[i]!.feature;
+    const pos = m.position.get(f);
+    if (pos !== undefined) {
+      lp[i] = t.logP[d]![pos]!;
+      l1[i] = t.log1mP[d]![pos]!;
+      continue;
+    }
+    const declared = t.declaredUnseen[d]!.get(f);
+    lp[i] = declared ? declared[0] : t.logP0[d]!;
+    l1[i] = declared ? declared[1] : t.log1mP0[d]!;
+  }
+}
+
+/**
+ * Each reported feature's term for one disease (into `contributions`), given the disease's log p
+ * and log(1 − p) of each (`lp`, `l1`): its observed term minus its share of the unreported sum,
+ * alternatives mixed. Buffers come from the caller, so scoring thousands of diseases allocates
+ * nothing per disease (scoring-sparse.ts).
+ */
+export function reportedTerms(t: NbTables, reported: readonly ReportedFeature[], q: NbQuery, groups: readonly number[][] | null, lp: Float64Array, l1: Float64Array, observed: Float64Array, contributions: Float64Array): void {
   const lam = q.unreportedWeight;
   const eps = q.noise ?? 0;
-  let score = t.logPrior[d]! + lam * t.allAbsent[d]!;
-  const contributions = new Float64Array(reported.length);
-  const observed = new Float64Array(reported.length);
-  reported.forEach((r, i) => {
-    const pos = m.position.get(r.feature);
-    const [lp, l1] = pos !== undefined ? [t.logP[d]![pos]!, t.log1mP[d]![pos]!] : (t.declaredUnseen[d]!.get(r.feature) ?? [t.logP0[d]!, t.log1mP0[d]!]);
-    let obs = r.present ? lp : l1;
+  for (let i = 0; i < reported.length; i++) {
+    const r = reported[i]!;
+    let obs = r.present ? lp[i]! : l1[i]!;
     if (eps > 0) {
-      const pm = (1 - eps) * Math.exp(lp) + eps * t.marginal[r.feature]!;
+      const pm = (1 - eps) * Math.exp(lp[i]!) + eps * t.marginal[r.feature]!;
       obs = Math.log(r.present ? pm : 1 - pm);
     }
     observed[i] = obs;
     // Remove the feature from the "unreported" sum (if it is in it), then add its observed term.
-    contributions[i] = r.weight * (obs - lam * l1 * t.unreportedMask[r.feature]!);
-  });
-  if (q.mixture) mixAlternatives(reported, observed, contributions);
-  for (let i = 0; i < reported.length; i++) score += contributions[i]!;
-  return { score, contributions };
+    contributions[i] = r.weight * (obs - lam * l1[i]! * t.unreportedMask[r.feature]!);
+  }
+  if (groups) mixAlternatives(groups, reported, observed, contributions);
 }
 
-/** Replaces each alternatives group's members' log p by the log of their mean probability. */
-function mixAlternatives(reported: readonly ReportedFeature[], observed: Float64Array, contributions: Float64Array): void {
+/** Sum in index order (one order everywhere, so the sparse and exhaustive scores agree bit for bit). */
+export function sumOf(xs: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]!;
+  return s;
+}
+
+/** The alternatives groups (ReportedFeature.group) with two or more members, as indices into `reported`. */
+export function alternativeGroups(reported: readonly ReportedFeature[]): number[][] {
   const groups = new Map<number, number[]>();
   reported.forEach((r, i) => {
     if (r.group === undefined) return;
@@ -191,8 +223,12 @@ function mixAlternatives(reported: readonly ReportedFeature[], observed: Float64
     g.push(i);
     groups.set(r.group, g);
   });
-  for (const idx of groups.values()) {
-    if (idx.length < 2) continue;
+  return [...groups.values()].filter((idx) => idx.length >= 2);
+}
+
+/** Replaces each alternatives group's members' log p by the log of their mean probability. */
+function mixAlternatives(groups: readonly number[][], reported: readonly ReportedFeature[], observed: Float64Array, contributions: Float64Array): void {
+  for (const idx of groups) {
     const max = Math.max(...idx.map((i) => observed[i]!));
     const logMean = max + Math.log(idx.reduce((a, i) => a + Math.exp(observed[i]! - max), 0) / idx.length);
     for (const i of idx) contributions[i] = contributions[i]! + reported[i]!.weight * (logMean - observed[i]!);
