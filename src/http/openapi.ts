@@ -10,6 +10,7 @@ import {
   diagnoseRequestSchema,
 } from './schemas.js';
 import { AnswersRequestSchema, SessionHistorySchema, SessionViewSchema, startSessionSchema } from '../sessions/schemas.js';
+import { CDS_REQUEST_COMPONENTS, cdsPaths } from './openapi-cds.js';
 
 /**
  * The OpenAPI 3.1 document served at `GET /openapi.json`, generated from the zod
@@ -82,7 +83,7 @@ function sessionPaths(security: Json[]): Record<string, Json> {
 export function buildOpenApi(opts: { maxTextChars: number; version: string }): Json {
   const schemas = {
     ...components(
-      { DiagnoseRequest: diagnoseRequestSchema(opts.maxTextChars), StartSessionRequest: startSessionSchema(opts.maxTextChars), AnswersRequest: AnswersRequestSchema },
+      { DiagnoseRequest: diagnoseRequestSchema(opts.maxTextChars), StartSessionRequest: startSessionSchema(opts.maxTextChars), AnswersRequest: AnswersRequestSchema, ...CDS_REQUEST_COMPONENTS },
       'input',
     ),
     ...components(
@@ -117,6 +118,7 @@ export function buildOpenApi(opts: { maxTextChars: number; version: string }): J
           responses: { '200': json('Differences', 'Triples of the subcategory'), '404': json('Error', 'Unknown subcategory id'), ...errors },
         },
       },
+      ...cdsPaths(ref, (d) => json('Error', d)),
       '/healthz': { get: { summary: 'The process is up', responses: { '200': json('Health', 'Up') } } },
       '/readyz': { get: { summary: 'Neo4j reachable and indexes loaded', responses: { '200': json('Ready', 'Ready'), '503': json('Ready', 'Not ready') } } },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },

@@ -27,6 +27,8 @@ describe('HTTP GET /openapi.json', () => {
   it('a client developer gets an OpenAPI 3.1 document covering every route', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.deepEqual(Object.keys(doc.paths).sort(), [
+      '/cds-services',
+      '/cds-services/{id}',
       '/healthz',
       '/openapi.json',
       '/readyz',
@@ -40,6 +42,8 @@ describe('HTTP GET /openapi.json', () => {
     ]);
     assert.ok(doc.paths['/v1/diagnose'].post.responses['400']);
     assert.ok(doc.paths['/v1/kg/subcategories/{id}/differences'].get.responses['404']);
+    assert.ok(doc.paths['/cds-services/{id}'].post.responses['412']);
+    assert.ok(doc.components.schemas.CdsHookRequest.required.includes('hookInstance'));
   });
 
   it('every $ref resolves to a component schema', () => {
