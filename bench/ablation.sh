@@ -18,7 +18,7 @@ cat datasets/vignettes/dev.jsonl datasets/vignettes/dev-b.jsonl > "$W/vignette-n
 echo '{"id":"id","diagnosis":"condition","age":"age","sex":"sex","notes":["text"]}' > "$W/notes-mapping.json"
 
 # name:prior weights:record retrieval (empty: the defaults). ABLATION_ONLY=<name,name> runs a subset.
-settings=("naive-bayes-alone:vote=0,keyDifferences=0,knn=0:" "plus-vote:keyDifferences=0,knn=0:" "plus-key-differences:knn=0:" "plus-knn-dense:vote=0.5:dense" "plus-knn-lexical:vote=0.5:lexical" "plus-knn-hybrid:vote=0.5:hybrid" "plus-knn-defaults-auto::")
+settings=("naive-bayes-alone:vote=0,keyDifferences=0,knn=0,profiles=0:" "plus-vote:keyDifferences=0,knn=0,profiles=0:" "plus-key-differences:knn=0,profiles=0:" "plus-knn-dense:profiles=0:dense" "plus-knn-lexical:profiles=0:lexical" "plus-knn-hybrid:profiles=0:hybrid" "plus-knn-auto:profiles=0:" "plus-profiles-defaults::")
 measure() { # $1 = label of the KG
   echo "| KG | priors | full protocol L3 / top-3 | interactive @0 / 1 / 3 / 5 | blind vignettes top-1 / top-3 |"
   echo "| --- | --- | --- | --- | --- |"

@@ -106,7 +106,8 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
     records.add(batch.map((r) => r.id), vecs);
     for (const r of batch) lexical.add(r.embed);
     noteRecords += batch.filter((r) => r.fromNotes).length;
-    for (const { embed: _embed, fromNotes: _notes, ...r } of batch) if (!rows.write(JSON.stringify(r) + '\n')) await once(rows, 'drain');
+    // `notes`: the row was read from a note (disease profiles are the notes' words, src/query/disease-profiles.ts).
+    for (const { embed: _embed, fromNotes, ...r } of batch) if (!rows.write(JSON.stringify(fromNotes ? { ...r, notes: true } : r) + '\n')) await once(rows, 'drain');
     done += batch.length;
     input.onRecords?.(done);
     batch = [];

@@ -147,7 +147,7 @@ const EnvSchema = z.object({
   /** The offline reasoner's prior weights, "vote=0.5,keyDifferences=0.25,knn=1" (any subset; docs/query.md, ablation in docs/notes.md). */
   DXGRAPH_PRIOR_WEIGHTS: z
     .string()
-    .regex(/^\s*(?:(?:vote|keyDifferences|knn)=\d+(?:\.\d+)?\s*(?:,\s*|$))+$/, 'must look like vote=0.5,keyDifferences=0.25,knn=1 (numbers >= 0)')
+    .regex(/^\s*(?:(?:vote|keyDifferences|knn|profiles)=\d+(?:\.\d+)?\s*(?:,\s*|$))+$/, 'must look like vote=0.5,keyDifferences=0.25,knn=1,profiles=40 (numbers >= 0)')
     .optional(),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
@@ -225,9 +225,10 @@ export interface PriorWeightsConfig {
   voteWeight?: number;
   keyDifferenceWeight?: number;
   knnWeight?: number;
+  profileWeight?: number;
 }
 
-const PRIOR_NAMES: Readonly<Record<string, keyof PriorWeightsConfig>> = { vote: 'voteWeight', keyDifferences: 'keyDifferenceWeight', knn: 'knnWeight' };
+const PRIOR_NAMES: Readonly<Record<string, keyof PriorWeightsConfig>> = { vote: 'voteWeight', keyDifferences: 'keyDifferenceWeight', knn: 'knnWeight', profiles: 'profileWeight' };
 
 function priorWeights(spec: string | undefined): PriorWeightsConfig {
   const out: PriorWeightsConfig = {};

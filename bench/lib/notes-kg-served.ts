@@ -21,10 +21,12 @@ import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } fro
  * index, which embeds what each note says). Top-1 / top-3 per held-out set and setting.
  */
 export const ABLATION: { name: string; weights: Partial<EvidenceReasonerOptions>; retrieval?: RecordRetrieval }[] = [
-  { name: 'naive Bayes alone', weights: { voteWeight: 0, keyDifferenceWeight: 0, knnWeight: 0 } },
-  { name: '+ vote', weights: { keyDifferenceWeight: 0, knnWeight: 0 } },
-  { name: '+ key differences', weights: { knnWeight: 0 } },
-  ...RECORD_RETRIEVALS.map((retrieval) => ({ name: `+ kNN, ${retrieval} retrieval${retrieval === DEFAULT_RECORD_RETRIEVAL ? ' (all, defaults)' : ''}`, weights: {}, retrieval })),
+  { name: 'naive Bayes alone', weights: { voteWeight: 0, keyDifferenceWeight: 0, knnWeight: 0, profileWeight: 0 } },
+  { name: '+ vote', weights: { keyDifferenceWeight: 0, knnWeight: 0, profileWeight: 0 } },
+  { name: '+ key differences', weights: { knnWeight: 0, profileWeight: 0 } },
+  ...RECORD_RETRIEVALS.map((retrieval) => ({ name: `+ kNN, ${retrieval} retrieval`, weights: { profileWeight: 0 }, retrieval })),
+  { name: '+ disease profiles (all, defaults)', weights: {} },
+  { name: 'naive Bayes + disease profiles', weights: { voteWeight: 0, keyDifferenceWeight: 0, knnWeight: 0 } },
 ];
 
 export interface ServedScore {

@@ -15,6 +15,7 @@ import { matchFeatures } from './match-features.js';
 import { differencesKg } from './differences-kg.js';
 import type { DifferencesKgReader } from './differences-kg-cache.js';
 import type { LexicalRecords, RecordRetrieval, RecordRow } from './retrieve-records.js';
+import type { DiseaseProfiles } from './disease-profiles.js';
 import { assessGate, followUpLimit, type QueryGate } from './apply-gate.js';
 import { answerDirect } from './direct-answer.js';
 import { filterRetrieved, type KnowledgeFilterDeps } from './filter-retrieved.js';
@@ -39,6 +40,8 @@ export interface DiagnoseDeps {
   /** The records' lexical index and how similar records are found (retrieve-records.ts). */
   lexical?: LexicalRecords | null;
   recordRetrieval?: RecordRetrieval;
+  /** Each disease's notes as one TF-IDF profile (disease-profiles.ts): built when the records were read from notes; absent/null: none. */
+  profiles?: DiseaseProfiles | null;
   /** Available reasoners; one named "evidence" is required, one named "llm" is optional. */
   reasoners: Reasoner[];
   /** The ranker when `followUpRankers` is not given (a single hand-wired ranker). */
@@ -160,6 +163,8 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     ),
     timed('retrieve', () => retrieveForQuery({ ...deps, find: deps.find ?? null }, { text: queryText, topK: o.topK, mode: o.retrieval ?? 'record', gate, fromText: Boolean(input.text?.trim()) })),
   ]);
+  // A written description against each disease's notes; coded findings joined as text have no words of their own to compare.
+  const profiles = deps.profiles && input.text?.trim() ? await timed('profiles', () => deps.profiles!.similarities(input.text!)) : null;
   // The knowledge filter belongs to the FIND path: it runs when the gate assessed the input or FIND retrieval was asked for.
   const filter = gate !== null || o.retrieval === 'find' ? (deps.knowledgeFilter ?? null) : null;
   const filtered = filter ? await timed('filter', () => filterRetrieved(filter, { patient: queryText, records: retrieved, budget: llmBudget })) : { records: retrieved, degraded: false };
@@ -170,7 +175,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
   });
   const out = await timed('reason', () =>
     reasoner.reason({
-      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved: filtered.records, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null, llmBudget, calibration: deps.calibration ?? null,
+      input, findings, matches, votes: vote.votes, candidates: vote.candidates, differencesKg: triples, retrieved: filtered.records, profiles, followUps, snapshot: deps.snapshot, signal: opts.signal ?? null, llmBudget, calibration: deps.calibration ?? null,
     }),
   );
   timings.total = Math.round((performance.now() - t0) * 1000) / 1000;

@@ -64,8 +64,13 @@ export class LexicalIndex {
     return this.data.salt;
   }
 
-  /** The `k` records most cosine-similar to `text`, best first (ties: lower row); terms no record has are ignored. */
-  search(text: string, k: number): LexicalHit[] {
+  /** The index's arrays, read-only (disease-profiles.ts sums its rows per disease). */
+  get arrays(): Readonly<LexicalData> {
+    return this.data;
+  }
+
+  /** A text's L2-normalised TF-IDF row over the index's terms (term index, weight); terms no record has are ignored. */
+  queryRow(text: string): [number, number][] {
     const d = this.data;
     const row: [number, number][] = [];
     let norm = 0;
@@ -76,15 +81,22 @@ export class LexicalIndex {
       row.push([t, w]);
       norm += w * w;
     }
-    if (norm === 0 || k <= 0) return [];
     norm = Math.sqrt(norm);
+    return norm === 0 ? [] : row.map(([t, w]) => [t, w / norm]);
+  }
+
+  /** The `k` records most cosine-similar to `text`, best first (ties: lower row); terms no record has are ignored. */
+  search(text: string, k: number): LexicalHit[] {
+    const d = this.data;
+    const row = this.queryRow(text);
+    if (row.length === 0 || k <= 0) return [];
     const sims = new Float64Array(d.rows);
     const touched: number[] = [];
     for (const [t, w] of row) {
       for (let p = d.offsets[t]!; p < d.offsets[t + 1]!; p++) {
         const r = d.postingRows[p]!;
         if (sims[r] === 0) touched.push(r);
-        sims[r]! += (w / norm) * d.postingWeights[p]!;
+        sims[r]! += w * d.postingWeights[p]!;
       }
     }
     touched.sort((a, b) => sims[b]! - sims[a]! || a - b);

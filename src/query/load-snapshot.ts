@@ -77,7 +77,7 @@ const ManifestSchema = z.object({
   calibration: z.object({ file: z.string().min(1) }).optional(),
 });
 
-const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string() });
+const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string(), notes: z.boolean().optional() });
 
 async function readText(path: string, what: string): Promise<string> {
   try {

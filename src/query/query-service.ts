@@ -12,6 +12,7 @@ import { SigmaRanker, type FollowUpRanker } from './followups-sigma.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } from './load-snapshot.js';
 import type { KnowledgeFilterDeps } from './filter-retrieved.js';
+import { DiseaseProfiles, rowDiseases } from './disease-profiles.js';
 import { cachedDifferencesKg, uncachedDifferencesKg } from './differences-kg-cache.js';
 import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
 import { defaultDdxplusLexiconPath, loadLexicon } from '../clinical-text/concepts/lexicon.js';
@@ -77,6 +78,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     recordIndex: deps.artifacts.recordIndex,
     records: deps.artifacts.records,
     lexical: deps.artifacts.lexical ?? null,
+    profiles: diseaseProfiles(deps),
     recordRetrieval: deps.recordRetrieval ?? DEFAULT_RECORD_RETRIEVAL,
     reasoners,
     followUpRanker: deps.followUpRanker ?? new SigmaRanker(),
@@ -93,6 +95,13 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     calibration: deps.artifacts.calibration ?? null,
   };
   return { snapshot: deps.snapshot, artifacts: deps.artifacts, reasoners, diagnose: (input, opts) => diagnose(d, input, opts ?? {}) };
+}
+
+/** Profiles only for builds whose records were read from notes: coded records rendered as text are the KG's own counts again. */
+function diseaseProfiles(deps: QueryServiceDeps): DiseaseProfiles | null {
+  const lex = deps.artifacts.lexical;
+  if (!lex?.fromNotes) return null;
+  return DiseaseProfiles.fromLexical(lex.index, rowDiseases(lex.ids, deps.artifacts.records, deps.snapshot.diseaseIndex), deps.snapshot.diseases.length);
 }
 
 export const openFaissIndex: IndexOpener = (indexPath, idsPath) => FaissVectorIndex.load(indexPath, idsPath ?? undefined);

@@ -34,6 +34,8 @@ export interface RecordRow {
   diagnosis: string;
   diseaseId: string | null;
   text: string;
+  /** Read from a note (builds before the flag: absent on every row). */
+  notes?: boolean;
 }
 
 export interface RetrieveRecordsInput {

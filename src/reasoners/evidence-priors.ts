@@ -7,12 +7,15 @@ import type { ReasonerContext } from './reasoner.js';
  *   votes:  γ · log((v_s + 1) / (V + S))      Laplace-smoothed share of the subcategory's votes (eq. 12-13)
  *   kNN:    κ · log(share_d + 0.1)            similarity-weighted share of the top-k neighbours diagnosed d
  *   key differences: ω · (P_in − P_siblings)  for each reported key-difference feature (+ present, − absent)
+ *   profiles: π · cos(x_q, c_d)              the description's TF-IDF row against disease d's notes (nearest centroid, src/query/disease-profiles.ts)
  *   demographics: δ · [log P(age band | d) + log P(sex | d)]  Lidstone-smoothed counts on the :Disease node
  */
 export interface PriorWeights {
   voteWeight: number;
   knnWeight: number;
   keyDifferenceWeight: number;
+  /** Weight of the disease-profile cosine (0: ignore the profiles). */
+  profileWeight?: number;
   /** Weight of the age/sex likelihood (0: ignore the patient's age and sex). */
   demographicWeight?: number;
 }
@@ -68,10 +71,28 @@ export function contextPriors(ctx: ReasonerContext, w: PriorWeights): Priors {
       lines[d]!.push(`key difference (${pol}): ${t.object}`);
     }
   }
+  const pw = w.profileWeight ?? 0;
+  if (pw > 0 && ctx.profiles) addProfiles(total, lines, ctx, pw);
   const dw = w.demographicWeight ?? 0;
   if (dw > 0) addDemographics(total, s.diseases, ctx.input, dw);
   return { total, lines };
 }
+
+/** π · cosine per disease; evidence lines for the few most similar profiles only (a line per disease of a large KG would be waste). */
+function addProfiles(total: Float64Array, lines: string[][], ctx: ReasonerContext, weight: number): void {
+  const sims = ctx.profiles!;
+  const shown: number[] = [];
+  for (let d = 0; d < total.length; d++) {
+    const c = sims[d] ?? 0;
+    if (c <= 0) continue;
+    total[d]! += weight * c;
+    shown.push(d);
+  }
+  shown.sort((a, b) => sims[b]! - sims[a]!);
+  for (const d of shown.slice(0, PROFILE_LINES)) lines[d]!.push(`words of the description like the notes of ${ctx.snapshot.diseases[d]!.name}: cosine ${sims[d]!.toFixed(2)}`);
+}
+
+const PROFILE_LINES = 10;
 
 /** log((count + 1) / (n + k)) of the patient's age band and sex per disease; diseases without counts get 0 (no opinion). */
 function addDemographics(total: Float64Array, diseases: ReasonerContext['snapshot']['diseases'], p: { age: number | null; sex: 'M' | 'F' | null }, weight: number): void {

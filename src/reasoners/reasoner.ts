@@ -26,6 +26,8 @@ export interface ReasonerContext {
   candidates: SubcategoryVote[];
   differencesKg: Triple[];
   retrieved: RetrievedRecord[];
+  /** Cosine of a written description with each disease's profile (snapshot order; src/query/disease-profiles.ts); absent/null: none (coded input, or a build without notes). */
+  profiles?: Float64Array | null;
   /** Follow-ups already ranked by the discriminability ranker (an LLM may rephrase or replace them). */
   followUps: FollowUpQuestion[];
   snapshot: KgSnapshot;

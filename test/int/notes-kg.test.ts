@@ -179,8 +179,17 @@ describe('a KG learned from clinical notes (issue 24; real Neo4j, faiss-node, HP
     for (const word of ['rash', 'vesicles', ...PLANTED]) assert.equal(bytes.includes(Buffer.from(word)), false, `"${word}" in the lexical index file`);
     const blind = readJsonl('datasets/notes-pc/test.jsonl').find((n) => n.condition === 'Herpes zoster')!;
     const want = diagnosisToDisease(service.snapshot).get(blind.condition.toLowerCase());
-    const retrieved = (await service.diagnose({ ...textInput(blind.text), age: blind.age, sex: blind.sex })).trace.retrieved;
+    const res = await service.diagnose({ ...textInput(blind.text), age: blind.age, sex: blind.sex });
+    const retrieved = res.trace.retrieved;
     log(`retrieved for ${blind.id}: ${retrieved.map((r) => `${r.diagnosis} ${r.similarity.toFixed(2)}`).join(', ')}`);
+    // The disease profiles (every note of a disease as one TF-IDF row) were read and weighed, and say why in the evidence.
+    assert.ok(res.trace.timingsMs.profiles !== undefined, 'the profiles stage ran for a written description of a notes build');
+    const top = res.differential[0]!;
+    assert.equal(top.diseaseId, want);
+    assert.ok(top.evidence.some((e) => /^words of the description like the notes of Herpes zoster: cosine 0\.\d\d$/.test(e)), top.evidence.join(' | '));
+    // Coded findings have no words of their own: no profile stage.
+    const coded = await service.diagnose({ ...textInput('x'), text: null, findings: [{ text: 'fever', polarity: 'present', code: null, valueCode: null }] });
+    assert.equal(coded.trace.timingsMs.profiles, undefined);
     assert.ok(retrieved.length > 0);
     assert.equal(retrieved[0]!.diseaseId, want, 'the most similar note is one of the right disease');
     // Each record shows the findings read from its note, never the note.

@@ -44,6 +44,7 @@ describe('config: the evidence reasoner prior weights (DXGRAPH_PRIOR_WEIGHTS, is
   it('reads any subset of vote, keyDifferences and knn', () => {
     assert.deepEqual(loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'vote=0, knn=2.5' }).priorWeights, { voteWeight: 0, knnWeight: 2.5 });
     assert.deepEqual(loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'keyDifferences=0' }).priorWeights, { keyDifferenceWeight: 0 });
+    assert.deepEqual(loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'profiles=0,knn=0' }).priorWeights, { profileWeight: 0, knnWeight: 0 });
   });
   it('leaves the reasoner defaults when unset', () => assert.deepEqual(loadConfig({}).priorWeights, {}));
   it('rejects an unknown prior or a non-number, naming the variable', () => {
