@@ -48,6 +48,17 @@ describe('kg-build build-indexes (artifacts)', () => {
     features: [{ id: 'feat:1', text: 'cough', kind: 'ehr' as const, code: null, valueCode: null, question: null, valueText: null, antecedent: null }],
   });
 
+  it('flags the rows read from notes (`notes: true`, what disease profiles are made of) and counts them in the manifest', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kg-idx-'));
+    const input = base(dataDir, 4, []);
+    const rows = [0, 1, 2, 3].map((i) => JSON.stringify({ id: `r${i}`, diagnosis: i % 2 ? 'Flu' : 'Cold', text: `finding ${i}`, features: [], ...(i < 2 ? { embed: `scrubbed note ${i}` } : {}) }));
+    writeFileSync(input.spoolPath, rows.join('\n') + '\n');
+    const m = await buildIndexes(input, { embedBatch: 64 });
+    const written = readFileSync(join(buildDir(dataDir, 'kg-test'), 'records.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(written.map((r) => r.notes ?? false), [true, true, false, false]);
+    assert.equal(m.lexicalIndex?.noteRecords, 2);
+  });
+
   it('writes rows in index order, a flat record index below the threshold, the feature index and the manifest', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kg-idx-'));
     const log: { kind: string; ids: string[]; saved: string[] }[] = [];

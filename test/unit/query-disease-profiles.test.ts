@@ -57,6 +57,11 @@ describe('disease profiles (nearest centroid over the lexical index)', () => {
     assert.deepEqual([...rowDiseases(['a', 'b', 'c', 'missing'], records, new Map([['d:x', 5]]))], [5, -1, -1, -1]);
   });
 
+  it('uses only the rows read from notes when the build flags them (a KG from coded records and notes)', () => {
+    const records = new Map([['coded', { diseaseId: 'd:x' }], ['note', { diseaseId: 'd:x', notes: true }], ['note2', { diseaseId: 'd:y', notes: true }]]);
+    assert.deepEqual([...rowDiseases(['coded', 'note', 'note2'], records, new Map([['d:x', 0], ['d:y', 1]]))], [-1, 0, 1]);
+  });
+
   it('enters the evidence reasoner as π · cosine with an evidence line, and not at all with π = 0', () => {
     const snapshot = { diseases: [{ name: 'Bronchitis' }, { name: 'Epiglottitis' }, { name: 'GERD' }, { name: 'Other' }], subcategories: [], diseaseSubcategory: [], diseaseIndex: new Map() };
     const ctx = { input: { age: null, sex: null }, votes: [], retrieved: [], matches: [], differencesKg: [], snapshot, profiles: Float64Array.from([0.1, 0, 0.5, 0]) } as never;
