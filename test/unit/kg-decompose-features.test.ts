@@ -53,6 +53,27 @@ describe('kg-build decompose-features (E_L4d)', () => {
     assert.equal(e1?.valueText, 'yes');
   });
 
+  it('a coded feature of a disease with enough complete records is estimated from those alone; with fewer, the notes that mention it count', async () => {
+    const fever = coded('E_91', null, 'fever');
+    const cough = coded('E_53', null, 'cough');
+    const note = (id: number, diagnosis: string, findings: Finding[]): NormalizedRecord => ({ ...record(id, diagnosis, findings), incomplete: true });
+    let id = 0;
+    const records = [
+      // Flu: 6 coded records (fever in 3) and 4 notes that all speak of fever.
+      ...[1, 1, 1, 0, 0, 0].map((f) => record(++id, 'Flu', f ? [fever, cough] : [cough])),
+      ...[0, 1, 2, 3].map(() => note(++id, 'Flu', [fever])),
+      // Croup: 2 coded records (fever in 1) and 2 notes with fever; one note also says "no cough".
+      record(++id, 'Croup', [fever, cough]), record(++id, 'Croup', [cough]),
+      note(++id, 'Croup', [fever]), note(++id, 'Croup', [fever, { ...cough, polarity: 'absent' }]),
+    ];
+    const { clusters, dec } = await build(records);
+    const edge = (name: string, code: string) => dec.manifestations.find((m) => m.diseaseId === clusters.diseaseOf.get(name) && m.featureId === featureIdOf(`c:${code}=`));
+    assert.deepEqual([edge('Flu', 'E_91')?.count, edge('Flu', 'E_91')?.prevalence], [3, 0.5], 'Flu: 3 of its 6 coded records; the notes left out');
+    assert.deepEqual([edge('Flu', 'E_53')?.count, edge('Flu', 'E_53')?.prevalence], [6, 1]);
+    assert.deepEqual([edge('Croup', 'E_91')?.count, edge('Croup', 'E_91')?.prevalence], [3, 0.75], 'Croup: 2 coded records + 2 notes mentioning fever');
+    assert.deepEqual([edge('Croup', 'E_53')?.count, edge('Croup', 'E_53')?.prevalence], [2, 2 / 3], 'the note that denies cough counts in the denominator');
+  });
+
   it('keeps one feature per (code, value) for numeric answers, and provenance on the node', async () => {
     const { dec } = await build([
       record(1, 'Flu', [coded('E_56', '7', 'pain intensity: 7')]),
