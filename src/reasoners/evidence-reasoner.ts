@@ -44,7 +44,7 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   knnPower: 0.5,
   voteWeight: 0.5,
   knnWeight: 1,
-  profileWeight: 40,
+  profileWeight: 80,
   keyDifferenceWeight: 0.25,
   demographicWeight: 1,
   matchMargin: 0.02,
