@@ -43,7 +43,7 @@ describe('one concept from coded facts and notes (issue 24)', () => {
 });
 
 describe('a coded feature of a disease whose records are partly notes (issue 24)', () => {
-  it('has its prevalence over the records that could show it: every coded record, and the notes that mention it', async () => {
+  it('has its prevalence over its complete records when it has 5 or more; pooled, over every coded record and the notes that mention it', async () => {
     const fever = { id: 'feat:x1', text: 'fever', kind: 'ehr' as const, code: 'X1', valueCode: null, question: null, valueText: null, antecedent: null };
     const snapshot = buildSnapshot({ categories: [], subcategories: [], diseases: [], features: [fever], manifestations: [] });
     const codedFever = (id: string, present: boolean): NormalizedRecord => ({
@@ -55,10 +55,18 @@ describe('a coded feature of a disease whose records are partly notes (issue 24)
       ...Array.from({ length: 10 }, (_, i) => codedFever(`c:${i}`, i < 8)),
       noted('n:1', 'Influenza', 'fever and aches'), noted('n:2', 'Influenza', 'no fever, aches'), noted('n:3', 'Influenza', 'aches'), noted('n:4', 'Influenza', 'aches'), noted('n:5', 'Influenza', 'aches'),
     ];
-    const kg = await buildMemoryKg(records, { reader: { vocabulary: snapshot, lexicon: null, prepare: (text) => ({ text, leftOut: {}, scrubbed: {} }) }, embeddings: new HashedEmbedder() });
-    const d = kg.snapshot.diseaseIndex.get(kg.snapshot.diseases.find((x) => x.name === 'Influenza')!.id)!;
-    const f = kg.snapshot.features.findIndex((x) => x.code === 'X1');
-    const m = kg.snapshot.manifestations[d]!;
+    const reader = { vocabulary: snapshot, lexicon: null, prepare: (text: string) => ({ text, leftOut: {}, scrubbed: {} }) };
+    const edge = async (decompose: { completeRecordsFirst?: number }) => {
+      const kg = await buildMemoryKg(records, { reader, embeddings: new HashedEmbedder(), decompose });
+      const d = kg.snapshot.diseaseIndex.get(kg.snapshot.diseases.find((x) => x.name === 'Influenza')!.id)!;
+      return { kg, m: kg.snapshot.manifestations[d]!, f: kg.snapshot.features.findIndex((x) => x.code === 'X1') };
+    };
+    // By default the 10 complete records decide: a note mentions what struck its writer.
+    const first = await edge({});
+    assert.equal(first.m.counts[first.m.position.get(first.f)!], 8);
+    assert.ok(Math.abs(first.m.prevalence[first.m.position.get(first.f)!]! - 8 / 10) < 1e-6);
+    // Pooled (a disease with fewer complete records than completeRecordsFirst): the notes that mention it count.
+    const { kg, m, f } = await edge({ completeRecordsFirst: Infinity });
     const at = m.position.get(f)!;
     assert.equal(m.counts[at], 9);
     assert.ok(Math.abs(m.prevalence[at]! - 9 / 12) < 1e-6, `prevalence ${m.prevalence[at]} (9 of 10 coded + 2 mentioning notes), not 9/15`);
