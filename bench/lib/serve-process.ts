@@ -8,6 +8,7 @@ import { PROJECT_ROOT } from '../../src/neo4j-launcher/layout.js';
 
 export interface ServeProcess {
   url: string;
+  pid: number;
   /** Everything the process wrote to stderr (its JSON log) so far. */
   log(): string;
   /** SIGTERM and wait for the exit; resolves with the exit code. */
@@ -30,6 +31,7 @@ export async function startServeProcess(env: NodeJS.ProcessEnv, cwd: string): Pr
   });
   return {
     url,
+    pid: child.pid!,
     log: () => stderr,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

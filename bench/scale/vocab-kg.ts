@@ -56,24 +56,38 @@ function drawRecord(rng: Rng, p: Profile, F: number, noise: number): number[] {
   return [...out];
 }
 
-export function generateVocabKg(o: VocabOptions): VocabKg {
+/**
+ * The generator's records one at a time (diagnosis index and present findings), then its held-out
+ * cases: the same seeded sequence generateVocabKg counts, for a bench that writes the records to
+ * a CSV and builds through the CLI (vocab-served.ts).
+ */
+export function* vocabRecords(o: VocabOptions): Generator<VocabCase, VocabCase[]> {
   const rng = mulberry32(o.seed ?? 1);
   const { diseases: D, features: F, records: N } = o;
   const noise = o.noise ?? 2;
   const prof = profiles(rng, D, F, o.characteristic ?? 20);
   const cumulative = cumulativeOf(Array.from({ length: D }, (_, d) => 1 / (d + 1) ** 0.8));
-  const counts: Map<number, number>[] = Array.from({ length: D }, () => new Map());
-  const n = new Int32Array(D);
   for (let r = 0; r < N; r++) {
     const d = drawCumulative(rng, cumulative);
-    n[d]!++;
-    for (const f of drawRecord(rng, prof[d]!, F, noise)) counts[d]!.set(f, (counts[d]!.get(f) ?? 0) + 1);
+    yield { disease: d, present: drawRecord(rng, prof[d]!, F, noise) };
   }
-  const cases = Array.from({ length: o.cases ?? 100 }, () => {
+  return Array.from({ length: o.cases ?? 100 }, () => {
     const d = drawCumulative(rng, cumulative);
     return { disease: d, present: drawRecord(rng, prof[d]!, F, noise) };
   });
-  return { snapshot: buildSnapshot(vocabKg(n, counts, F, o.perSubcategory ?? 10)), cases };
+}
+
+export function generateVocabKg(o: VocabOptions): VocabKg {
+  const counts: Map<number, number>[] = Array.from({ length: o.diseases }, () => new Map());
+  const n = new Int32Array(o.diseases);
+  const gen = vocabRecords(o);
+  let next = gen.next();
+  for (; !next.done; next = gen.next()) {
+    const { disease: d, present } = next.value;
+    n[d]!++;
+    for (const f of present) counts[d]!.set(f, (counts[d]!.get(f) ?? 0) + 1);
+  }
+  return { snapshot: buildSnapshot(vocabKg(n, counts, o.features, o.perSubcategory ?? 10)), cases: next.value };
 }
 
 function vocabKg(n: Int32Array, counts: Map<number, number>[], F: number, perSub: number): Omit<DiagnosticKg, 'keyDifferences'> {
