@@ -20,8 +20,9 @@ import { startServeProcess } from '../lib/serve-process.js';
 import { percentile } from '../lib/session-turns.js';
 import { vocabRecords, type VocabCase, type VocabOptions } from './vocab-kg.js';
 
-const MAPPING = { id: 'id', diagnosis: 'diagnosis', coded: [{ column: 'findings', code: 'F', label: 'finding', separator: '|' }] };
-const finding = (f: number) => ({ text: `finding: f${f}`, polarity: 'present', code: 'F', valueCode: `f${f}` });
+/** Findings as a hospital's problem-list column: one distinct finding per value, each its own feature and yes/no question. */
+const MAPPING = { id: 'id', diagnosis: 'diagnosis', manifestations: ['findings'] };
+const finding = (f: number) => ({ text: `finding ${f}`, polarity: 'present', code: null, valueCode: null });
 
 /** Writes the CSV (streamed: 1M rows fit) and returns the held-out cases. */
 async function writeCsv(path: string, o: VocabOptions): Promise<VocabCase[]> {
@@ -30,7 +31,7 @@ async function writeCsv(path: string, o: VocabOptions): Promise<VocabCase[]> {
   const gen = vocabRecords(o);
   let next = gen.next();
   for (let i = 0; !next.done; next = gen.next(), i++) {
-    if (!out.write(`r${i},diagnosis ${next.value.disease},${next.value.present.map((f) => `f${f}`).join('|')}\n`)) await once(out, 'drain');
+    if (!out.write(`r${i},diagnosis ${next.value.disease},${next.value.present.map((f) => `finding ${f}`).join('; ')}\n`)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'close');
@@ -54,10 +55,10 @@ export interface VocabServedRow {
   serveRssMb: number;
 }
 
-export async function vocabServed(o: VocabOptions & { queries: number; turns: number }, log: (s: string) => void): Promise<VocabServedRow> {
+export async function vocabServed(o: VocabOptions & { queries: number; turns: number; neo4jUri?: string | null; keepDir?: string | null }, log: (s: string) => void): Promise<VocabServedRow> {
   const label = `${o.diseases} × ${o.features} × ${o.records}`;
-  const dir = await mkdtemp(join(tmpdir(), 'dxgraph-vocab-served-'));
-  const neo = await benchNeo4j({ uri: null });
+  const dir = o.keepDir ?? (await mkdtemp(join(tmpdir(), 'dxgraph-vocab-served-')));
+  const neo = await benchNeo4j({ uri: o.neo4jUri ?? null });
   try {
     const csv = join(dir, 'ehr.csv');
     const cases = await writeCsv(csv, { ...o, cases: Math.max(o.queries, 50) });
@@ -74,6 +75,7 @@ export async function vocabServed(o: VocabOptions & { queries: number; turns: nu
       const url = `${server.url}/v1/diagnose`;
       for (const c of cases.slice(0, 10)) await post(url, { findings: c.present.map(finding) }); // warm-up
       const ms: number[] = [];
+      const stageMs = new Map<string, number[]>();
       let top1 = 0;
       let top10 = 0;
       const qs = cases.slice(0, o.queries);
@@ -81,10 +83,12 @@ export async function vocabServed(o: VocabOptions & { queries: number; turns: nu
         const t = performance.now();
         const r = await post(url, { findings: c.present.map(finding), options: { followUps: 3 } });
         ms.push(performance.now() - t);
+        for (const [k, v] of Object.entries(r.trace?.timingsMs ?? {})) stageMs.set(k, [...(stageMs.get(k) ?? []), v as number]);
         const names: string[] = r.differential.map((d: { disease: string }) => d.disease);
         if (names[0] === `diagnosis ${c.disease}`) top1++;
         if (names.slice(0, 10).includes(`diagnosis ${c.disease}`)) top10++;
       }
+      log(`${label}: diagnose stages p50 / p99 ms: ${[...stageMs].map(([k, v]) => `${k} ${percentile(v, 0.5).toFixed(1)} / ${percentile(v, 0.99).toFixed(1)}`).join(', ')}`);
       const turns: number[] = [];
       for (let s = 0; turns.length < o.turns; s++) {
         const c = cases[s % cases.length]!;
@@ -104,7 +108,7 @@ export async function vocabServed(o: VocabOptions & { queries: number; turns: nu
     }
   } finally {
     await neo.stop();
-    await rm(dir, { recursive: true, force: true });
+    if (!o.keepDir) await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -119,11 +123,11 @@ export function vocabServedTable(rows: readonly VocabServedRow[]): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values: a } = parseArgs({ options: { sizes: { type: 'string', default: '1000x5000x100000' }, queries: { type: 'string', default: '300' }, turns: { type: 'string', default: '100' } } });
+  const { values: a } = parseArgs({ options: { sizes: { type: 'string', default: '1000x5000x100000' }, queries: { type: 'string', default: '300' }, turns: { type: 'string', default: '100' }, 'neo4j-uri': { type: 'string' }, 'keep-dir': { type: 'string' } } });
   const rows: VocabServedRow[] = [];
   for (const spec of a.sizes!.split(',').filter(Boolean)) {
     const [diseases, features, records] = spec.split('x').map(Number) as [number, number, number];
-    rows.push(await vocabServed({ diseases, features, records, queries: Number(a.queries), turns: Number(a.turns) }, (s) => process.stderr.write(`[vocab-served] ${s}\n`)));
+    rows.push(await vocabServed({ diseases, features, records, queries: Number(a.queries), turns: Number(a.turns), neo4jUri: a['neo4j-uri'] ?? null, keepDir: a['keep-dir'] ?? null }, (s) => process.stderr.write(`[vocab-served] ${s}\n`)));
   }
   process.stdout.write(vocabServedTable(rows));
 }

@@ -41,28 +41,63 @@ function questionsByShape(c: QuestionCatalogue): Map<string, Question[]> {
   return out;
 }
 
+const diseaseQuestionsCache = new WeakMap<QuestionCatalogue, WeakMap<RankContext['model'], Int32Array[]>>();
+
+/** Per disease, the catalogue positions of the questions its features belong to (built once per catalogue and model). */
+function diseaseQuestions(ctx: RankContext): Int32Array[] {
+  let byModel = diseaseQuestionsCache.get(ctx.catalogue);
+  if (!byModel) diseaseQuestionsCache.set(ctx.catalogue, (byModel = new WeakMap()));
+  let out = byModel.get(ctx.model);
+  if (out) return out;
+  const position = new Map(ctx.catalogue.questions.map((q, i) => [q, i] as const));
+  out = ctx.model.diseases.map((_, d) => {
+    const qs = new Set<number>();
+    for (const f of ctx.model.featuresOf(d)) {
+      const q = ctx.catalogue.byFeature.get(f);
+      if (q) qs.add(position.get(q)!);
+    }
+    return Int32Array.from(qs);
+  });
+  byModel.set(ctx.model, out);
+  return out;
+}
+
 /** Open questions' gains, enough of them that the best `limit` (score desc, id asc) are among them. */
 export function liveCandidates(ctx: RankContext, live: readonly number[], limit: number, gainOf: (q: Question) => number): Scored[] {
   const isOpen = (q: Question) => !ctx.asked.has(q.id) && !q.options.every((o) => ctx.knownFeatures.has(o.featureId));
-  const touched = new Set<Question>();
+  // Marked by catalogue position (typed arrays, not a Set of questions): a turn at 1,000 diagnoses walks ~50k edges here.
+  const byDisease = diseaseQuestions(ctx);
+  const questions = ctx.catalogue.questions;
+  const mark = new Uint8Array(questions.length);
+  const out: Scored[] = [];
   for (const d of live) {
-    for (const f of ctx.model.featuresOf(d)) {
-      const q = ctx.catalogue.byFeature.get(f);
-      if (q) touched.add(q);
+    const qs = byDisease[d]!;
+    for (let k = 0; k < qs.length; k++) {
+      const i = qs[k]!;
+      if (mark[i] === 1) continue;
+      mark[i] = 1;
+      if (isOpen(questions[i]!)) out.push({ question: questions[i]!, score: gainOf(questions[i]!) });
     }
   }
-  const out: Scored[] = [];
-  for (const q of touched) if (isOpen(q)) out.push({ question: q, score: gainOf(q) });
+  const position = positions(ctx.catalogue);
   for (const list of questionsByShape(ctx.catalogue).values()) {
     let gain: number | null = null;
     let kept = 0;
     for (const q of list) {
       if (kept >= limit) break;
-      if (touched.has(q) || !isOpen(q)) continue;
+      if (mark[position.get(q)!] === 1 || !isOpen(q)) continue;
       gain ??= gainOf(q);
       out.push({ question: q, score: gain });
       kept++;
     }
   }
+  return out;
+}
+
+const positionsCache = new WeakMap<QuestionCatalogue, Map<Question, number>>();
+
+function positions(c: QuestionCatalogue): Map<Question, number> {
+  let out = positionsCache.get(c);
+  if (!out) positionsCache.set(c, (out = new Map(c.questions.map((q, i) => [q, i] as const))));
   return out;
 }

@@ -10,21 +10,27 @@
  *    by stratified Monte Carlo: `samplesPerDisease` answer vectors drawn from each live
  *    disease, weighted by p(d); seeded by the question id, hence deterministic.
  * Diseases below `minProbability` are dropped from the sums (their share of the
- * entropy is negligible) to keep a turn cheap.
+ * entropy is negligible) to keep a turn cheap, and at most `maxLive` of the likeliest
+ * are kept: after a few "no" answers a 1,000-diagnosis KG's posterior spreads over every
+ * disease, and a turn then cost what the whole KG touches (docs/benchmarks.md, issue 29).
+ * A DDXPlus-sized KG (49) never reaches the cap.
  */
 import { openQuestions, type FollowupRanker, type RankContext, type ScoredQuestion } from './ranker.js';
 import { hashString, seededRandom } from './rng.js';
 import type { Question } from './question-model.js';
 import { liveCandidates } from './information-gain-live.js';
+import { expectedEntropyYesNo, yesNoBaseline, type YesNoBaseline } from './gain-yes-no.js';
 
 export interface InformationGainOptions {
   minProbability: number;
+  /** The live set's size cap (likeliest first; ties by disease index). */
+  maxLive: number;
   samplesPerDisease: number;
   /** Score every open question (the reference) instead of the live diseases' ones plus one per shape (information-gain-live.ts). */
   exhaustive?: boolean;
 }
 
-const DEFAULTS: InformationGainOptions = { minProbability: 1e-4, samplesPerDisease: 6, exhaustive: false };
+const DEFAULTS: InformationGainOptions = { minProbability: 1e-4, maxLive: 256, samplesPerDisease: 6, exhaustive: false };
 
 /** Entropy (nats) of p restricted to `live`, weighted by likelihood row `l`; also returns the mass. */
 function weightedEntropy(p: Float64Array, l: ArrayLike<number>, live: readonly number[]): { mass: number; h: number } {
@@ -49,7 +55,8 @@ function expectedEntropyExact(p: Float64Array, rows: readonly ArrayLike<number>[
 
 function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly number[], samples: number): number {
   // Options no live disease has ever shown carry (almost) no information: skip them.
-  const opts = q.options.filter((o) => live.some((i) => ctx.model.countAt(o.featureId, i) > 0));
+  const shown = liveFeatures(ctx, live);
+  const opts = q.options.filter((o) => shown.has(o.featureId));
   if (opts.length === 0) return Infinity;
   const probs = opts.map((o) => ctx.model.bernoulli(o.featureId));
   // log L(all absent) once; a sampled "present" option then adds log p − log(1 − p) (answers are sparse).
@@ -83,40 +90,28 @@ function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly nu
   return expected / total;
 }
 
-const livePosteriors = new WeakMap<Float64Array, { live: readonly number[]; p: Float64Array; at: number[] }>();
-
-/** The posterior at the live diseases in live order, and their positions 0..L−1 in such a row (built once per ranking). */
-function livePosterior(ctx: RankContext, live: readonly number[]): { p: Float64Array; at: number[] } {
-  const hit = livePosteriors.get(ctx.posterior);
-  if (hit && hit.live === live) return hit;
-  const out = { live, p: Float64Array.from(live, (i) => ctx.posterior[i]!), at: live.map((_, j) => j) };
-  livePosteriors.set(ctx.posterior, out);
-  return out;
-}
-
 interface Prepared {
   live: number[];
   h0: number;
+  yesNo: YesNoBaseline;
 }
 
 function prepare(ctx: RankContext, opts: InformationGainOptions): Prepared {
-  const live = [...ctx.posterior.keys()].filter((i) => ctx.posterior[i]! >= opts.minProbability);
+  let live = [...ctx.posterior.keys()].filter((i) => ctx.posterior[i]! >= opts.minProbability);
+  if (live.length > opts.maxLive) live = live.sort((a, b) => ctx.posterior[b]! - ctx.posterior[a]! || a - b).slice(0, opts.maxLive).sort((a, b) => a - b);
   const ones = new Float64Array(ctx.posterior.length).fill(1);
-  return { live, h0: weightedEntropy(ctx.posterior, ones, live).h };
+  return { live, h0: weightedEntropy(ctx.posterior, ones, live).h, yesNo: yesNoBaseline(ctx.model, ctx.posterior, live) };
 }
 
-function gain(ctx: RankContext, q: Question, opts: InformationGainOptions, { live, h0 }: Prepared): number {
+function gain(ctx: RankContext, q: Question, opts: InformationGainOptions, { live, h0, yesNo }: Prepared): number {
   let expected: number;
   if (q.answerType === 'several-of' && q.options.length > 1) {
     expected = expectedEntropySampled(ctx, q, live, opts.samplesPerDisease);
   } else {
     // Exact: enumerate the answers (yes/no, or each option + none) with the posterior's likelihoods.
     if (q.answerType === 'yes-no' || q.answerType === 'several-of') {
-      // Rows over the live diseases only (same values, same order): no cached per-disease row per question.
-      const f = q.options[0]!.featureId;
-      const yes = Float64Array.from(live, (i) => ctx.model.bernoulliAt(f, i));
-      const { p, at } = livePosterior(ctx, live);
-      expected = expectedEntropyExact(p, [yes, yes.map((v) => 1 - v)], at);
+      // Corrected at the feature's own edges only (gain-yes-no.ts): the same sums, O(edges).
+      expected = expectedEntropyYesNo(ctx.model, ctx.posterior, yesNo, q.options[0]!.featureId);
     } else {
       expected = expectedEntropyExact(ctx.posterior, ctx.model.categorical(q.options.map((o) => o.featureId)), live);
     }
@@ -137,22 +132,46 @@ export function informationGainRanker(opts: Partial<InformationGainOptions> = {}
       const gainOf = (q: Question) => gain(ctx, q, o, prep);
       const scored = o.exhaustive ? openQuestions(ctx).map((q) => ({ question: q, score: gainOf(q) })) : liveCandidates(ctx, prep.live, limit, gainOf);
       scored.sort((a, b) => b.score - a.score || a.question.id.localeCompare(b.question.id));
-      return scored.slice(0, limit).map((s): ScoredQuestion => ({ ...s, ranker: 'information-gain', featureId: bestFeature(ctx, s.question) }));
+      return scored.slice(0, limit).map((s): ScoredQuestion => ({ ...s, ranker: 'information-gain', featureId: bestFeature(ctx, s.question, prep.live) }));
     },
   };
 }
 
-/** The option whose prevalence varies most across the differential (reported as the question's feature). */
-function bestFeature(ctx: RankContext, q: Question): string {
+/**
+ * The option whose prevalence varies most across the live differential (reported as the question's
+ * feature). An option no live disease has shown has P(f | d) = p0(d) at every live disease, so all
+ * such options share one variance: it is computed once, for the first of them (the loop's tie
+ * order), and a question of thousands of values (a coded column of lab codes) costs what its
+ * live options touch.
+ */
+function bestFeature(ctx: RankContext, q: Question, live: readonly number[]): string {
+  if (q.options.length === 1) return q.options[0]!.featureId;
+  const shown = liveFeatures(ctx, live);
   let best = q.options[0]!.featureId;
   let bestVar = -1;
+  let untouchedDone = false;
   for (const o of q.options) {
-    const p = ctx.model.bernoulli(o.featureId);
+    if (!shown.has(o.featureId)) {
+      if (untouchedDone) continue;
+      untouchedDone = true;
+    }
     let mean = 0;
-    for (let i = 0; i < p.length; i++) mean += ctx.posterior[i]! * p[i]!;
+    for (const i of live) mean += ctx.posterior[i]! * ctx.model.bernoulliAt(o.featureId, i);
     let v = 0;
-    for (let i = 0; i < p.length; i++) v += ctx.posterior[i]! * (p[i]! - mean) ** 2;
+    for (const i of live) v += ctx.posterior[i]! * (ctx.model.bernoulliAt(o.featureId, i) - mean) ** 2;
     if (v > bestVar) [best, bestVar] = [o.featureId, v];
   }
   return best;
+}
+
+const liveFeatureSets = new WeakMap<Float64Array, { live: readonly number[]; shown: Set<string> }>();
+
+/** Every feature some live disease has shown (built once per ranking: what the live diseases touch, not the vocabulary). */
+function liveFeatures(ctx: RankContext, live: readonly number[]): Set<string> {
+  const hit = liveFeatureSets.get(ctx.posterior);
+  if (hit && hit.live === live) return hit.shown;
+  const shown = new Set<string>();
+  for (const d of live) for (const f of ctx.model.featuresOf(d)) if (ctx.model.countAt(f, d) > 0) shown.add(f);
+  liveFeatureSets.set(ctx.posterior, { live, shown });
+  return shown;
 }
