@@ -8,7 +8,9 @@
  * the vignettes of datasets/vignettes through dxgraph and a TF-IDF kNN baseline, side by side
  * (--skip-free-text leaves it out). Each phase runs in its own process. Then the vocabulary-scale
  * phase (issue 29, bench/scale/vocab-phase.ts): in-memory query stages on generated KGs of
- * --vocab-sizes DxFxN beside the DDXPlus sample (--vocab-sizes '' leaves it out). --llm-local adds
+ * --vocab-sizes DxFxN beside the DDXPlus sample (--vocab-sizes '' leaves it out), and the same
+ * served: --vocab-served DxFxN built from a generated CSV through the CLI and asked over HTTP
+ * (bench/scale/vocab-served.ts; --vocab-served '' leaves it out). --llm-local adds
  * the local-LLM phase last (bench/local-llm.ts, issue 27: minutes per handful of vignettes on CPU,
  * so not by default; --llm-local-limit vignettes, default 12).
  *
@@ -37,6 +39,7 @@ import { runFreeTextPhase } from './lib/free-text-phase.js';
 import type { FreeTextReport } from './lib/free-text-run.js';
 import { formatFreeText, freeTextTargets } from './lib/free-text-table.js';
 import { runVocabPhase, vocabTable, type VocabRow } from './scale/vocab-phase.js';
+import { vocabServed, vocabServedTable, type VocabServedRow } from './scale/vocab-served.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -59,6 +62,8 @@ const { values: a } = parseArgs({
     'llm-local': { type: 'boolean', default: false },
     'llm-local-limit': { type: 'string', default: '12' },
     'vocab-sizes': { type: 'string', default: '1000x5000x100000,5000x20000x100000' },
+    // Served vocabulary scale: each size built through the CLI into its own Neo4j and asked over HTTP (minutes per size).
+    'vocab-served': { type: 'string', default: '1000x5000x100000' },
     json: { type: 'string' },
   },
 });
@@ -184,7 +189,14 @@ if (vocabSizes.length > 0) {
   vocab = await runVocabPhase(vocabSizes, 100);
   process.stdout.write(`\nvocabulary scale (in memory, one client; ms per query):\n${vocabTable(vocab)}\n`);
 }
-if (a.json) await writeFile(a.json, JSON.stringify({ ...report, notes, vocab }, null, 2));
+const vocabServedRows: VocabServedRow[] = [];
+for (const spec of a['vocab-served']!.split(',').filter(Boolean)) {
+  const [diseases, features, records] = spec.split('x').map(Number) as [number, number, number];
+  log(`vocabulary scale served: ${spec} (bench/scale/vocab-served.ts: CSV → dxgraph build → dxgraph serve)`);
+  vocabServedRows.push(await vocabServed({ diseases, features, records, queries: 300, turns: 100 }, log));
+}
+if (vocabServedRows.length > 0) process.stdout.write(`\nvocabulary scale, served (one client over HTTP, offline reasoner):\n${vocabServedTable(vocabServedRows)}\n`);
+if (a.json) await writeFile(a.json, JSON.stringify({ ...report, notes, vocab, vocabServed: vocabServedRows }, null, 2));
 if (a['llm-local']) {
   // Issue 27: the in-process LLM through the build's LLM stages and the LLM reasoner, in its own process with its own Neo4j.
   log('local LLM: build stages and vignettes through the LLM reasoner (bench/local-llm.ts)');

@@ -20,6 +20,7 @@ const Fit = z.object({
   b1: z.number().finite(),
   tail: z.number().positive().nullable().optional(),
   mix: z.object({ weight: z.number().min(0).max(1), beta: z.number().positive() }).nullable().optional(),
+  topLabel: z.object({ x: z.array(z.number().min(0).max(1)).min(1), y: z.array(z.number().min(0).max(1)).min(1) }).refine((m) => m.x.length === m.y.length, 'x and y of one length').nullable().optional(),
   n: z.number().int().nonnegative(),
   nllBefore: z.number(),
   nllAfter: z.number(),
@@ -41,7 +42,7 @@ export function toPosteriorCalibration(f: CalibrationFile): PosteriorCalibration
   const kinds: PosteriorCalibration['kinds'] = {};
   for (const kind of ['coded', 'text'] as const) {
     const k = f.kinds[kind];
-    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null };
+    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null, topLabel: k.topLabel ?? null };
   }
   return { method: 'temperature', kinds };
 }

@@ -10,6 +10,7 @@
  *   ∂NLL/∂b = Σ_i (E_p[z_i] − z_i,y) · x_i,   ∂²NLL/∂b² = Σ_i Var_p(z_i) · x_i x_iᵀ,   x_i = (1, c_i).
  * A small ridge on b1 keeps the system solvable when every case has the same completeness.
  */
+import { fitTopLabel } from './top-label.js';
 import { calibratedPosterior, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, tailScores, type KindTemperature } from './temperature.js';
 
 export interface CalibrationSample {
@@ -48,7 +49,7 @@ function caseTerms(s: CalibrationSample, beta: number): { nll: number; g: number
 /** Mean NLL of the truth at the given parameters, β clamped as it will be when applied. */
 export function meanNll(samples: readonly CalibrationSample[], p: KindTemperature | undefined): number {
   if (samples.length === 0) return 0;
-  if (p?.mix) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
+  if (p?.mix || p?.topLabel) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
   return samples.reduce((a, s) => a + caseTerms({ ...s, scores: tailScores(s.scores, p?.tail) }, inverseTemperature(p, s.completeness)).nll, 0) / samples.length;
 }
 
@@ -77,8 +78,24 @@ export function fitCalibrationParams(samples: readonly CalibrationSample[], grid
       }
     }
   }
+  // Third stage: the first disease's probability by an isotonic fit (top-label.ts), kept only if it lowers the NLL.
+  const pairs = samples.map((s) => {
+    const probs = calibratedPosterior(s.scores, best!, s.completeness).probs;
+    let top = 0;
+    for (let i = 1; i < probs.length; i++) if (probs[i]! > probs[top]!) top = i;
+    return { p: probs[top]!, right: top === s.truth };
+  });
+  const topLabel = fitTopLabel(pairs, Math.max(MIN_TOP_LABEL_BLOCK, Math.round(samples.length / 10)));
+  if (topLabel) {
+    const cand = { ...best!, topLabel };
+    const nll = meanNll(samples, cand);
+    if (nll < best!.nllAfter - 1e-9) best = { ...cand, nllAfter: nll };
+  }
   return best!;
 }
+
+/** Cases per isotonic block at least (and a tenth of the fit set): a step per case would memorise it. */
+export const MIN_TOP_LABEL_BLOCK = 20;
 
 export function fitTemperature(samples: readonly CalibrationSample[], opts: { maxIterations?: number } = {}): TemperatureFit {
   const n = samples.length;

@@ -28,6 +28,8 @@
  *
  * β > 0 is monotone, so the order of the differential never changes: only the numbers do.
  */
+import { applyTopLabel, type TopLabelMap } from './top-label.js';
+
 export const INPUT_KINDS = ['coded', 'text'] as const;
 export type InputKind = (typeof INPUT_KINDS)[number];
 
@@ -38,6 +40,8 @@ export interface KindTemperature {
   tail?: number | null;
   /** The broad reading mixed in: weight w and its inverse temperature β_w; absent/null: none. */
   mix?: { weight: number; beta: number } | null;
+  /** The first disease's probability mapped by an isotonic fit, the rest rescaled (top-label.ts); absent/null: none. */
+  topLabel?: TopLabelMap | null;
 }
 
 /** The build's calibration (calibration-file.ts persists it); a kind without parameters keeps β = 1. */
@@ -78,6 +82,7 @@ export function calibratedPosterior(scores: ArrayLike<number>, p: KindTemperatur
     const broad = scaledSoftmax(z, p.mix.beta);
     for (let i = 0; i < probs.length; i++) probs[i] = (1 - p.mix.weight) * probs[i]! + p.mix.weight * broad[i]!;
   }
+  if (p?.topLabel) applyTopLabel(probs, p.topLabel);
   return { probs, beta };
 }
 

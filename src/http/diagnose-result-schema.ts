@@ -83,6 +83,7 @@ export const DiagnoseResultSchema = z.object({
       temperature: z.number().nullable(),
       tailScale: z.number().nullable(),
       mix: z.object({ weight: z.number(), beta: z.number() }).nullable(),
+      topLabel: z.boolean().describe("The first disease's probability was mapped by the calibration's isotonic fit of how often the first disease is right, the others rescaled by one factor"),
       unlisted: z.number(),
       uncalibrated: z.array(z.number()).nullable().describe('The raw (uncalibrated) posterior of each listed disease, same order; not a probability to show'),
     })

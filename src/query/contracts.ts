@@ -120,6 +120,8 @@ export interface ProbabilityInfo {
   tailScale: number | null;
   /** The broad reading mixed in by the calibration (weight w, inverse temperature β_w); null: none. */
   mix: { weight: number; beta: number } | null;
+  /** The first disease's probability was mapped by the calibration's isotonic top-label fit, the rest rescaled (src/calibration/top-label.ts). */
+  topLabel: boolean;
   /** Probability left to the diseases not listed. */
   unlisted: number;
   /**

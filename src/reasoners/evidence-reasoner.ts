@@ -86,7 +86,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const s = ctx.snapshot;
   const D = s.diseases.length;
   const kind = inputKind(ctx.input);
-  if (D === 0) return { differential: [], probability: { source: 'evidence-posterior', calibrated: false, inputKind: kind, completeness: null, temperature: null, tailScale: null, mix: null, unlisted: 0, uncalibrated: null } };
+  if (D === 0) return { differential: [], probability: { source: 'evidence-posterior', calibrated: false, inputKind: kind, completeness: null, temperature: null, tailScale: null, mix: null, topLabel: false, unlisted: 0, uncalibrated: null } };
   const said = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
   const reported = withImpliedParents(s, said);
   const tables = nbTables(s, opts);
@@ -117,7 +117,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
     score: x.p,
     evidence: [...featureEvidence(s, x.d, reported, nbScore(s, tables, x.d, reported, q).contributions), ...priors.lines[x.d]!],
   }));
-  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
+  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, topLabel: Boolean(params?.topLabel), unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
   return { differential, probability };
 }
 

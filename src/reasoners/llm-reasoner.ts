@@ -95,7 +95,7 @@ export function toReasonerOutput(answer: LlmAnswer, ctx: ReasonerContext): Reaso
     evidence: r.explanation ? [r.explanation] : [],
   }));
   // The LLM's own confidence, normalised over its list: said as such, never calibrated or blended with the posterior.
-  const probability = { source: 'llm-confidence' as const, calibrated: false, inputKind: inputKind(ctx.input), completeness: null, temperature: null, tailScale: null, mix: null, unlisted: 0, uncalibrated: null };
+  const probability = { source: 'llm-confidence' as const, calibrated: false, inputKind: inputKind(ctx.input), completeness: null, temperature: null, tailScale: null, mix: null, topLabel: false, unlisted: 0, uncalibrated: null };
   return { differential, followUps: toFollowUps(answer.followUpQuestions, ctx.followUps), report: reportOf(answer), degraded: false, probability };
 }
 

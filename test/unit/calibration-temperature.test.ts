@@ -110,7 +110,7 @@ describe('posterior calibration (issue 26)', () => {
       const next = await writeCalibration(dataDir, manifest, file);
       assert.deepEqual(next.calibration, { file: 'calibration.json' });
       assert.deepEqual(JSON.parse(await readFile(manifestPath(dataDir, 'kg-test'), 'utf8')).calibration, { file: 'calibration.json' });
-      assert.deepEqual(await readCalibration(dataDir, next), { method: 'temperature', kinds: { text: { b0: 0.8, b1: -0.3, tail: null, mix: null } } });
+      assert.deepEqual(await readCalibration(dataDir, next), { method: 'temperature', kinds: { text: { b0: 0.8, b1: -0.3, tail: null, mix: null, topLabel: null } } });
       assert.equal(await readCalibration(dataDir, manifest), null, 'a manifest without the entry: uncalibrated');
     });
 

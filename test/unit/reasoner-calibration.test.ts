@@ -20,7 +20,7 @@ describe('evidence reasoner with the build calibration (issue 26)', () => {
     let seen: ScoredPosterior | null = null;
     const reasoner = new EvidenceReasoner({}, { onScores: (s) => { seen = s; } });
     const raw = await reasoner.reason(ctx(snapshot, ['fever', 'cough']));
-    assert.deepEqual({ ...raw.probability, completeness: null }, { source: 'evidence-posterior', calibrated: false, inputKind: 'coded', completeness: null, temperature: 1, tailScale: null, mix: null, unlisted: raw.probability!.unlisted, uncalibrated: raw.differential.map((d) => d.score) });
+    assert.deepEqual({ ...raw.probability, completeness: null }, { source: 'evidence-posterior', calibrated: false, inputKind: 'coded', completeness: null, temperature: 1, tailScale: null, mix: null, topLabel: false, unlisted: raw.probability!.unlisted, uncalibrated: raw.differential.map((d) => d.score) });
     const coded = { b0: 0.3, b1: 0, tail: 4, mix: { weight: 0.1, beta: 0.05 } };
     const c = ctx(snapshot, ['fever', 'cough']);
     c.calibration = { method: 'temperature', kinds: { coded } };
