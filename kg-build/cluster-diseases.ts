@@ -79,17 +79,27 @@ async function cutClusters(groups: NameGroup[], embeddings: Embeddings, opts: Cl
   // Qualifiers ("possible", "unspecified") carry no identity: embed the name without them.
   const vecs = await embedAll(embeddings, groups.map((g) => nameTokens(g.key).join(' ') || g.key));
   const n = groups.length;
-  const dist: number[][] = Array.from({ length: n }, () => new Array<number>(n).fill(0));
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const guarded = opts.tokenGuard && namesConflict(groups[i]!.key, groups[j]!.key);
-      const d = guarded ? FORBIDDEN : Math.max(0, 1 - dot(vecs[i]!, vecs[j]!));
-      dist[i]![j] = d;
-      dist[j]![i] = d;
+  const distance = (i: number, j: number) => (opts.tokenGuard && namesConflict(groups[i]!.key, groups[j]!.key) ? FORBIDDEN : Math.max(0, 1 - dot(vecs[i]!, vecs[j]!)));
+  // Complete and average linkage never merge two sets whose every pair is farther apart than the
+  // cut, so the cut's clusters lie inside the connected components of "closer than the cut":
+  // clustering each component alone gives the same clusters, and agglomerative clustering
+  // (cubic) runs on a few names at a time instead of every diagnosis of a hospital.
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (distance(i, j) <= opts.threshold) parent[find(i)] = find(j);
+  const components = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) components.set(find(i), [...(components.get(find(i)) ?? []), i]);
+  const out: NameGroup[][] = [];
+  for (const members of components.values()) {
+    if (members.length === 1) {
+      out.push([groups[members[0]!]!]);
+      continue;
     }
+    const dist = members.map((i) => members.map((j) => (i === j ? 0 : distance(i, j))));
+    const tree = agnes(dist, { method: opts.method, isDistanceMatrix: true });
+    for (const c of tree.cut(opts.threshold)) out.push(c.indices().map((k) => groups[members[k]!]!));
   }
-  const tree = agnes(dist, { method: opts.method, isDistanceMatrix: true });
-  return tree.cut(opts.threshold).map((c) => c.indices().map((i) => groups[i]!));
+  return out;
 }
 
 /** The most frequent raw spelling names the disease (MedRAG 4.1.1); the others become aliases. */

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
 import { clusterDiseases } from '../../kg-build/cluster-diseases.js';
-import { namesConflict } from '../../kg-build/name-guard.js';
+import { namesConflict, nameTokens } from '../../kg-build/name-guard.js';
+import { normalizeName } from '../../kg-build/text.js';
+import { dot, embedAll } from '../../kg-build/vectors.js';
+import { agnes } from 'ml-hclust';
 
 const CONDITIONS = fileURLToPath(new URL('../../datasets/ddxplus/release_conditions.json', import.meta.url));
 
@@ -14,6 +17,20 @@ function ddxplusNames(): string[] {
 
 describe('kg-build cluster-diseases (MedRAG eq. 3)', () => {
   const embeddings = new HashedEmbedder();
+
+  it('clusters each component of "closer than the cut" alone, with the clusters one dendrogram of every name gives', async () => {
+    // DDXPlus names with misspelt and qualified variants: several multi-name components, many singletons.
+    const names = ddxplusNames().flatMap((n, i) => (i % 3 === 0 ? [n, n.toLowerCase().replace(/e/, 'ee'), `possible ${n}`] : [n]));
+    const res = await clusterDiseases({ embeddings, diagnoses: names.map((raw) => ({ raw, count: 1, icd10: null })) });
+    // The reference: ml-hclust over the full matrix, as the build did before (same distances, guard included).
+    const keys = [...new Set(names.map((n) => normalizeName(n)))];
+    const vecs = await embedAll(embeddings, keys.map((k) => nameTokens(k).join(' ') || k));
+    const dist = keys.map((a, i) => keys.map((b, j) => (i === j ? 0 : namesConflict(a, b) ? 4 : Math.max(0, 1 - dot(vecs[i]!, vecs[j]!)))));
+    const want = agnes(dist, { method: 'complete', isDistanceMatrix: true }).cut(0.4).map((c) => c.indices().map((i) => keys[i]!).sort().join('|')).sort();
+    const got = res.diseases.map((d) => [d.name, ...d.aliases].map((n) => normalizeName(n)).filter((k, i, a) => a.indexOf(k) === i).sort().join('|')).sort();
+    assert.ok(want.some((c) => c.includes('|')), 'the fixture has clusters of several names');
+    assert.deepEqual(got, want);
+  });
 
   it('unifies spelling variants and names the cluster after the most frequent spelling', async () => {
     const res = await clusterDiseases({
