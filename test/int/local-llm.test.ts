@@ -49,7 +49,7 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
   before(function () {
     assert.ok(existsSync(DEFAULT_LOCAL_MODEL_PATH), `no model at ${DEFAULT_LOCAL_MODEL_PATH}: run npm run setup`);
     dataDir = mkdtempSync(join(tmpdir(), 'dx-local-llm-'));
-    env = { ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LLM: 'local', DXGRAPH_LLM_TIMEOUT_MS: '150000', DXGRAPH_LLM_BUDGET_MS: '300000', DXGRAPH_LOG_LEVEL: 'debug' };
+    env = { ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LLM: 'local', DXGRAPH_LLM_THREADS: '2', DXGRAPH_LLM_TIMEOUT_MS: '150000', DXGRAPH_LLM_BUDGET_MS: '300000', DXGRAPH_LOG_LEVEL: 'debug' };
     config = loadConfig(env);
   });
   after(async () => {
