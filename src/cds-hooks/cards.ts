@@ -6,12 +6,16 @@ import { SUMMARY_MAX, type Card, type Indicator } from './spec.js';
  * A diagnose result as CDS Hooks cards: one card with the top diagnoses and their calibrated
  * probabilities (`differential[].score`, docs/http-api.md "What the score is"), the follow-up
  * questions most worth asking, and a link to the copilot for a consultation. `indicator` is
- * `warning` when a can't-miss diagnosis is among the top three: the card must not read as
- * reassurance while one is possible. No card when nothing of the chart matched the KG.
+ * `warning` when a can't-miss diagnosis is among the top three at `cantMissMin` or more: the card
+ * must not read as reassurance while one is possible, and must not cry wolf for one shown at
+ * "<1%" (a warning on every chart teaches clinicians to ignore it). No card when nothing of the
+ * chart matched the KG.
  */
 export interface CardOptions {
   /** Lower-case name fragments of can't-miss diagnoses ("pulmonary embol", "myocardial infarction"). */
   cantMiss: readonly string[];
+  /** A can't-miss diagnosis warns from this probability up (DXGRAPH_CDS_CANT_MISS_MIN). */
+  cantMissMin: number;
   /** The copilot page the link opens (absolute URL). */
   copilotUrl: string;
   sourceLabel: string;
@@ -24,6 +28,9 @@ export const DEFAULT_CANT_MISS = [
   'pulmonary embol', 'myocardial infarction', 'nstemi', 'stemi', 'acute coronary syndrome', 'unstable angina', 'aortic dissection',
   'meningitis', 'sepsis', 'septic shock', 'anaphylaxis', 'tension pneumothorax', 'pneumothorax', 'subarachnoid', 'stroke', 'ectopic pregnancy', 'epiglottitis',
 ] as const;
+
+/** 2%: a calibrated 1 in 50 is worth ruling out for these; below it the card stays `info`. */
+export const DEFAULT_CANT_MISS_MIN = 0.02;
 
 /** "62%"; "<1%" and ">99%" for what would round to 0 or 100 (a rounded 0% reads as "ruled out", 100% as certain). */
 export function percent(p: number): string {
@@ -38,7 +45,7 @@ export const isCantMiss = (disease: string, cantMiss: readonly string[]): boolea
 export function resultCards(result: DiagnoseResult, opts: CardOptions): Card[] {
   if (result.differential.length === 0 || result.insufficient?.reason === 'no-finding-matched') return [];
   const top = result.differential.slice(0, opts.shown);
-  const urgent = result.differential.slice(0, 3).filter((d) => isCantMiss(d.disease, opts.cantMiss));
+  const urgent = result.differential.slice(0, 3).filter((d) => d.score >= opts.cantMissMin && isCantMiss(d.disease, opts.cantMiss));
   const indicator: Indicator = urgent.length > 0 ? 'warning' : 'info';
   const detail = [
     urgent.length > 0 ? `**Can't miss:** ${urgent.map((d) => d.disease).join(', ')} is among the top three; consider ruling it out first.\n` : null,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { DEFAULT_CANT_MISS } from './cards.js';
+import { DEFAULT_CANT_MISS, DEFAULT_CANT_MISS_MIN } from './cards.js';
 import { parseJwks, type Jwks } from './jwt.js';
 
 /**
@@ -15,6 +15,8 @@ export interface CdsConfig {
   /** The base URL EHRs call ("https://dx.example.org"): `aud` and the card's copilot link. */
   publicUrl: string | null;
   cantMiss: string[];
+  /** Probability from which a can't-miss diagnosis in the top three makes the card a warning. */
+  cantMissMin: number;
   fhirTimeoutMs: number;
   /** fhirServer base URLs the service may read; null = any the (authenticated) client names. */
   fhirServers: string[] | null;
@@ -28,6 +30,7 @@ const CdsEnv = z.object({
   DXGRAPH_CDS_ISSUERS: z.string().default(''),
   DXGRAPH_CDS_PUBLIC_URL: z.union([z.literal(''), baseUrl]).default(''),
   DXGRAPH_CDS_CANT_MISS: z.string().default(''),
+  DXGRAPH_CDS_CANT_MISS_MIN: z.coerce.number().min(0).max(1).default(DEFAULT_CANT_MISS_MIN),
   DXGRAPH_CDS_FHIR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   DXGRAPH_CDS_FHIR_SERVERS: z.string().default(''),
 });
@@ -55,6 +58,7 @@ export function loadCdsConfig(env: NodeJS.ProcessEnv): CdsConfig {
     jwt,
     publicUrl: e.DXGRAPH_CDS_PUBLIC_URL === '' ? null : e.DXGRAPH_CDS_PUBLIC_URL,
     cantMiss: cantMiss.length > 0 ? cantMiss : [...DEFAULT_CANT_MISS],
+    cantMissMin: e.DXGRAPH_CDS_CANT_MISS_MIN,
     fhirTimeoutMs: e.DXGRAPH_CDS_FHIR_TIMEOUT_MS,
     fhirServers: servers.length > 0 ? servers : null,
   };
@@ -77,4 +81,4 @@ function readJwks(v: string): unknown {
   }
 }
 
-export const DEFAULT_CDS: CdsConfig = { jwt: null, publicUrl: null, cantMiss: [...DEFAULT_CANT_MISS], fhirTimeoutMs: 5000, fhirServers: null };
+export const DEFAULT_CDS: CdsConfig = { jwt: null, publicUrl: null, cantMiss: [...DEFAULT_CANT_MISS], cantMissMin: DEFAULT_CANT_MISS_MIN, fhirTimeoutMs: 5000, fhirServers: null };

@@ -204,6 +204,9 @@ describe('CDS Hooks configuration (DXGRAPH_CDS_*)', () => {
     const ok = loadConfig({ DXGRAPH_CDS_JWKS: jwk, DXGRAPH_CDS_ISSUERS: `${ISS}, https://other`, DXGRAPH_CDS_PUBLIC_URL: `${PUBLIC}/`, DXGRAPH_CDS_CANT_MISS: 'Sepsis,Meningitis' });
     assert.deepEqual([ok.cds!.jwt!.issuers, ok.cds!.publicUrl, ok.cds!.cantMiss], [[ISS, 'https://other'], PUBLIC, ['sepsis', 'meningitis']]);
     assert.equal(loadConfig({}).cds!.jwt, null);
+    assert.equal(loadConfig({}).cds!.cantMissMin, 0.02);
+    assert.equal(loadConfig({ DXGRAPH_CDS_CANT_MISS_MIN: '0.05' }).cds!.cantMissMin, 0.05);
+    assert.throws(() => loadConfig({ DXGRAPH_CDS_CANT_MISS_MIN: '5' }), (e: unknown) => e instanceof ConfigError && /DXGRAPH_CDS_CANT_MISS_MIN/.test(e.message));
   });
 });
 

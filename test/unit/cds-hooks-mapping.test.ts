@@ -80,7 +80,7 @@ describe('CDS Hooks: a chart as a diagnose input (the fhir: source mapping)', ()
 });
 
 describe('CDS Hooks: cards', () => {
-  const opts = { cantMiss: DEFAULT_CANT_MISS, copilotUrl: 'https://dx.example.org/', sourceLabel: 'dxgraph', shown: 5, questions: 3 };
+  const opts = { cantMiss: DEFAULT_CANT_MISS, cantMissMin: 0.02, copilotUrl: 'https://dx.example.org/', sourceLabel: 'dxgraph', shown: 5, questions: 3 };
   const input = { text: null, findings: [], age: null, sex: null, options: DEFAULT_OPTIONS };
 
   it('small probabilities read "<1%", never "0%"', () => {
@@ -101,11 +101,16 @@ describe('CDS Hooks: cards', () => {
     assert.match(card!.detail!, /Any fever\?/);
     const long = 'Acute pulmonary embolism, saddle, bilateral, with right heart strain and a long qualifier';
     const r3 = { ...r.differential[1]!, disease: 'Another disease with a rather long name to fill the summary', score: 0.3 };
-    const urgent = resultCards({ ...r, differential: [r.differential[0]!, r3, { ...r.differential[1]!, disease: long, score: 0.001 }] }, opts)[0]!;
+    const urgent = resultCards({ ...r, differential: [r.differential[0]!, r3, { ...r.differential[1]!, disease: long, score: 0.03 }] }, opts)[0]!;
     assert.equal(urgent.indicator, 'warning');
     assert.ok(urgent.summary.length < 140);
-    assert.match(urgent.summary, /^Differential: Disease A \S+%, Acute pulmonary embolism, saddle, bilateral, with right heart strain and a long qualifier <1% \(can't miss\)$/, 'the can\'t-miss name survives the length limit');
-    assert.match(urgent.detail!, /<1%/);
+    assert.match(urgent.summary, /^Differential: Disease A \S+%, Acute pulmonary embolism, saddle, bilateral, with right heart strain and a long qualifier 3% \(can't miss\)$/, 'the can\'t-miss name survives the length limit');
+    assert.match(urgent.detail!, /Can't miss:/);
+    // The same can't-miss at "<1%" is no warning: a card that warns on every chart is ignored.
+    const faint = resultCards({ ...r, differential: [r.differential[0]!, r3, { ...r.differential[1]!, disease: long, score: 0.001 }] }, opts)[0]!;
+    assert.equal(faint.indicator, 'info');
+    assert.doesNotMatch(faint.detail!, /Can't miss:/);
+    assert.match(faint.detail!, /<1%/);
   });
 
   it('no card when nothing matched the KG: no guess', () => {

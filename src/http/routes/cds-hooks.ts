@@ -24,6 +24,7 @@ export function cdsHooksRoutes(deps: AppDeps, admission: RequestHandler): Router
     prepareNote: notePreparer(),
     cards: {
       cantMiss: cds.cantMiss,
+      cantMissMin: cds.cantMissMin,
       // The link is what the clinician opens: the configured public URL, else this request's origin.
       copilotUrl: `${cds.publicUrl ?? `${req.protocol}://${req.get('host')}`}/`,
       sourceLabel: 'dxgraph differential diagnosis',
