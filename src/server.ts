@@ -1,3 +1,4 @@
+import { neo4jJtiClaims } from './cds-hooks/jti-claims.js';
 import { createEmbedder } from './adapters/embeddings/index.js';
 import { chatModelLabel, createChatModel, disposeLocalModels, localModelOf } from './adapters/llm/chat-model.js';
 import { GraphStore } from './adapters/neo4j/graph-store.js';
@@ -107,6 +108,8 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       apiKeys,
       logger,
       consultation: sessions.consultation,
+      // Replicas sharing sessions share the CDS replay guard too: a token replayed to another replica is refused.
+      ...(store.kind === 'neo4j' ? { jtiClaims: neo4jJtiClaims(graph) } : {}),
     });
     const running = await listen(app, { host, port });
     const purge = setInterval(() => void sessions.purgeExpired().catch((e: unknown) => logger.warn({ err: errorMessage(e) }, 'expired-session purge failed')), PURGE_EVERY_MS).unref();

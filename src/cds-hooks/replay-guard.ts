@@ -1,7 +1,7 @@
 /**
  * The `jti` of every accepted CDS client JWT until its `exp` (spec: jti is a nonce): the same
- * token presented again is a replay, refused. In memory, per process: with several replicas a
- * token could be replayed once per replica, which the short `exp` clients use bounds.
+ * token presented again is a replay, refused. In memory, for one process; replicas sharing a
+ * Neo4j claim jtis there instead (jti-claims.ts).
  */
 export class ReplayGuard {
   private readonly seen = new Map<string, number>();

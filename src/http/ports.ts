@@ -1,3 +1,4 @@
+import type { JtiClaims } from '../cds-hooks/jti-claims.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DiagnoseInput, DiagnoseResult } from '../query/contracts.js';
@@ -30,4 +31,6 @@ export interface AppDeps {
   version?: string;
   /** Consultation sessions (`/v1/sessions`); absent = not mounted. */
   consultation?: ConsultationPort;
+  /** Where accepted CDS client JWT ids are remembered (src/cds-hooks/jti-claims.ts); absent = this process's memory. */
+  jtiClaims?: JtiClaims;
 }

@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { DEFAULT_LIMITS } from '../../config.js';
 import { DEFAULT_CDS, type CdsConfig } from '../../cds-hooks/cds-config.js';
 import { verifyJwt } from '../../cds-hooks/jwt.js';
-import { ReplayGuard } from '../../cds-hooks/replay-guard.js';
+import { memoryJtiClaims, type JtiClaims } from '../../cds-hooks/jti-claims.js';
 import { runHook, type HookDeps } from '../../cds-hooks/run-hook.js';
 import { CDS_SERVICES, serviceById } from '../../cds-hooks/services.js';
 import { hookRequestSchema } from '../../cds-hooks/spec.js';
@@ -18,7 +18,7 @@ import type { AppDeps } from '../ports.js';
  */
 export function cdsHooksRoutes(deps: AppDeps, admission: RequestHandler): Router {
   const cds: CdsConfig = deps.config.cds ?? DEFAULT_CDS;
-  const auth = cds.jwt === null ? requireApiKey(deps.apiKeys) : jwtAuth(cds);
+  const auth = cds.jwt === null ? requireApiKey(deps.apiKeys) : jwtAuth(cds, deps.jtiClaims ?? memoryJtiClaims());
   const hookDeps = (req: Request): HookDeps => ({
     query: deps.query,
     prepareNote: notePreparer(),
@@ -63,9 +63,8 @@ export function cdsHooksRoutes(deps: AppDeps, admission: RequestHandler): Router
 }
 
 /** The EHR's JWT: `aud` must be exactly the URL invoked under the configured public URL. */
-function jwtAuth(cds: CdsConfig): RequestHandler {
+function jwtAuth(cds: CdsConfig, replays: JtiClaims): RequestHandler {
   const { jwt, publicUrl } = cds;
-  const replays = new ReplayGuard();
   return async (req, res, next) => {
     const m = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
     const fail = (message: string) => res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: { code: 'UNAUTHORIZED', message, field: null } });
@@ -74,7 +73,14 @@ function jwtAuth(cds: CdsConfig): RequestHandler {
     const nowS = Math.floor(Date.now() / 1000);
     const v = await verifyJwt(m[1]!, { keys: jwt!.keys, issuers: jwt!.issuers, audience, nowS });
     if (!v.ok) return fail(`JWT refused: ${v.error}`);
-    if (!replays.accept(v.value.iss, v.value.jti, Number(v.value.exp), nowS)) return fail('JWT refused: this jti was already used (a token is good for one call)');
+    let fresh: boolean;
+    try {
+      fresh = await replays.claim(v.value.iss, v.value.jti, Number(v.value.exp), nowS);
+    } catch (e) {
+      next(e); // the shared store unreachable: the error handler's 503, never an unchecked pass
+      return;
+    }
+    if (!fresh) return fail('JWT refused: this jti was already used (a token is good for one call)');
     next();
   };
 }
