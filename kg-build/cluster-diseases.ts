@@ -1,5 +1,6 @@
 import type { Embeddings } from '@langchain/core/embeddings';
 import { agnes } from 'ml-hclust';
+import { NN_CHAIN_FROM, nnChain } from './nn-chain.js';
 import type { DiseaseNode } from '../src/domain/kg.js';
 import { nameTokens, namesConflict } from './name-guard.js';
 import { normalizeName, uniqueSlugIds } from './text.js';
@@ -95,8 +96,9 @@ async function cutClusters(groups: NameGroup[], embeddings: Embeddings, opts: Cl
       out.push([groups[members[0]!]!]);
       continue;
     }
-    const dist = members.map((i) => members.map((j) => (i === j ? 0 : distance(i, j))));
-    const tree = agnes(dist, { method: opts.method, isDistanceMatrix: true });
+    const tree = members.length >= NN_CHAIN_FROM
+      ? nnChain(members.length, (a, b) => distance(members[a]!, members[b]!), opts.method)
+      : agnes(members.map((i) => members.map((j) => (i === j ? 0 : distance(i, j)))), { method: opts.method, isDistanceMatrix: true });
     for (const c of tree.cut(opts.threshold)) out.push(c.indices().map((k) => groups[members[k]!]!));
   }
   return out;

@@ -3,7 +3,8 @@ import type { CategoryNode, FeatureNode, SubcategoryNode } from '../src/domain/k
 import type { Hierarchy, HierarchyInput, HierarchySizes } from './hierarchy-types.js';
 import { resolveSizes } from './hierarchy-types.js';
 import { conceptName, type ConceptNames } from './hierarchy-names.js';
-import { diseaseProfiles, distanceMatrix, distinctiveFeatures, meanProfile, type Profile } from './profiles.js';
+import { NN_CHAIN_FROM, nnChain } from './nn-chain.js';
+import { cosineDistance, diseaseProfiles, distanceMatrix, distinctiveFeatures, meanProfile, type Profile } from './profiles.js';
 import { uniqueSlugIds } from './text.js';
 
 /**
@@ -68,7 +69,10 @@ function idfWeighted(profiles: Profile[]): Profile[] {
 /** Exactly `k` groups of indices (fewer only if there are fewer items), in a stable order. */
 function cutInto(profiles: Profile[], k: number, method: StatisticalOptions['method']): number[][] {
   if (profiles.length <= 1 || k <= 1) return [profiles.map((_, i) => i)];
-  const tree = agnes(distanceMatrix(profiles), { method, isDistanceMatrix: true });
+  // ml-hclust's agnes is cubic; from NN_CHAIN_FROM items the nearest-neighbour chain (quadratic, the same dendrogram up to ties) builds it.
+  const tree = profiles.length >= NN_CHAIN_FROM
+    ? nnChain(profiles.length, (i, j) => cosineDistance(profiles[i]!, profiles[j]!), method)
+    : agnes(distanceMatrix(profiles), { method, isDistanceMatrix: true });
   const groups = tree.group(Math.min(k, profiles.length)).children.map((c) => c.indices().sort((a, b) => a - b));
   return groups.sort((a, b) => a[0]! - b[0]!);
 }
