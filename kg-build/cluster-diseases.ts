@@ -87,7 +87,13 @@ async function cutClusters(groups: NameGroup[], embeddings: Embeddings, opts: Cl
   // (cubic) runs on a few names at a time instead of every diagnosis of a hospital.
   const parent = Int32Array.from({ length: n }, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (distance(i, j) <= opts.threshold) parent[find(i)] = find(j);
+  // The embedding first: the name guard (tokenising both names) only for the few pairs close enough to matter.
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (Math.max(0, 1 - dot(vecs[i]!, vecs[j]!)) > opts.threshold) continue;
+      if (distance(i, j) <= opts.threshold) parent[find(i)] = find(j);
+    }
+  }
   const components = new Map<number, number[]>();
   for (let i = 0; i < n; i++) components.set(find(i), [...(components.get(find(i)) ?? []), i]);
   const out: NameGroup[][] = [];
