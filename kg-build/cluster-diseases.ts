@@ -95,7 +95,12 @@ async function cutClusters(groups: NameGroup[], embeddings: Embeddings, opts: Cl
     }
   }
   const components = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) components.set(find(i), [...(components.get(find(i)) ?? []), i]);
+  for (let i = 0; i < n; i++) {
+    const root = find(i);
+    const members = components.get(root);
+    if (members) members.push(i);
+    else components.set(root, [i]);
+  }
   const out: NameGroup[][] = [];
   for (const members of components.values()) {
     if (members.length === 1) {

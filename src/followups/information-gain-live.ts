@@ -49,7 +49,7 @@ function diseaseQuestions(ctx: RankContext): Int32Array[] {
   if (!byModel) diseaseQuestionsCache.set(ctx.catalogue, (byModel = new WeakMap()));
   let out = byModel.get(ctx.model);
   if (out) return out;
-  const position = new Map(ctx.catalogue.questions.map((q, i) => [q, i] as const));
+  const position = positions(ctx.catalogue);
   out = ctx.model.diseases.map((_, d) => {
     const qs = new Set<number>();
     for (const f of ctx.model.featuresOf(d)) {

@@ -155,10 +155,12 @@ function bestFeature(ctx: RankContext, q: Question, live: readonly number[]): st
       if (untouchedDone) continue;
       untouchedDone = true;
     }
+    // P(f | d) read once per live disease (each read is a binary search), then mean and variance.
+    const p = Float64Array.from(live, (i) => ctx.model.bernoulliAt(o.featureId, i));
     let mean = 0;
-    for (const i of live) mean += ctx.posterior[i]! * ctx.model.bernoulliAt(o.featureId, i);
+    live.forEach((i, k) => (mean += ctx.posterior[i]! * p[k]!));
     let v = 0;
-    for (const i of live) v += ctx.posterior[i]! * (ctx.model.bernoulliAt(o.featureId, i) - mean) ** 2;
+    live.forEach((i, k) => (v += ctx.posterior[i]! * (p[k]! - mean) ** 2));
     if (v > bestVar) [best, bestVar] = [o.featureId, v];
   }
   return best;

@@ -1,5 +1,6 @@
 import { AGE_BANDS, ageBand, logCategorical } from '../domain/demographics.js';
 import type { ReasonerContext } from './reasoner.js';
+import { topK } from './top-k.js';
 
 /**
  * Soft log-priors the evidence reasoner adds to the naive-Bayes score, each from one
@@ -81,15 +82,9 @@ export function contextPriors(ctx: ReasonerContext, w: PriorWeights): Priors {
 /** π · cosine per disease; evidence lines for the few most similar profiles only (a line per disease of a large KG would be waste). */
 function addProfiles(total: Float64Array, lines: string[][], ctx: ReasonerContext, weight: number): void {
   const sims = ctx.profiles!;
-  const shown: number[] = [];
-  for (let d = 0; d < total.length; d++) {
-    const c = sims[d] ?? 0;
-    if (c <= 0) continue;
-    total[d]! += weight * c;
-    shown.push(d);
-  }
-  shown.sort((a, b) => sims[b]! - sims[a]!);
-  for (const d of shown.slice(0, PROFILE_LINES)) lines[d]!.push(`words of the description like the notes of ${ctx.snapshot.diseases[d]!.name}: cosine ${sims[d]!.toFixed(2)}`);
+  for (let d = 0; d < total.length; d++) if ((sims[d] ?? 0) > 0) total[d]! += weight * sims[d]!;
+  // topK, not a sort of every disease per query (a hospital KG has thousands).
+  for (const d of topK(sims, PROFILE_LINES)) if (sims[d]! > 0) lines[d]!.push(`words of the description like the notes of ${ctx.snapshot.diseases[d]!.name}: cosine ${sims[d]!.toFixed(2)}`);
 }
 
 const PROFILE_LINES = 10;
