@@ -9,12 +9,15 @@
  *   node --import tsx bench/notes-kg.ts --train datasets/notes-pc/train-a.jsonl,datasets/notes-pc/train-b.jsonl --test datasets/notes-pc/test.jsonl
  *   node --import tsx bench/notes-kg.ts --served                          # dedicated Neo4j, real build and diagnose
  */
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { loadNotesSet as load, runNotesBench } from './lib/notes-kg-run.js';
 import { runServedNotes } from './lib/notes-kg-served.js';
+import { formatFreeTextCalibration } from './lib/free-text-calibration.js';
 import { benchNeo4j } from './lib/neo4j.js';
+import type { DecomposeOptions } from '../kg-build/decompose-features.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -22,19 +25,34 @@ const { values: a } = parseArgs({
     test: { type: 'string', default: 'datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl,datasets/vignettes/test-c.jsonl' },
     k: { type: 'string', default: '5' },
     reasoner: { type: 'string' },
+    // Build options as JSON (decompose-features' DecomposeOptions), for tuning on a dev split.
+    decompose: { type: 'string' },
     served: { type: 'boolean', default: false },
     'data-dir': { type: 'string', default: '.dxgraph-bench/notes' },
     // Extra rows: reasoner settings as JSON objects separated by ';' (tuning on a dev split).
     extra: { type: 'string' },
+    // With --served: fit the build's text calibration on these labelled notes (never a test set) and score the tests before and after.
+    'calibrate-on': { type: 'string' },
+    // With --served: every Nth training note (by position) is held out of the KG as a calibration case instead.
+    'calibrate-every': { type: 'string' },
   },
 });
 
 const log = (s: string) => process.stderr.write(`[notes-kg] ${s}\n`);
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
-const train = await Promise.all(list(a.train!).map(load));
+const loaded = await Promise.all(list(a.train!).map(load));
+const every = a['calibrate-every'] ? Number(a['calibrate-every']) : 0;
+if (a['calibrate-every'] && !(Number.isInteger(every) && every >= 2)) throw new Error('--calibrate-every: an integer of at least 2');
+if (every && !a.served) throw new Error('--calibrate-every needs --served');
+// The held-out notes are cut from the training notes by position, so the KG never sees them.
+const isHeldOut = (i: number) => every > 0 && i % every === 0;
+let position = 0;
+const marked = loaded.map((s) => ({ ...s, notes: s.notes.map((n) => ({ n, held: isHeldOut(position++) })) }));
+const train = marked.map((s) => ({ name: s.name, notes: s.notes.filter((x) => !x.held).map((x) => x.n) }));
+const calibrationNotes = marked.flatMap((s) => s.notes.filter((x) => x.held).map((x) => x.n));
 const tests = await Promise.all(list(a.test!).map(load));
 const k = Number(a.k);
-const out = await runNotesBench({ train, tests, minPatients: k, ...(a.reasoner ? { reasoner: JSON.parse(a.reasoner) as Record<string, number> } : {}) }, log);
+const out = await runNotesBench({ train, tests, minPatients: k, ...(a.reasoner ? { reasoner: JSON.parse(a.reasoner) as Record<string, number> } : {}), ...(a.decompose ? { decompose: JSON.parse(a.decompose) as Partial<DecomposeOptions> } : {}) }, log);
 process.stdout.write(out.table);
 if (a.served) {
   const neo = await benchNeo4j({ uri: null });
@@ -42,10 +60,20 @@ if (a.served) {
     const base = loadConfig();
     const config = { ...base, neo4j: { ...base.neo4j, uri: neo.uri, password: '' }, dataDir: resolve(a['data-dir']!), llm: { ...base.llm, enabled: false } };
     const extra = (a.extra ?? '').split(';').filter((s) => s.trim()).map((s) => ({ name: s.trim(), weights: JSON.parse(s) as Record<string, number> }));
-    const served = await runServedNotes({ config, train, tests, minPatients: k, log, extra });
+    const calibrateOn = a['calibrate-on'] ? list(a['calibrate-on']) : [];
+    if (calibrationNotes.length > 0) {
+      const path = resolve(a['data-dir']!, '..', 'notes-calibration.jsonl');
+      await writeFile(path, calibrationNotes.map((n) => JSON.stringify({ text: n.text, condition: n.condition })).join('\n'));
+      calibrateOn.push(path);
+      log(`${calibrationNotes.length} training notes held out for calibration (every ${every}th)`);
+    }
+    const clash = calibrateOn.filter((p) => tests.some((t) => t.name === p) || train.some((t) => t.name === p));
+    if (clash.length > 0) throw new Error(`--calibrate-on ${clash.join(', ')}: a training or test set cannot be calibrated on`);
+    const served = await runServedNotes({ config, train, tests, minPatients: k, log, extra, calibrateOn });
     const pct = (x: number, n: number) => (Math.round((1000 * x) / n) / 10).toFixed(1);
     process.stdout.write(`\nablation (built through Neo4j in ${served.buildSeconds.toFixed(1)} s, whole diagnose path, top-1 / top-3):\n| setting | ${served.scores.map((s) => s.set.split('/').pop()).join(' | ')} |\n| --- |${served.scores.map(() => ' --- |').join('')}\n`);
     for (const [i, row] of served.scores[0]!.rows.entries()) process.stdout.write(`| ${row.name} | ${served.scores.map((s) => `${pct(s.rows[i]!.top1, s.n)} / ${pct(s.rows[i]!.top3, s.n)}`).join(' | ')} |\n`);
+    if (served.calibration) process.stdout.write(`\n${formatFreeTextCalibration(served.calibration)}\n`);
   } finally {
     await neo.stop();
   }

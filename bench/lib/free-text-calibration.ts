@@ -29,7 +29,7 @@ export interface FreeTextCalibration {
   sets: SetCalibration[];
 }
 
-async function probabilities(service: QueryService, vignettes: readonly Vignette[], goldOf: ReadonlyMap<string, string>): Promise<ProbabilityCase[]> {
+async function probabilities(service: QueryService, vignettes: readonly Pick<Vignette, 'text' | 'condition'>[], goldOf: ReadonlyMap<string, string>): Promise<ProbabilityCase[]> {
   const out: ProbabilityCase[] = [];
   for (const v of vignettes) {
     const gold = goldOf.get(v.condition.toLowerCase());
@@ -47,7 +47,7 @@ async function probabilities(service: QueryService, vignettes: readonly Vignette
 }
 
 export async function freeTextCalibration(
-  o: { config: Config; sets: { path: string; vignettes: readonly Vignette[] }[]; calibrateOn: string[]; goldOf: ReadonlyMap<string, string>; open: () => Promise<QueryService>; log: (l: string) => void },
+  o: { config: Config; sets: { path: string; vignettes: readonly Pick<Vignette, 'text' | 'condition'>[] }[]; calibrateOn: string[]; goldOf: ReadonlyMap<string, string>; open: () => Promise<QueryService>; log: (l: string) => void },
   uncalibrated: QueryService,
 ): Promise<FreeTextCalibration> {
   const before: ProbabilityCase[][] = [];

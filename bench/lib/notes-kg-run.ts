@@ -9,6 +9,7 @@ import { loadHpo } from '../../src/vocabularies/load-hpo.js';
 import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
 import { defaultNotePreparer } from '../../src/clinical-text/prepare-note.js';
 import { askMemoryKg, buildMemoryKg } from './notes-kg-memory.js';
+import type { DecomposeOptions } from '../../kg-build/decompose-features.js';
 import { TfidfCentroid } from './tfidf-centroid.js';
 import { TfidfKnn } from './tfidf-knn.js';
 
@@ -54,7 +55,7 @@ const toRecord = (n: NotesSet['notes'][number], i: number): NormalizedRecord => 
 const at = (ranked: readonly string[], gold: string, k: number) => ranked.slice(0, k).includes(gold);
 const pct = (x: number, n: number) => (n === 0 ? 0 : Math.round((1000 * x) / n) / 10);
 
-export async function runNotesBench(input: { train: NotesSet[]; tests: NotesSet[]; minPatients: number; reasoner?: Record<string, number> }, log: (s: string) => void): Promise<NotesBenchResult> {
+export async function runNotesBench(input: { train: NotesSet[]; tests: NotesSet[]; minPatients: number; reasoner?: Record<string, number>; decompose?: Partial<DecomposeOptions> }, log: (s: string) => void): Promise<NotesBenchResult> {
   const lexicon = await loadLexicon(defaultDdxplusLexiconPath());
   const hpo = await loadHpo();
   const dict = await loadDdxplusDictionary('datasets/ddxplus');
@@ -66,7 +67,7 @@ export async function runNotesBench(input: { train: NotesSet[]; tests: NotesSet[
   const prepare = await defaultNotePreparer();
   const notes = input.train.flatMap((s) => s.notes);
   const t0 = performance.now();
-  const kg = await buildMemoryKg(notes.map(toRecord), { reader: { vocabulary: vocab.snapshot, lexicon: vocab.lexicon, prepare }, embeddings: new HashedEmbedder(), decompose: { emergent: { minPatients: input.minPatients } } });
+  const kg = await buildMemoryKg(notes.map(toRecord), { reader: { vocabulary: vocab.snapshot, lexicon: vocab.lexicon, prepare }, embeddings: new HashedEmbedder(), decompose: { ...input.decompose, emergent: { ...input.decompose?.emergent, minPatients: input.minPatients } } });
   log(`KG from ${notes.length} notes in ${Math.round(performance.now() - t0)} ms: ${kg.snapshot.features.length} features, ${kg.emergent.kept} emergent of ${kg.emergent.candidates} candidates`);
   const docs = notes.map((n) => ({ text: n.text, label: n.condition }));
   const knn = TfidfKnn.fit(docs, { k: 10 });

@@ -13,6 +13,8 @@ import { loadNoteReader } from '../../kg-build/note-reader.js';
 import { runBuild } from '../../kg-build/pipeline.js';
 import type { NotesSet } from './notes-kg-run.js';
 import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } from '../../src/query/retrieve-records.js';
+import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
+import { freeTextCalibration, type FreeTextCalibration } from './free-text-calibration.js';
 
 /**
  * The notes KG as a user gets it (issue 24): `dxgraph build --source jsonl:notes --mapping` into
@@ -38,7 +40,12 @@ export interface ServedScore {
 
 const MAPPING = { id: 'id', diagnosis: 'condition', age: 'age', sex: 'sex', notes: ['text'] };
 
-export async function runServedNotes(o: { config: Config; train: NotesSet[]; tests: NotesSet[]; minPatients: number; log: (s: string) => void; extra?: typeof ABLATION }): Promise<{ scores: ServedScore[]; buildSeconds: number }> {
+/**
+ * `calibrateOn`: labelled notes never in the KG and never among the tests (e.g. a dev set) to fit
+ * the build's text calibration on (issue 26 for a KG learnt from notes); every test set is then
+ * scored before and after, with the defaults' reasoner.
+ */
+export async function runServedNotes(o: { config: Config; train: NotesSet[]; tests: NotesSet[]; minPatients: number; log: (s: string) => void; extra?: typeof ABLATION; calibrateOn?: string[] }): Promise<{ scores: ServedScore[]; buildSeconds: number; calibration?: FreeTextCalibration }> {
   const dir = await mkdtemp(join(tmpdir(), 'dxgraph-notes-served-'));
   const graph = new GraphStore(o.config.neo4j);
   await graph.connect();
@@ -73,7 +80,14 @@ export async function runServedNotes(o: { config: Config; train: NotesSet[]; tes
         scores[i]!.rows.push({ name: row.name, top1, top3 });
       }
     }
-    return { scores, buildSeconds };
+    if (!o.calibrateOn?.length) return { scores, buildSeconds };
+    const open = (calibrated: boolean) => openQueryService({ graph, dataDir: o.config.dataDir, embedder: createEmbedder(o.config), reasoners: [new EvidenceReasoner(DEFAULT_EVIDENCE_OPTIONS)], recordRetrieval: o.config.query?.recordRetrieval ?? DEFAULT_RECORD_RETRIEVAL, ...(calibrated ? {} : { calibrated: false }) });
+    const uncalibrated = await open(false);
+    const calibration = await freeTextCalibration({
+      config: o.config, calibrateOn: o.calibrateOn, goldOf: diagnosisToDisease(uncalibrated.snapshot), log: o.log,
+      sets: o.tests.map((t) => ({ path: t.name, vignettes: t.notes })), open: () => open(true),
+    }, uncalibrated);
+    return { scores, buildSeconds, calibration };
   } finally {
     await graph.close();
     await rm(dir, { recursive: true, force: true });
