@@ -95,6 +95,7 @@ const EnvSchema = z.object({
   // small local model's concepts are worse than the rule path's (docs/llm.md).
   DXGRAPH_LLM_DECOMPOSE: z.enum(['auto', 'on', 'off']).default('auto'),
   DXGRAPH_LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30000),
+  DXGRAPH_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(1),
   DXGRAPH_MAX_TEXT_CHARS: z.coerce.number().int().positive().default(20000),
   DXGRAPH_DROP_DEMOGRAPHICS: boolish.default(false),
   // Issue 10: requests per window per API key (per client IP without keys); 0 turns it off.
@@ -215,6 +216,8 @@ export interface LlmConfig {
   apiKey: string;
   baseUrl: string | null;
   timeoutMs: number;
+  /** Client-level retries of an endpoint's 429 / 5xx / connection errors (DXGRAPH_LLM_MAX_RETRIES); absent = 1. */
+  maxRetries?: number;
   /** The in-process model (DXGRAPH_LLM=local). */
   local?: { modelPath: string; contextSize: number; threads: number; maxTokens: number };
   /** Whether free text is decomposed by the LLM; absent = true when enabled. */
@@ -279,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.OPENAI_API_KEY || 'not-needed',
       baseUrl: e.OPENAI_BASE_URL || null,
       timeoutMs: e.DXGRAPH_LLM_TIMEOUT_MS,
+      maxRetries: e.DXGRAPH_LLM_MAX_RETRIES,
       provider,
       local: { modelPath: resolve(e.DXGRAPH_LLM_MODEL), contextSize: e.DXGRAPH_LLM_CONTEXT, threads: e.DXGRAPH_LLM_THREADS, maxTokens: e.DXGRAPH_LLM_MAX_TOKENS },
       decompose: llmEnabled && (e.DXGRAPH_LLM_DECOMPOSE === 'on' || (e.DXGRAPH_LLM_DECOMPOSE === 'auto' && provider === 'openai')),

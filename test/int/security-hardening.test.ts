@@ -262,7 +262,7 @@ describe('hardening against a real dxgraph serve process (issue 18)', function (
   describe('no patient text in the log with an LLM that echoes the request', () => {
     it('diagnose through filter and reasoner, the endpoint quoting the prompt: the marker is nowhere in the server log', async () => {
       const llm = await echoLlm();
-      const s = await serve({ ...baseEnv, DXGRAPH_LLM: 'openai', OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: 'test', DXGRAPH_LLM_TIMEOUT_MS: '3000', DXGRAPH_RATE_LIMIT_MAX: '0' });
+      const s = await serve({ ...baseEnv, DXGRAPH_LLM: 'openai', OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: 'test', DXGRAPH_LLM_TIMEOUT_MS: '3000', DXGRAPH_LLM_MAX_RETRIES: '0', DXGRAPH_RATE_LIMIT_MAX: '0' });
       try {
         for (const options of [{ reasoner: 'llm' }, { reasoner: 'llm', retrieval: 'find', topK: 5 }, { reasoner: 'auto', retrieval: 'find', topK: 3 }]) {
           const r = await post(s.url, { text: `${patients[2]!.text}\nNote: ${MARKER}`, options }, null);

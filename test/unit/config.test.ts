@@ -60,3 +60,14 @@ describe('config: how similar records are found (DXGRAPH_RECORD_RETRIEVAL)', () 
   });
   it('rejects anything else, naming the variable', () => assert.throws(() => loadConfig({ DXGRAPH_RECORD_RETRIEVAL: 'bm25' }), /DXGRAPH_RECORD_RETRIEVAL/));
 });
+
+describe('config: retries of an OpenAI-compatible endpoint (DXGRAPH_LLM_MAX_RETRIES)', () => {
+  it('defaults to one retry and reads 0 to 10', () => {
+    assert.equal(loadConfig({}).llm.maxRetries, 1);
+    assert.equal(loadConfig({ DXGRAPH_LLM_MAX_RETRIES: '0' }).llm.maxRetries, 0);
+  });
+  it('rejects a negative or unbounded count, naming the variable', () => {
+    assert.throws(() => loadConfig({ DXGRAPH_LLM_MAX_RETRIES: '-1' }), /DXGRAPH_LLM_MAX_RETRIES/);
+    assert.throws(() => loadConfig({ DXGRAPH_LLM_MAX_RETRIES: '50' }), /DXGRAPH_LLM_MAX_RETRIES/);
+  });
+});

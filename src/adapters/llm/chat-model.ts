@@ -14,7 +14,7 @@ import type { LocalModelSettings } from './local-engine.js';
  * query must not hang on a dead endpoint.
  */
 export interface ChatModelOptions {
-  /** Client-level retries on 429/5xx/connection errors (default 1). */
+  /** Client-level retries on 429/5xx/connection errors (default: `llm.maxRetries`, else 1). */
   maxRetries?: number;
   /** Per-request timeout; defaults to `llm.timeoutMs`. */
   timeoutMs?: number;
@@ -32,7 +32,7 @@ export function createChatModel(config: Pick<Config, 'llm'>, opts: ChatModelOpti
     apiKey: llm.apiKey,
     ...(llm.baseUrl ? { configuration: { baseURL: llm.baseUrl } } : {}),
     timeout: opts.timeoutMs ?? llm.timeoutMs,
-    maxRetries: opts.maxRetries ?? 1,
+    maxRetries: opts.maxRetries ?? llm.maxRetries ?? 1,
     temperature: opts.temperature ?? 0,
   });
 }
