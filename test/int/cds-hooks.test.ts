@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { runBuild } from '../../kg-build/pipeline.js';
 import { SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
+import { assertSpecCard, callHook, CDS_PUBLIC_URL, cardDifferential, cdsServerEnv, ehrJwt } from '../support/cds.js';
 
 /**
  * CDS Hooks through a real `dxgraph serve` process, on a KG built from the synthetic FHIR set
@@ -39,17 +40,7 @@ import { clearDatabase, testGraphStore } from '../support/neo4j.js';
  *   `iat`, `jti` required. Data the service cannot obtain: HTTP 412.
  */
 const BUNDLES = 'datasets/fhir-synthetic/bundles';
-const PUBLIC = 'https://dx.example.org';
-const ISS = 'https://ehr.example.org';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-function ehrJwt(aud: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  const input = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'ehr-1' })}.${b64({ iss: ISS, aud, iat: now, exp: now + 300, jti: randomUUID() })}`;
-  return `${input}.${sign('sha256', Buffer.from(input), { key: keys.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
+const PUBLIC = CDS_PUBLIC_URL;
 
 const p4 = ((JSON.parse(readFileSync(`${BUNDLES}/p4.json`, 'utf8')) as Bundle).entry ?? []).map((e) => e.resource!);
 const searchset = (type: string): Bundle => ({ resourceType: 'Bundle', type: 'searchset', entry: p4.filter((r) => r.resourceType === type).map((resource: Resource) => ({ resource })) });
@@ -75,11 +66,10 @@ describe('CDS Hooks through `dxgraph serve` (synthetic FHIR build, real Neo4j an
     } finally {
       await source.close();
     }
-    const jwks = JSON.stringify({ keys: [{ ...keys.publicKey.export({ format: 'jwk' }), kid: 'ehr-1', alg: 'ES256' }] });
     child = spawn(process.execPath, ['bin/dxgraph.js', 'serve', '--port', '0'], {
       env: {
         ...process.env, NEO4J_URI: loadConfig().neo4j.uri, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LOG_LEVEL: 'info',
-        DXGRAPH_CDS_JWKS: jwks, DXGRAPH_CDS_ISSUERS: ISS, DXGRAPH_CDS_PUBLIC_URL: PUBLIC,
+        ...cdsServerEnv(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -125,30 +115,17 @@ describe('CDS Hooks through `dxgraph serve` (synthetic FHIR build, real Neo4j an
       context: { userId: 'Practitioner/dr-1', patientId: 'p4', encounterId: 'e6' },
       prefetch: { patient: p4[0], conditions: searchset('Condition'), observations: searchset('Observation'), notes: searchset('DocumentReference') },
     };
-    const res = await fetch(`${url}/cds-services/${service}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ehrJwt(`${PUBLIC}/cds-services/${service}`)}` },
-      body: JSON.stringify(request),
-    });
-    const text = await res.text();
-    assert.equal(res.status, 200, text);
+    const { status, text } = await callHook(url, service, request);
+    assert.equal(status, 200, text);
     const { cards } = JSON.parse(text) as { cards: Array<Record<string, any>> };
     assert.equal(cards.length, 1);
     const card = cards[0]!;
     process.stderr.write(`    [cds] ${card.summary}\n`);
-    assert.match(card.uuid, UUID);
-    assert.ok(typeof card.summary === 'string' && card.summary.length > 0 && card.summary.length < 140);
-    assert.ok(['info', 'warning', 'critical'].includes(card.indicator));
-    assert.ok(typeof card.source?.label === 'string' && card.source.label.length > 0);
-    assert.equal(card.suggestions, undefined, 'no suggestions, so no selectionBehavior needed');
-    for (const l of card.links) {
-      assert.ok(typeof l.label === 'string' && typeof l.url === 'string' && ['absolute', 'smart'].includes(l.type));
-      assert.ok(l.url.startsWith(`${PUBLIC}/`));
-    }
+    assertSpecCard(card);
     // The KG's answer, not a fixed string: the UTI is in the differential with a probability.
     assert.match(card.detail, /\| Urinary tract infectious disease \| (<1|>99|\d{1,2})% \|/);
     // warning exactly when a can't-miss diagnosis (NSTEMI is in this KG) is among the top three at 2% or more.
-    const top3 = [...card.detail.matchAll(/^\| (.+?) \| (\S+)% \|$/gm)].slice(0, 3).map((m: RegExpMatchArray) => ({ name: m[1]!, pct: m[2] === '<1' ? 0.5 : m[2] === '>99' ? 99.5 : Number(m[2]) }));
+    const top3 = cardDifferential(card.detail).slice(0, 3);
     const urgent = top3.some((d) => /myocardial infarction|pulmonary embol/i.test(d.name) && d.pct >= 2);
     assert.equal(card.indicator, urgent ? 'warning' : 'info', top3.map((d) => `${d.name} ${d.pct}%`).join(' / '));
     assert.match(card.detail, /Worth asking next/);

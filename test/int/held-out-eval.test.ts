@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Bundle, Resource } from '@medplum/fhirtypes';
 import type { BuildManifest } from '../../src/domain/artifacts.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import type { EvalReport } from '../../src/eval/types.js';
@@ -11,6 +13,9 @@ import { collectRecords, runDxgraph } from '../support/cli.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 import { loadSynthea, syntheaZip } from '../support/synthea.js';
+import { assertSpecCard, callHook, cardDifferential, cdsServerEnv } from '../support/cds.js';
+import { omopVisitChart } from '../support/omop-chart.js';
+import { serveProcess } from '../support/serve.js';
 
 /**
  * Issue 25 end to end, as a hospital would run it, through the real CLI: build on a source with
@@ -104,6 +109,44 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
     const other = await dxgraph(['eval', '--test', spec, '--test-fraction', '0.5', '--seed', '2', '--questions', '0'], env);
     assert.notEqual(other.code, 0);
     assert.match(other.stderr, /refusing to evaluate: \d+ of \d+ test records have their id in the retrieval index, \d+ belong to a patient the build trained on/);
+  });
+
+  it('an EHR asks about a held-out Synthea visit through CDS Hooks: its OMOP facts as a FHIR chart, a card per the specification, the visit\'s own diagnosis never used', async function () {
+    assert.ok(pgServer, 'the Synthea database of the story above');
+    const spec = `omop:${pgServer.url}?schema=synthea`;
+    const current = readFileSync(join(env.DXGRAPH_DATA_DIR, 'current'), 'utf8').trim();
+    const indexed = readFileSync(join(env.DXGRAPH_DATA_DIR, 'builds', current, 'records.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; diagnosis: string });
+    const trained = new Set(indexed.map((r) => r.diagnosis));
+    const ids = new Set(indexed.map((r) => r.id));
+    // The held-out visit with the most findings among those whose diagnosis the KG knows (ties: the id).
+    const held = (await readAll(spec)).filter((r) => !ids.has(r.id) && trained.has(r.diagnosis)).sort((a, b) => b.findings.length - a.findings.length || a.id.localeCompare(b.id));
+    assert.ok(held.length > 0, 'a held-out visit with a known diagnosis');
+    const chart = await omopVisitChart(pgServer.url, 'synthea', held[0]!.id.split(':').pop()!);
+    assert.ok(chart.visitConditions >= 1, 'the chart carries the visit\'s own diagnosis (the answer)');
+    const searchset = (type: string, keep: (r: Resource) => boolean = () => true): Bundle => ({ resourceType: 'Bundle', type: 'searchset', entry: chart.resources.filter((r) => r.resourceType === type && keep(r)).map((resource) => ({ resource })) });
+    const request = (conditions: Bundle) => ({
+      hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/dr-1', patientId: chart.patientId, encounterId: chart.encounterId },
+      prefetch: { patient: chart.resources[0], conditions, observations: searchset('Observation'), notes: searchset('DocumentReference') },
+    });
+    const server = await serveProcess({ DXGRAPH_DATA_DIR: env.DXGRAPH_DATA_DIR, DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LLM: 'none', ...cdsServerEnv() });
+    try {
+      const full = await callHook(server.url, 'dxgraph-differential', request(searchset('Condition')));
+      assert.equal(full.status, 200, full.text);
+      const { cards } = JSON.parse(full.text) as { cards: Record<string, any>[] };
+      assert.equal(cards.length, 1);
+      assertSpecCard(cards[0]!);
+      const rows = cardDifferential(cards[0]!.detail);
+      process.stderr.write(`    [cds synthea] ${chart.resources.length} resources, truth ${held[0]!.diagnosis}: ${cards[0]!.summary}\n`);
+      assert.ok(rows.length >= 1 && rows.every((r) => trained.has(r.name)), 'every listed diagnosis is one of the KG\'s');
+      // The visit's own Conditions are the answer: the card is the same without them.
+      const withoutAnswer = await callHook(server.url, 'dxgraph-differential', request(searchset('Condition', (r) => (r as { encounter?: { reference?: string } }).encounter?.reference !== `Encounter/${chart.encounterId}`)));
+      assert.equal(withoutAnswer.status, 200, withoutAnswer.text);
+      const other = (JSON.parse(withoutAnswer.text) as { cards: Record<string, any>[] }).cards[0]!;
+      assert.deepEqual([other.summary, other.detail, other.indicator], [cards[0]!.summary, cards[0]!.detail, cards[0]!.indicator]);
+      assert.ok(!server.stderr().includes(held[0]!.diagnosis), 'no chart content in the server log');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
   });
 
   it('the same database read by a SQL query and a mapping: held out by the mapped patient column', async function () {

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import { hashUnit, splitFilter } from '../../src/sources/split.js';
 import { buildDdxplusKg, readDdxplusRecords } from '../support/ddxplus-build.js';
+import { serveProcess, type ServeProcess } from '../support/serve.js';
 
 /**
  * Issue 18 against the REAL `dxgraph serve` process (bin/dxgraph.js, port 0) on a real build
@@ -17,44 +16,13 @@ import { buildDdxplusKg, readDdxplusRecords } from '../support/ddxplus-build.js'
  * while a hostile client runs, the LLM budget on FIND retrieval with a hung endpoint, client
  * disconnect aborting LLM calls, and no patient text in the server's log when the LLM echoes.
  */
-const BIN = fileURLToPath(new URL('../../bin/dxgraph.js', import.meta.url));
 const KEY_H = 'hostile-key-0123456789abc';
 const KEY_V = 'victim-key-0123456789abcd';
 const MARKER = 'QZXW-PATIENT-MARKER-4417';
 const AMPLIFICATION = { text: 'fever, '.repeat(2800), options: { topM: 50, matchThreshold: -1 } };
 
-interface Serve {
-  url: string;
-  child: ChildProcess;
-  stderr: () => string;
-  stop(): Promise<number | null>;
-}
-
-async function serve(env: Record<string, string>): Promise<Serve> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, DXGRAPH_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const err: string[] = [];
-  child.stderr!.on('data', (d: Buffer) => err.push(String(d)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += String(d);
-      const m = /serving on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err.join('')}`)));
-  });
-  return {
-    url,
-    child,
-    stderr: () => err.join(''),
-    stop: async () => {
-      if (child.exitCode !== null) return child.exitCode;
-      const done = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-      child.kill('SIGTERM');
-      return done;
-    },
-  };
-}
+const serve = serveProcess;
+type Serve = ServeProcess;
 
 async function post(url: string, body: unknown, key: string | null, signal?: AbortSignal) {
   const t0 = performance.now();
