@@ -35,6 +35,8 @@ const { values: a } = parseArgs({
     'calibrate-on': { type: 'string' },
     // With --served: every Nth training note (by position) is held out of the KG as a calibration case instead.
     'calibrate-every': { type: 'string' },
+    // With --served: other sources (comma list of build --source specs) in the same KG, before the notes.
+    'with-source': { type: 'string' },
   },
 });
 
@@ -69,7 +71,7 @@ if (a.served) {
     }
     const clash = calibrateOn.filter((p) => tests.some((t) => t.name === p) || train.some((t) => t.name === p));
     if (clash.length > 0) throw new Error(`--calibrate-on ${clash.join(', ')}: a training or test set cannot be calibrated on`);
-    const served = await runServedNotes({ config, train, tests, minPatients: k, log, extra, calibrateOn });
+    const served = await runServedNotes({ config, train, tests, minPatients: k, log, extra, calibrateOn, withSources: a['with-source'] ? list(a['with-source']) : [] });
     const pct = (x: number, n: number) => (Math.round((1000 * x) / n) / 10).toFixed(1);
     process.stdout.write(`\nablation (built through Neo4j in ${served.buildSeconds.toFixed(1)} s, whole diagnose path, top-1 / top-3):\n| setting | ${served.scores.map((s) => s.set.split('/').pop()).join(' | ')} |\n| --- |${served.scores.map(() => ' --- |').join('')}\n`);
     for (const [i, row] of served.scores[0]!.rows.entries()) process.stdout.write(`| ${row.name} | ${served.scores.map((s) => `${pct(s.rows[i]!.top1, s.n)} / ${pct(s.rows[i]!.top3, s.n)}`).join(' | ')} |\n`);

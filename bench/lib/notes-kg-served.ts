@@ -8,6 +8,7 @@ import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { openQueryService, textInput } from '../../src/query/query-service.js';
 import { DEFAULT_EVIDENCE_OPTIONS, EvidenceReasoner, type EvidenceReasonerOptions } from '../../src/reasoners/evidence-reasoner.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
+import { ConcatSource } from '../../src/sources/concat-source.js';
 import { paramsFromFlags } from '../../src/cli/build-command.js';
 import { loadNoteReader } from '../../kg-build/note-reader.js';
 import { runBuild } from '../../kg-build/pipeline.js';
@@ -43,9 +44,10 @@ const MAPPING = { id: 'id', diagnosis: 'condition', age: 'age', sex: 'sex', note
 /**
  * `calibrateOn`: labelled notes never in the KG and never among the tests (e.g. a dev set) to fit
  * the build's text calibration on (issue 26 for a KG learnt from notes); every test set is then
- * scored before and after, with the defaults' reasoner.
+ * scored before and after, with the defaults' reasoner. `withSources`: other sources built into the
+ * same KG before the notes (e.g. `ddxplus:datasets/ddxplus`: the DDXPlus codes + notes KG).
  */
-export async function runServedNotes(o: { config: Config; train: NotesSet[]; tests: NotesSet[]; minPatients: number; log: (s: string) => void; extra?: typeof ABLATION; calibrateOn?: string[] }): Promise<{ scores: ServedScore[]; buildSeconds: number; calibration?: FreeTextCalibration }> {
+export async function runServedNotes(o: { config: Config; train: NotesSet[]; tests: NotesSet[]; minPatients: number; log: (s: string) => void; extra?: typeof ABLATION; calibrateOn?: string[]; withSources?: string[] }): Promise<{ scores: ServedScore[]; buildSeconds: number; calibration?: FreeTextCalibration }> {
   const dir = await mkdtemp(join(tmpdir(), 'dxgraph-notes-served-'));
   const graph = new GraphStore(o.config.neo4j);
   await graph.connect();
@@ -55,8 +57,11 @@ export async function runServedNotes(o: { config: Config; train: NotesSet[]; tes
     await writeFile(join(dir, 'notes.jsonl'), notes.map((n, i) => JSON.stringify({ ...n, id: `${i + 1}` })).join('\n'));
     await writeFile(join(dir, 'mapping.json'), JSON.stringify(MAPPING));
     const spec = `jsonl:${join(dir, 'notes.jsonl')}`;
-    const params = paramsFromFlags({ source: [spec], hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000, minPatients: o.minPatients });
-    const source = await openSource(parseSourceSpec(spec, { mapping: join(dir, 'mapping.json') }), { strict: false });
+    const params = paramsFromFlags({ source: [...(o.withSources ?? []), spec], hierarchy: 'auto', subcategories: 'auto', categories: 'auto', batchSize: 5000, minPatients: o.minPatients });
+    const parts = [];
+    for (const other of o.withSources ?? []) parts.push(await openSource(parseSourceSpec(other, {}), { strict: false }));
+    parts.push(await openSource(parseSourceSpec(spec, { mapping: join(dir, 'mapping.json') }), { strict: false }));
+    const source = parts.length === 1 ? parts[0]! : new ConcatSource(parts);
     const t0 = performance.now();
     try {
       await runBuild({ source, dataDir: o.config.dataDir, params }, { graph, embedder: createEmbedder(o.config), indexFactory: FaissVectorIndex, llm: null, noteReader: async () => (await loadNoteReader()).deps });
