@@ -32,11 +32,21 @@ import { observedRecords } from '../domain/prevalence.js';
  * finding the sample does not model; the reasoner scales ε with how incomplete the
  * description is, so a complete coded record keeps the plain model.
  *
+ * α_notes (`notesAlpha`): a feature learnt from notes only is smoothed with its own, larger α. A
+ * disease has a handful of notes where DDXPlus gives it hundreds of records, and a note mentions
+ * what struck its writer, so "never mentioned in this disease's five notes" is weak evidence of
+ * absence: with the coded α (0.03) a risk factor none of stable angina's notes named cost it 5
+ * nats. Chosen on the dev checks only (docs/notes.md): 0.2-0.5 gave the same figures, +2 cases on
+ * both (vignette dev → dev-b, notes-pc thirds) over 0.03. Coded features keep α, so a DDXPlus
+ * KG's figures are untouched.
+ *
  * Alternatives (`mixture`): the features one finding may mean ("chest" → upper, lower or
  * side of the chest) are one observation, scored as log of their mean probability.
  */
 export interface NbParams {
   alpha: number;
+  /** α of the features learnt from notes only (FeatureNode.fromNotes); absent = α. */
+  notesAlpha?: number;
   unreportedWeight: number;
   /** Exponent of the completeness scaling of λ (effectiveUnreportedWeight). */
   unreportedPower?: number;
@@ -62,6 +72,9 @@ export interface NbTables {
   /** Per disease: log p and log(1-p) for a feature the disease has never shown. */
   logP0: Float64Array;
   log1mP0: Float64Array;
+  /** The same for a feature learnt from notes only (smoothed with α_notes). */
+  logP0Notes: Float64Array;
+  log1mP0Notes: Float64Array;
   /** Per disease: Σ over all features of log(1 - p(f|d)). */
   allAbsent: Float64Array;
   logPrior: Float64Array;
@@ -78,17 +91,18 @@ export interface NbTables {
 const EPS = 1e-4;
 const cache = new WeakMap<KgSnapshot, Map<string, NbTables>>();
 
-export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'minRecords' | 'declared'>): NbTables {
+export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'minRecords' | 'declared'>): NbTables {
   const { alpha, minRecords = 0, declared = false } = p;
+  const notesAlpha = p.notesAlpha ?? alpha;
   const perSnap = cache.get(s) ?? new Map<string, NbTables>();
   cache.set(s, perSnap);
-  const key = `${alpha}|${minRecords}|${declared}`;
+  const key = `${alpha}|${notesAlpha}|${minRecords}|${declared}`;
   const hit = perSnap.get(key);
   if (hit) return hit;
   const D = s.diseases.length;
   const F = s.features.length;
   const t: NbTables = {
-    logP: [], log1mP: [], logP0: new Float64Array(D), log1mP0: new Float64Array(D),
+    logP: [], log1mP: [], logP0: new Float64Array(D), log1mP0: new Float64Array(D), logP0Notes: new Float64Array(D), log1mP0Notes: new Float64Array(D),
     allAbsent: new Float64Array(D), logPrior: new Float64Array(D), meanFeaturesPerRecord: 0, marginal: new Float64Array(F), declaredUnseen: [],
     unreportedMask: Uint8Array.from(s.features, (f) => (f.fromNotes ? 0 : 1)),
   };
@@ -98,6 +112,7 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'minRecords'
     const n = s.diseases[d]!.recordCount;
     const m = s.manifestations[d]!;
     const p0 = n > 0 ? alpha / (Math.max(n, minRecords) + 2 * alpha) : EPS;
+    const p0Notes = n > 0 ? notesAlpha / (Math.max(n, minRecords) + 2 * notesAlpha) : EPS;
     const lp = new Float64Array(m.features.length);
     const l1 = new Float64Array(m.features.length);
     let counted = 0;
@@ -106,7 +121,8 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'minRecords'
     for (let i = 0; i < m.features.length; i++) {
       // Counted edges (EHR) are smoothed; estimated edges (LLM, no count) are clamped.
       // Counted edges (EHR) are smoothed over the records that could show them (domain/prevalence.ts).
-      const p = n > 0 && m.counts[i]! > 0 ? (m.counts[i]! + alpha) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * alpha) : clamp(m.prevalence[i]!);
+      const a = t.unreportedMask[m.features[i]!] ? alpha : notesAlpha;
+      const p = n > 0 && m.counts[i]! > 0 ? (m.counts[i]! + a) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * a) : clamp(m.prevalence[i]!);
       lp[i] = Math.log(p);
       l1[i] = Math.log(1 - p);
       if (t.unreportedMask[m.features[i]!]) sum += l1[i]!;
@@ -120,6 +136,8 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'minRecords'
     t.log1mP.push(l1);
     t.logP0[d] = Math.log(p0);
     t.log1mP0[d] = Math.log(1 - p0);
+    t.logP0Notes[d] = Math.log(p0Notes);
+    t.log1mP0Notes[d] = Math.log(1 - p0Notes);
     t.allAbsent[d] = sum;
     t.logPrior[d] = Math.log((n + 1) / (s.totalRecords + D));
   }
@@ -179,9 +197,18 @@ export function diseasePairs(s: KgSnapshot, t: NbTables, d: number, reported: re
       continue;
     }
     const declared = t.declaredUnseen[d]!.get(f);
-    lp[i] = declared ? declared[0] : t.logP0[d]!;
-    l1[i] = declared ? declared[1] : t.log1mP0[d]!;
+    if (declared) {
+      lp[i] = declared[0];
+      l1[i] = declared[1];
+    } else unseenPair(t, d, f, i, lp, l1);
   }
+}
+
+/** Disease d's log p0 and log(1 − p0) of feature f (the notes' p0 for a feature learnt from notes only), into slot i. */
+export function unseenPair(t: NbTables, d: number, f: number, i: number, lp: Float64Array, l1: Float64Array): void {
+  const coded = t.unreportedMask[f] === 1;
+  lp[i] = coded ? t.logP0[d]! : t.logP0Notes[d]!;
+  l1[i] = coded ? t.log1mP0[d]! : t.log1mP0Notes[d]!;
 }
 
 /**

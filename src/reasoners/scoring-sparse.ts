@@ -1,5 +1,5 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
-import { alternativeGroups, diseasePairs, nbScore, reportedTerms, sumOf, type NbQuery, type NbTables, type ReportedFeature } from './scoring-naive-bayes.js';
+import { alternativeGroups, diseasePairs, nbScore, reportedTerms, sumOf, unseenPair, type NbQuery, type NbTables, type ReportedFeature } from './scoring-naive-bayes.js';
 
 /**
  * Every disease's naive-Bayes score (scoring-naive-bayes.ts) at the cost of what the query
@@ -63,12 +63,12 @@ export function nbScoresAll(s: KgSnapshot, t: NbTables, reported: readonly Repor
       out[d] = t.logPrior[d]! + q.unreportedWeight * t.allAbsent[d]! + sumOf(terms);
       continue;
     }
+    // p0 and the notes' p0 are both functions of max(n_d, n_min) alone, so p0 still keys g.
     const lp0 = t.logP0[d]!;
     const l10 = t.log1mP0[d]!;
     let hit = byP0.get(lp0);
     if (!hit || hit.l1 !== l10) {
-      lp.fill(lp0);
-      l1.fill(l10);
+      for (let i = 0; i < R; i++) unseenPair(t, d, reported[i]!.feature, i, lp, l1);
       reportedTerms(t, reported, q, groups, lp, l1, observed, terms);
       hit = { l1: l10, g: sumOf(terms) };
       byP0.set(lp0, hit);
