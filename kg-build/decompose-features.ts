@@ -3,7 +3,8 @@ import type { FeatureNode, ManifestationEdge } from '../src/domain/kg.js';
 import type { DiseaseClusters } from './cluster-diseases.js';
 import { featureIdOf, isFreeTextKey } from './feature-key.js';
 import { readSpool, type FeatureProto, type RecordScan } from './scan-records.js';
-import { dot, embedAll } from './vectors.js';
+import { embedAll } from './vectors.js';
+import { greedyGroups } from './near-duplicates.js';
 import { DEFAULT_EMERGENT_OPTIONS, emergentConcepts, isEmergentKey, type EmergentConcepts, type EmergentOptions } from './emergent-concepts.js';
 
 // MedRAG 4.1.1: decompose each disease's manifestations into discrete features E_L4d.
@@ -142,20 +143,14 @@ function toNode(p: FeatureProto): FeatureNode {
 /**
  * Greedy near-duplicate merge of free-text features: coded findings are distinct by
  * definition and never merged. Representatives are visited in key order so the result
- * does not depend on stream order.
+ * does not depend on stream order; candidates come from a FAISS index (near-duplicates.ts).
  */
 async function mergeFreeText(scan: RecordScan, embeddings: Embeddings, minSim: number): Promise<Map<string, string>> {
   const keys = [...scan.features.keys()].filter(isFreeTextKey).sort();
   const canonical = new Map<string, string>();
   if (keys.length < 2 || minSim > 1) return canonical;
   const vecs = await embedAll(embeddings, keys.map((k) => scan.features.get(k)!.text));
-  const reps: number[] = [];
-  keys.forEach((key, i) => {
-    const rep = reps.find((r) => dot(vecs[r]!, vecs[i]!) >= minSim);
-    if (rep === undefined) {
-      reps.push(i);
-      canonical.set(key, key);
-    } else canonical.set(key, keys[rep]!);
-  });
+  const rep = greedyGroups(vecs, minSim);
+  keys.forEach((key, i) => canonical.set(key, keys[rep[i]!]!));
   return canonical;
 }

@@ -3,6 +3,7 @@ import type { ClusteredDisease } from './cluster-diseases.js';
 import type { Hierarchy } from './hierarchy-types.js';
 import { diseaseProfiles, featureLabel } from './profiles.js';
 import { siblingsOf } from './siblings.js';
+import { siblingIndex } from './nearest-siblings.js';
 import { stableHash } from './text.js';
 
 // MedRAG eq. 5 without an LLM: key-difference nodes from the EHR statistics themselves.
@@ -14,9 +15,11 @@ export interface StatisticalKdOptions {
   maxPrevalenceSiblings: number;
   /** Keep the largest gaps, this many per disease. */
   perDisease: number;
+  /** A disease with more siblings is contrasted with this many, the closest by profile (nearest-siblings.ts). */
+  maxContrasts: number;
 }
 
-export const DEFAULT_KD_OPTIONS: StatisticalKdOptions = { minPrevalenceIn: 0.5, maxPrevalenceSiblings: 0.2, perDisease: 5 };
+export const DEFAULT_KD_OPTIONS: StatisticalKdOptions = { minPrevalenceIn: 0.5, maxPrevalenceSiblings: 0.2, perDisease: 5, maxContrasts: 32 };
 
 export interface KdInput {
   diseases: readonly ClusteredDisease[];
@@ -33,9 +36,11 @@ export function statisticalKeyDifferences(input: KdInput, options: Partial<Stati
   const featureById = new Map(input.features.map((f) => [f.id, f]));
   const nameOf = new Map(input.diseases.map((d) => [d.id, d.name]));
   const siblings = siblingsOf(input.diseases.map((d) => d.id).sort(), input.hierarchy);
+  const closest = siblingIndex(profiles);
   const out: KeyDifferenceNode[] = [];
-  for (const [diseaseId, sibs] of siblings) {
-    if (sibs.length === 0) continue;
+  for (const [diseaseId, allSibs] of siblings) {
+    if (allSibs.length === 0) continue;
+    const sibs = closest.nearest(diseaseId, allSibs, opts.maxContrasts);
     const own = profiles.get(diseaseId) ?? new Map<string, number>();
     const candidates = [...own.entries()]
       .map(([featureId, pIn]) => {
@@ -45,7 +50,7 @@ export function statisticalKeyDifferences(input: KdInput, options: Partial<Stati
       .filter((c) => c.pIn >= opts.minPrevalenceIn && c.pSib <= opts.maxPrevalenceSiblings)
       .sort((a, b) => b.pIn - b.pSib - (a.pIn - a.pSib) || a.featureId.localeCompare(b.featureId))
       .slice(0, opts.perDisease);
-    const sibNames = sibs.map((id) => nameOf.get(id) ?? id).join(', ');
+    const sibNames = sibs.map((id) => nameOf.get(id) ?? id).join(', ') + (sibs.length < allSibs.length ? ` (the ${sibs.length} closest of ${allSibs.length} siblings)` : '');
     for (const c of candidates) {
       const f = featureById.get(c.featureId);
       const label = f ? featureLabel(f) : c.featureId;

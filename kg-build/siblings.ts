@@ -12,8 +12,13 @@ export function siblingsOf(diseaseIds: readonly string[], h: Hierarchy): Map<str
   for (const id of diseaseIds) {
     const s = h.subcategoryOf.get(id)!;
     const c = catOfSub.get(s)!;
-    bySub.set(s, [...(bySub.get(s) ?? []), id]);
-    byCat.set(c, [...(byCat.get(c) ?? []), id]);
+    // Pushed in place: copying the list per member was quadratic (66 s with 1,605 in one subcategory).
+    const inSub = bySub.get(s);
+    if (inSub) inSub.push(id);
+    else bySub.set(s, [id]);
+    const inCat = byCat.get(c);
+    if (inCat) inCat.push(id);
+    else byCat.set(c, [id]);
   }
   const out = new Map<string, string[]>();
   for (const id of diseaseIds) {

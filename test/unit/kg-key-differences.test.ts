@@ -46,4 +46,23 @@ describe('kg-build statistical key differences (eq. 5 without an LLM)', () => {
     assert.deepEqual(s.get('d1'), ['d2', 'd3']);
     assert.deepEqual(s.get('d2'), ['d3']);
   });
+
+  it('a disease with more siblings than maxContrasts is contrasted with the closest by profile, named as such', () => {
+    // One subcategory of 6: d0 shares a feature with d1 and d2 only; everyone has an own sign.
+    const ids = ['d0', 'd1', 'd2', 'd3', 'd4', 'd5'];
+    const diseases = ids.map((id) => ({ id, name: `Disease ${id}`, icd10: null, recordCount: 50, aliases: [] }));
+    const m = (diseaseId: string, featureId: string, prevalence: number) => ({ diseaseId, featureId, prevalence, count: Math.round(prevalence * 50), source: 'ehr' as const });
+    const manifestations = [...ids.map((id) => m(id, `own-${id}`, 0.9)), m('d0', 'shared', 0.6), m('d1', 'shared', 0.7), m('d2', 'shared', 0.1)];
+    const features = [...new Set(manifestations.map((x) => x.featureId))].map((id) => ({ id, text: id, kind: 'ehr' as const, code: id, valueCode: null, question: id, valueText: 'yes', antecedent: false }));
+    const hierarchy = { mode: 'statistical' as const, categories: [{ id: 'cat:x', name: 'x' }], subcategories: [{ id: 'sub:a', name: 'a', categoryId: 'cat:x' }], subcategoryOf: new Map(ids.map((id) => [id, 'sub:a'])) };
+    const kds = statisticalKeyDifferences({ diseases, hierarchy, features, manifestations }, { maxContrasts: 2 });
+    const own = kds.find((k) => k.diseaseId === 'd0' && k.featureId === 'own-d0')!;
+    assert.deepEqual(own.contrastsWith, ['d1', 'd2']);
+    assert.match(own.text, /in Disease d1, Disease d2 \(the 2 closest of 5 siblings\)$/);
+    // d3 shares nothing: its contrasts are its first siblings in order; 'shared' is no key difference of d0 against d1 and d2 (mean 0.4).
+    assert.deepEqual(kds.find((k) => k.diseaseId === 'd3')!.contrastsWith, ['d0', 'd1']);
+    assert.equal(kds.some((k) => k.diseaseId === 'd0' && k.featureId === 'shared'), false);
+    // Without the cap every sibling is contrasted, as before.
+    assert.deepEqual(statisticalKeyDifferences({ diseases, hierarchy, features, manifestations }).find((k) => k.diseaseId === 'd0')!.contrastsWith, ['d1', 'd2', 'd3', 'd4', 'd5']);
+  });
 });

@@ -2,6 +2,7 @@ import { InputError } from '../../errors.js';
 import { defaultIdsPath, readIndexFiles, writeIndexFiles } from './index-files.js';
 import { patchHnswParams, patchIvfNprobe, patchIvfQuantizerHnsw } from './index-params.js';
 import { faiss, nativeVectors, type NativeIndex } from './native.js';
+import { twoLevelKmeans } from './two-level-kmeans.js';
 import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
 
 /**
@@ -83,10 +84,11 @@ export const defaultNlist = (n: number) =>
 
 /**
  * k-means sample per list: FAISS wants >= 39 and samples at most 256. Training costs
- * lists x sample x dim: 64 per list is seconds at 316 lists, but 8192 x 64 rows took ~8 min
- * here, so many lists get 24 each (FAISS warns; recall as measured above).
+ * lists x sample x dim: 64 per list is seconds at 316 lists. Many lists are trained by
+ * two-level k-means (two-level-kmeans.ts: ~2 sqrt(lists) x sample x dim), 32 rows each: the
+ * sample is held twice while training (1M: 250k rows, 2 x 512 MB), less than the index itself.
  */
-export const trainPerList = (nlist: number) => (nlist >= HNSW_QUANTIZER_FROM_LISTS ? 24 : 64);
+export const trainPerList = (nlist: number) => (nlist >= HNSW_QUANTIZER_FROM_LISTS ? 32 : 64);
 export const trainSampleSize = (nlist: number) => trainPerList(nlist) * nlist;
 
 const ADD_CHUNK = 4096; // rows per native call: bounds the temporary number[] copy
@@ -144,7 +146,17 @@ export class FaissVectorIndex implements VectorIndexLike {
       this.native = newNative({ ...this.createOpts, kind: 'ivf', nlist: this.ivfLists });
     }
     if (n < this.ivfLists) throw new InputError(`IVF with ${this.ivfLists} lists needs at least that many training vectors, got ${n}`, { field: 'vectors' });
-    this.native.train(nativeVectors(normalizedRowsAt(vectors, this.dim, stridedRows(n, Math.min(n, trainSampleSize(this.ivfLists))))));
+    this.trainLists(normalizedRowsAt(vectors, this.dim, stridedRows(n, Math.min(n, trainSampleSize(this.ivfLists)))));
+  }
+
+  /**
+   * Many lists: centroids by two-level k-means (two-level-kmeans.ts), handed to FAISS as a
+   * training set of exactly nlist rows, which FAISS copies as the centroids (it warns that it
+   * wants more points; nothing is lost). Fewer lists: FAISS's own k-means, as before.
+   */
+  private trainLists(sample: Float32Array): void {
+    const lists = this.ivfLists!;
+    this.native.train(nativeVectors(lists >= HNSW_QUANTIZER_FROM_LISTS ? twoLevelKmeans(sample, this.dim, lists) : sample));
   }
 
   add(ids: readonly string[], vectors: Vectors): void {
@@ -163,7 +175,7 @@ export class FaissVectorIndex implements VectorIndexLike {
       }
       if (n < this.ivfLists) throw new InputError(`IVF with ${this.ivfLists} lists needs at least that many vectors in its first add, got ${n}`, { field: 'vectors' });
       const sample = Math.min(n, trainSampleSize(this.ivfLists));
-      this.native.train(nativeVectors(normalizedRowsAt(vectors, this.dim, stridedRows(n, sample))));
+      this.trainLists(normalizedRowsAt(vectors, this.dim, stridedRows(n, sample)));
     }
     for (let start = 0; start < n; start += ADD_CHUNK) {
       this.native.add(nativeVectors(normalizedRows(vectors, this.dim, start, Math.min(n, start + ADD_CHUNK))));
