@@ -6,12 +6,12 @@
  *     another client saturates diagnose (`--busy` connections): its p99 ratio, the busy
  *     client's rate vs alone, 429s, and the health probe's p99 meanwhile; with diagnose on
  *     the event loop (workers 0), on the worker pool (auto), on the pool with one worker kept
- *     free of any one client, and on the pool with a low-priority lane (pool-lanes.ts);
- *     configurations interleaved over `--rounds` rounds;
+ *     free of any one client, and on the pool with a low-priority lane (pool-lanes.ts); the
+ *     three states alternate in `--slice`-second slices, `--cycles` times;
  *  2. session answer-turn latency, sessions in memory vs in Neo4j, interleaved over the rounds;
  *  3. throughput of one replica vs two on this machine (sessions in Neo4j).
  *
- *   npm run bench:replicas [-- --duration 10 --busy 8 --rounds 2 --light-rate 0 --phases fairness,sessions,replicas --json out.json]
+ *   npm run bench:replicas [-- --duration 10 --busy 8 --rounds 2 --cycles 8 --slice 3 --light-rate 0 --phases fairness,sessions,replicas --json out.json]
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 
 async function main(): Promise<void> {
   const { values: a } = parseArgs({
-    options: { duration: { type: 'string', default: '10' }, busy: { type: 'string', default: '8' }, turns: { type: 'string', default: '40' }, rounds: { type: 'string', default: '2' }, 'light-rate': { type: 'string', default: '0' }, phases: { type: 'string', default: 'fairness,sessions,replicas' }, json: { type: 'string' } },
+    options: { duration: { type: 'string', default: '10' }, busy: { type: 'string', default: '8' }, turns: { type: 'string', default: '40' }, rounds: { type: 'string', default: '2' }, cycles: { type: 'string', default: '8' }, slice: { type: 'string', default: '3' }, 'light-rate': { type: 'string', default: '0' }, phases: { type: 'string', default: 'fairness,sessions,replicas' }, json: { type: 'string' } },
   });
   const seconds = Number(a.duration);
   const busy = Number(a.busy);
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
           // A client's concurrent diagnoses on niced background workers (src/query/pool-lanes.ts).
           { name: 'pool-lanes', env: pool('2', 'auto') },
         ],
-        rounds, seconds, busy, lightRate: Number(a['light-rate']), keys: { light: LIGHT_KEY, busy: BUSY_KEY }, texts: TEXTS, serve, stop,
+        cycles: Number(a.cycles), slice: Number(a.slice), busy, lightRate: Number(a['light-rate']), keys: { light: LIGHT_KEY, busy: BUSY_KEY }, texts: TEXTS, serve, stop,
       });
     }
 
