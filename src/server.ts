@@ -114,7 +114,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const running = await listen(app, { host, port });
     const purge = setInterval(() => void sessions.purgeExpired().catch((e: unknown) => logger.warn({ err: errorMessage(e) }, 'expired-session purge failed')), PURGE_EVERY_MS).unref();
     logger.info(
-      { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, queryWorkers: pool?.size ?? 0, backgroundWorkers: pool ? (config.queryBackgroundWorkers ?? 0) : 0, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
+      { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, queryWorkers: pool ? config.queryWorkers : 0, backgroundWorkers: pool ? (config.queryBackgroundWorkers ?? 0) : 0, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
       'dxgraph serving',
     );
     return {
