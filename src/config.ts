@@ -120,6 +120,8 @@ const EnvSchema = z.object({
   DXGRAPH_SESSION_KEY: z.string().optional(),
   // Issue 28: diagnose on worker threads (src/query/diagnose-pool.ts); auto = one per core, 0 = on the event loop.
   DXGRAPH_QUERY_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(0).max(64)]).default(0),
+  // With workers: extra low-priority ones for a client's concurrent diagnoses (src/query/pool-lanes.ts); auto = one per core.
+  DXGRAPH_QUERY_WORKERS_BACKGROUND: z.union([z.literal('auto'), z.coerce.number().int().min(0).max(64)]).default(0),
   // Issue 7: information-density gate (docs/gate.md). Default off, measured (issue 19, docs/gate.md
   // "Default: off"): on the DDXPlus eval it costs 0.3-0.5 points top-1 and saves 2-3% latency on
   // free text. 'auto' turns it on when the build has a classifier.
@@ -188,6 +190,8 @@ export interface Config {
   sessionStore?: SessionStoreConfig;
   /** Diagnose worker threads (DXGRAPH_QUERY_WORKERS); absent (hand-built configs in tests) or 0 = diagnose on the event loop. */
   queryWorkers?: number;
+  /** Low-priority diagnose workers beside them (DXGRAPH_QUERY_WORKERS_BACKGROUND, pool-lanes.ts); absent or 0 = one lane. */
+  queryBackgroundWorkers?: number;
   /** CDS Hooks (DXGRAPH_CDS_*, src/cds-hooks/cds-config.ts); absent (hand-built configs in tests) = DEFAULT_CDS. */
   cds?: CdsConfig;
 }
@@ -302,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     priorWeights: priorWeights(e.DXGRAPH_PRIOR_WEIGHTS),
     sessionStore: sessionStore(e.DXGRAPH_SESSIONS, e.DXGRAPH_SESSION_KEY),
     queryWorkers: e.DXGRAPH_QUERY_WORKERS === 'auto' ? availableParallelism() : e.DXGRAPH_QUERY_WORKERS,
+    queryBackgroundWorkers: e.DXGRAPH_QUERY_WORKERS_BACKGROUND === 'auto' ? availableParallelism() : e.DXGRAPH_QUERY_WORKERS_BACKGROUND,
     cds: loadCdsConfig(env),
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,

@@ -90,7 +90,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const limits = config.limits ?? DEFAULT_LIMITS;
     const loaded = await openServedQuery(config, logger, graph);
     // DXGRAPH_QUERY_WORKERS: diagnose (and a session's first turn) off the event loop.
-    pool = (config.queryWorkers ?? 0) > 0 ? await DiagnosePool.open({ size: config.queryWorkers!, config, buildId: loaded.snapshot.buildId, logger }) : null;
+    pool = (config.queryWorkers ?? 0) > 0 ? await DiagnosePool.open({ size: config.queryWorkers!, background: config.queryBackgroundWorkers ?? 0, config, buildId: loaded.snapshot.buildId, logger }) : null;
     const query: QueryService = pool ? { ...loaded, diagnose: pool.diagnose } : loaded;
     const neo4jUp = cachedProbe(() => graph.ping(), { ttlMs: limits.readyCacheMs });
     // DXGRAPH_SESSIONS=neo4j: sessions shared by every replica on this database (docs/deployment.md).
@@ -114,7 +114,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const running = await listen(app, { host, port });
     const purge = setInterval(() => void sessions.purgeExpired().catch((e: unknown) => logger.warn({ err: errorMessage(e) }, 'expired-session purge failed')), PURGE_EVERY_MS).unref();
     logger.info(
-      { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, queryWorkers: pool?.size ?? 0, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
+      { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, queryWorkers: pool ? config.queryWorkers : 0, backgroundWorkers: pool ? (config.queryBackgroundWorkers ?? 0) : 0, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
       'dxgraph serving',
     );
     return {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
+import { requestClient } from '../query/request-client.js';
 import type { LoopCostBudget } from './loop-cost.js';
 
 /**
@@ -184,7 +185,8 @@ export function admissionControl(
     slot.admitted.then(() => {
       if (res.destroyed || res.writableEnded) return;
       stopMeter = opts.cost?.meter() ?? null;
-      next();
+      // The diagnose pool reads whose request this is (its lanes: pool-lanes.ts).
+      requestClient.run(client, next);
     }, next);
   };
 }

@@ -4,7 +4,8 @@
  * requests, health probes included (p99 ×2.1 measured by hand). Each worker opens the same
  * query service (diagnose-worker.ts) and runs one diagnose at a time; the pool queues the
  * rest in arrival order (admission.ts already bounds and shares what gets this far).
- * A worker that dies fails its request (500) and is replaced.
+ * With `background` workers, a client's concurrent jobs run on the low-priority lane
+ * (pool-lanes.ts). A worker that dies fails its request (500) and is replaced.
  *
  * Workers start one after another, never together: faiss-node keeps ONE process-wide
  * reference to its Index constructor, which every thread loading the addon overwrites, and
@@ -16,6 +17,8 @@ import type { Config } from '../config.js';
 import { ArtifactError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { DiagnoseInput, DiagnoseResult } from './contracts.js';
+import { BACKGROUND_NICE, pickSlot, type Lane } from './pool-lanes.js';
+import { requestClient } from './request-client.js';
 import { fromWire, type FromWorker, type ToWorker } from './worker-wire.js';
 
 interface Job {
@@ -24,11 +27,24 @@ interface Job {
   resolve: (r: DiagnoseResult) => void;
   reject: (e: Error) => void;
   signal: AbortSignal | null;
+  /** Whose request (request-client.ts); null = none known, always foreground. */
+  client: string | null;
 }
 
 interface Slot {
   worker: Worker;
+  lane: Lane;
   job: Job | null;
+}
+
+export interface PoolOptions {
+  /** Foreground workers (DXGRAPH_QUERY_WORKERS). */
+  size: number;
+  /** Low-priority workers for a client's concurrent jobs (DXGRAPH_QUERY_WORKERS_BACKGROUND); 0 = one lane. */
+  background: number;
+  config: Config;
+  buildId: string | null;
+  logger: Logger;
 }
 
 // Workers start from TypeScript sources like the CLI (bin/dxgraph.js): tsx's loader first.
@@ -43,13 +59,14 @@ export class DiagnosePool {
   /** The last worker start: the next waits for it (see above). */
   private starting: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly o: { size: number; config: Config; buildId: string | null; logger: Logger }) {}
+  private constructor(private readonly o: PoolOptions) {}
 
-  /** Starts `size` workers and waits until each serves `buildId` (the main thread's build). */
-  static async open(o: { size: number; config: Config; buildId: string | null; logger: Logger }): Promise<DiagnosePool> {
+  /** Starts the workers and waits until each serves `buildId` (the main thread's build). */
+  static async open(o: PoolOptions): Promise<DiagnosePool> {
     const pool = new DiagnosePool(o);
     try {
-      for (let i = 0; i < o.size; i++) await pool.spawn();
+      for (let i = 0; i < o.size; i++) await pool.spawn('foreground');
+      for (let i = 0; i < o.background; i++) await pool.spawn('background');
     } catch (e) {
       await pool.close();
       throw e;
@@ -63,7 +80,7 @@ export class DiagnosePool {
 
   diagnose = (input: DiagnoseInput, opts: { signal?: AbortSignal } = {}): Promise<DiagnoseResult> =>
     new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, input, resolve, reject, signal: opts.signal ?? null };
+      const job: Job = { id: this.nextId++, input, resolve, reject, signal: opts.signal ?? null, client: requestClient.getStore() ?? null };
       job.signal?.addEventListener('abort', () => this.cancel(job), { once: true });
       this.queue.push(job);
       this.dispatch();
@@ -75,23 +92,23 @@ export class DiagnosePool {
     await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
   }
 
-  private spawn(): Promise<void> {
-    const next = this.starting.then(() => this.startOne());
+  private spawn(lane: Lane): Promise<void> {
+    const next = this.starting.then(() => this.startOne(lane));
     this.starting = next.catch(() => undefined);
     return next;
   }
 
-  private startOne(): Promise<void> {
+  private startOne(lane: Lane): Promise<void> {
     // The session key stays on the main thread: workers never touch sessions.
     const config = { ...this.o.config, sessionStore: undefined };
-    const worker = new Worker(BOOT, { eval: true, workerData: { config } });
+    const worker = new Worker(BOOT, { eval: true, workerData: { config, nice: lane === 'background' ? BACKGROUND_NICE : 0 } });
     return new Promise<void>((ready, failed) => {
       let started = false;
       worker.on('message', (m: FromWorker) => {
         if (m.type === 'ready') {
           if (m.buildId !== this.o.buildId) return failed(new ArtifactError(String(m.buildId), `a diagnose worker loaded KG build ${m.buildId ?? '(none)'}, the server ${this.o.buildId ?? '(none)'}: a build changed during start-up; restart`));
           started = true;
-          this.slots.push({ worker, job: null });
+          this.slots.push({ worker, lane, job: null });
           this.dispatch();
           return ready();
         }
@@ -114,16 +131,20 @@ export class DiagnosePool {
         slot!.job?.reject(new Error(`diagnose worker exited (${code})`));
         if (this.closing) return;
         this.o.logger.warn({ code }, 'diagnose worker exited; starting another');
-        this.spawn().catch((e: unknown) => this.o.logger.error({ err: (e as Error).message }, 'diagnose worker could not be replaced'));
+        this.spawn(slot!.lane).catch((e: unknown) => this.o.logger.error({ err: (e as Error).message }, 'diagnose worker could not be replaced'));
       });
     });
   }
 
+  /** Jobs in arrival order, each to the worker its lane allows; one that must wait does not hold back the others. */
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.job) continue;
-      const job = this.queue.shift();
-      if (!job) return;
+    for (let q = 0; q < this.queue.length; q++) {
+      const job = this.queue[q]!;
+      const others = job.client === null ? 0 : this.slots.filter((s) => s.job?.client === job.client).length;
+      const i = pickSlot(this.slots.map((s) => ({ lane: s.lane, busy: s.job !== null })), others);
+      if (i < 0) continue;
+      this.queue.splice(q--, 1);
+      const slot = this.slots[i]!;
       slot.job = job;
       slot.worker.postMessage({ type: 'run', id: job.id, input: job.input } satisfies ToWorker);
     }

@@ -3,6 +3,7 @@
  * (its own Neo4j driver, KG snapshot and FAISS indexes) and runs `diagnose` for the pool, so
  * the CPU-heavy stages never hold the server's event loop. Never logs request content.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { GraphStore } from '../adapters/neo4j/graph-store.js';
 import type { Config } from '../config.js';
@@ -11,7 +12,10 @@ import { openServedQuery } from '../server.js';
 import { toWire, type FromWorker, type ToWorker } from './worker-wire.js';
 
 const port = parentPort!;
-const { config } = workerData as { config: Config };
+const { config, nice } = workerData as { config: Config; nice: number };
+// Linux sets a thread's own niceness with setpriority(0); elsewhere it would lower the whole
+// process (the server's event loop too), so the background lane is a plain lane there.
+if (nice > 0 && process.platform === 'linux') setPriority(0, nice);
 const graph = new GraphStore(config.neo4j);
 await graph.connect({ maxRetryMs: 1000 });
 const query = await openServedQuery(config, createLogger({ level: config.logLevel, name: 'dxgraph-worker' }), graph);

@@ -41,7 +41,7 @@ export interface ConsultationWiring {
 }
 
 /** Where sessions live: this process, or Neo4j shared by replicas with content sealed under `key`. */
-export type SessionStoreSpec = { kind: 'memory' } | { kind: 'neo4j'; graph: Pick<GraphStore, 'read' | 'write' | 'writeAll'>; key: SessionKey };
+export type SessionStoreSpec = { kind: 'memory' } | { kind: 'neo4j'; graph: Pick<GraphStore, 'read' | 'write' | 'writeAll' | 'once'>; key: SessionKey };
 
 export interface OpenedConsultation {
   consultation: Consultation;

@@ -19,7 +19,7 @@ export interface SessionCodec<T> {
 }
 
 export interface Neo4jSessionOptions<T> extends SessionBounds {
-  graph: Pick<GraphStore, 'read' | 'write' | 'writeAll'>;
+  graph: Pick<GraphStore, 'read' | 'write' | 'writeAll' | 'once'>;
   key: SessionKey;
   codec: SessionCodec<T>;
   now?: () => number;
@@ -67,7 +67,8 @@ export class Neo4jSessionRepository<T> implements SessionRepository<T> {
   }
 
   async peek(id: string, owner: string): Promise<SessionRecord<T>> {
-    const [row] = await this.o.graph.read('sessions/peek', { id, owner, now: this.now() });
+    // An answer turn's read: one auto-commit round trip (graph-store.ts `once`); the save checks the version it read.
+    const [row] = await this.o.graph.once('sessions/peek', { id, owner, now: this.now() }, 'READ');
     return this.opened(id, owner, row);
   }
 
@@ -81,7 +82,9 @@ export class Neo4jSessionRepository<T> implements SessionRepository<T> {
   async save(read: SessionRecord<T>, value: T): Promise<SessionRecord<T>> {
     const t = this.now();
     const content = sealContent(this.o.key.bytes(), this.o.codec.encode(value), aad(read.id, read.owner));
-    const [row] = await this.o.graph.write('sessions/save', { id: read.id, owner: read.owner, version: read.version, content, now: t, ttlMs: this.o.ttlMs, lifetimeMs: this.o.lifetimeMs });
+    const params = { id: read.id, owner: read.owner, version: read.version, content, now: t, ttlMs: this.o.ttlMs, lifetimeMs: this.o.lifetimeMs };
+    // One statement, one auto-commit round trip: the version check and the write are that statement (save.cypher).
+    const [row] = await this.o.graph.once('sessions/save', params, 'WRITE');
     if (!row) throw new NotFoundError(GONE);
     if (row.fresh !== true) throw new SessionConflictError('the session changed since it was read (another request recorded a turn first): reload it and answer again', Number(row.was));
     return { ...read, touchedAt: t, version: read.version + 1, value };

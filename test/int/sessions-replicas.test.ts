@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
@@ -57,13 +57,13 @@ describe('replicas: two dxgraph serve processes, one Neo4j, one shared build fol
     env = {
       ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LOG_LEVEL: 'info',
       DXGRAPH_SESSIONS: 'neo4j', DXGRAPH_SESSION_KEY: sessionKey, DXGRAPH_API_KEYS: `${KEY_A},${KEY_B}`, DXGRAPH_RATE_LIMIT_MAX: '0',
-      // Replica A runs diagnose on its event loop, B on one worker thread (fewer thread start-ups for A's restarts).
+      // Replica A runs diagnose on its event loop, B on one worker thread and one low-priority one (fewer thread start-ups for A's restarts).
       DXGRAPH_QUERY_WORKERS: '0',
     };
     config = loadConfig(env);
     // The build job runs once; the replicas only read its KG and artifacts.
     await buildDdxplusKg(config, (r) => hashUnit(21, r.id) < 0.25);
-    [a, b] = await Promise.all([startServeProcess(env, hosts[0]!), startServeProcess({ ...env, DXGRAPH_QUERY_WORKERS: '1' }, hosts[1]!)]);
+    [a, b] = await Promise.all([startServeProcess(env, hosts[0]!), startServeProcess({ ...env, DXGRAPH_QUERY_WORKERS: '1', DXGRAPH_QUERY_WORKERS_BACKGROUND: '1' }, hosts[1]!)]);
     graph = new GraphStore(config.neo4j);
     await graph.connect();
   });
@@ -94,12 +94,19 @@ describe('replicas: two dxgraph serve processes, one Neo4j, one shared build fol
 
   it('diagnose on a worker thread (B) answers exactly as on the event loop (A), and the health probe answers meanwhile', async () => {
     assert.match(a.log(), /"queryWorkers":0/);
-    assert.match(b.log(), /"queryWorkers":1/);
+    assert.match(b.log(), /"queryWorkers":1,"backgroundWorkers":1/);
+    // The background lane's thread lowered its own priority (Linux: nice is per thread), the process did not.
+    const niceOf = (tid: string) => Number(readFileSync(`/proc/${b.pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    assert.equal(niceOf(String(b.pid)), 0, 'the main thread keeps its priority');
+    const nices = readdirSync(`/proc/${b.pid}/task`).map(niceOf);
+    assert.ok(nices.includes(10), `a thread at nice 10: ${nices.join(',')}`);
     const body = { text: TEXT, age: 40, sex: 'F' };
-    const [x, y, health] = await Promise.all([call('POST', `${a.url}/v1/diagnose`, KEY_A, body), call('POST', `${b.url}/v1/diagnose`, KEY_A, body), fetch(`${b.url}/healthz`)]);
+    // Two at once from one key on B: while the first runs, the second goes to the background worker.
+    const [x, y, y2, health] = await Promise.all([call('POST', `${a.url}/v1/diagnose`, KEY_A, body), call('POST', `${b.url}/v1/diagnose`, KEY_A, body), call('POST', `${b.url}/v1/diagnose`, KEY_A, body), fetch(`${b.url}/healthz`)]);
     assert.equal(x.status, 200);
     assert.equal(health.status, 200);
     assert.deepEqual(y.json.differential, x.json.differential);
+    assert.deepEqual(y2.json.differential, x.json.differential);
     assert.ok(x.json.differential.length > 0);
     const bad = await call('POST', `${b.url}/v1/diagnose`, KEY_A, { findings: Array.from({ length: 3 }, () => ({ text: 'x' })), options: { reasoner: 'llm' } });
     assert.equal(bad.status, 400, 'an InputError raised in the worker is still a 400');

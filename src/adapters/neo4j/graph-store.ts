@@ -1,6 +1,7 @@
 import neo4j, { type Driver, type Session } from 'neo4j-driver';
 import { ServiceUnavailableError, ConfigError } from '../../errors.js';
 import { cypher, loadStatements } from './cypher.js';
+import { boltPort, noDelayForPort } from './no-delay.js';
 
 export interface GraphStoreOptions {
   uri: string;
@@ -30,6 +31,8 @@ export class GraphStore {
    */
   async connect(opts: { timeoutMs?: number; maxRetryMs?: number } = {}): Promise<void> {
     if (!this.driver) {
+      const port = boltPort(this.opts.uri);
+      if (port !== null) noDelayForPort(port); // before the driver's first socket (no-delay.ts)
       const auth = this.opts.password ? neo4j.auth.basic(this.opts.user, this.opts.password) : undefined;
       try {
         this.driver = neo4j.driver(this.opts.uri, auth, {
@@ -76,6 +79,25 @@ export class GraphStore {
   }
 
   /**
+   * Run a named single-statement query as one auto-commit transaction: RUN and PULL in one
+   * round trip, where `read` / `write` take two (the COMMIT waits for the results). For the
+   * hot paths of a session turn (peek, save: cypher/sessions/). No driver retry: a failure
+   * is the caller's to report (a retried save whose first try committed would read as a
+   * conflict; unretried, the client's repeat of the same answer is a no-op 200).
+   */
+  async once(name: string, params: Row, mode: 'READ' | 'WRITE'): Promise<Row[]> {
+    const session = this.session(mode);
+    try {
+      const res = await session.run(cypher(name), params);
+      return res.records.map((r) => r.toObject() as Row);
+    } catch (e) {
+      throw this.unavailableOr(e);
+    } finally {
+      await session.close();
+    }
+  }
+
+  /**
    * Plan a named query without running it (EXPLAIN): warms the server's planner and plan
    * cache, so the first real run does not pay for planning. Parameters may be absent.
    */
@@ -96,11 +118,14 @@ export class GraphStore {
       const res = await exec((tx) => tx.run(text, params));
       return res.records.map((r) => r.toObject() as Row);
     } catch (e) {
-      if (isUnavailable(e)) throw new ServiceUnavailableError('neo4j', `Neo4j is not reachable at ${this.opts.uri}: ${firstLine(e)}`, { cause: e });
-      throw e;
+      throw this.unavailableOr(e);
     } finally {
       await session.close();
     }
+  }
+
+  private unavailableOr(e: unknown): unknown {
+    return isUnavailable(e) ? new ServiceUnavailableError('neo4j', `Neo4j is not reachable at ${this.opts.uri}: ${firstLine(e)}`, { cause: e }) : e;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,130 @@
+/**
+ * bench/replicas.ts phase 1, fairness (issue 28): one client (1 connection) alone, another
+ * client saturating /v1/diagnose (`busy` connections) alone, and both at once beside a
+ * /healthz prober, per server configuration. On a machine shared with other jobs, "alone" and
+ * "together" measured a minute apart saw different machines (alone p99 10 ms in one run, 305
+ * ms in the next), so the three states alternate in short slices (`slice` seconds, `cycles`
+ * times, the order rotated each cycle) and each state's latencies are pooled over its slices:
+ * a change in the machine's load hits all three alike. The light client sends back to back
+ * (then it is a second saturating client: alone it nearly fills the server), or `lightRate`
+ * requests per second, as a clinician's interactive use would.
+ */
+import autocannon from 'autocannon';
+import type { EventEmitter } from 'node:events';
+import { loadavg } from 'node:os';
+import type { ServeProcess } from './serve-process.js';
+
+export interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  status: Record<string, number>;
+}
+
+interface Run {
+  url: string;
+  key: string;
+  connections: number;
+  seconds: number;
+  texts: readonly string[];
+  path?: string;
+  /** Requests per second in all; 0 = as fast as answers come back. */
+  rate?: number;
+  /** Every response's latency (ms) and status. */
+  onResponse?: (ms: number, status: number) => void;
+}
+
+async function run(o: Run): Promise<{ requests: number; seconds: number; status: Record<string, number>; p50: number; p99: number }> {
+  let i = 0;
+  const path = o.path ?? '/v1/diagnose';
+  const diagnose = path === '/v1/diagnose';
+  // Without a callback autocannon returns its tracker, an EventEmitter that is also the result's promise (its types show only the promise).
+  const inst = autocannon({
+    url: o.url, connections: o.connections, duration: o.seconds, timeout: 30, ...(o.rate ? { overallRate: o.rate } : {}),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${o.key}` },
+    requests: [{ method: diagnose ? 'POST' : 'GET', path, ...(diagnose ? { setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ text: o.texts[i++ % o.texts.length] }) }) } : {}) }],
+  }) as unknown as Promise<autocannon.Result> & EventEmitter;
+  if (o.onResponse) inst.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => o.onResponse!(ms, status));
+  const r = await inst;
+  const status: Record<string, number> = {};
+  for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) status[k] = (v as { count: number }).count;
+  return { requests: r.requests.total, seconds: r.duration, status, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+/** One load run's rate and latency (the replicas phase). */
+export async function load(url: string, key: string, connections: number, seconds: number, texts: readonly string[]): Promise<Load> {
+  const r = await run({ url, key, connections, seconds, texts });
+  return { rps: r.requests / r.seconds, p50: r.p50, p99: r.p99, status: r.status };
+}
+
+export interface FairnessConfig {
+  name: string;
+  env: Record<string, string>;
+}
+
+type State = 'light' | 'both' | 'busy';
+const ORDER: State[] = ['light', 'both', 'busy'];
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : NaN;
+};
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+export async function fairnessPhase(o: {
+  configs: readonly FairnessConfig[];
+  cycles: number;
+  slice: number;
+  busy: number;
+  lightRate: number;
+  keys: { light: string; busy: string };
+  texts: readonly string[];
+  serve: (env: Record<string, string>) => Promise<ServeProcess>;
+  stop: (p: ServeProcess) => Promise<void>;
+}): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  const { keys, texts, slice } = o;
+  for (const c of o.configs) {
+    const s = await o.serve(c.env);
+    const light: Record<State, number[]> = { light: [], both: [], busy: [] };
+    const busy: Record<State, { requests: number; seconds: number }> = { light: { requests: 0, seconds: 0 }, both: { requests: 0, seconds: 0 }, busy: { requests: 0, seconds: 0 } };
+    const health: number[] = [];
+    let status429 = 0;
+    const loads: number[] = [];
+    try {
+      await run({ url: s.url, key: keys.busy, connections: 2, seconds: 2, texts }); // warm-up
+      for (let cycle = 0; cycle < o.cycles; cycle++) {
+        for (let k = 0; k < ORDER.length; k++) {
+          const state = ORDER[(k + cycle) % ORDER.length]!;
+          const runs: Promise<unknown>[] = [];
+          const count = (st: number) => void (status429 += st === 429 ? 1 : 0);
+          if (state !== 'busy') runs.push(run({ url: s.url, key: keys.light, connections: 1, seconds: slice, texts, rate: o.lightRate, onResponse: (ms, st) => (count(st), light[state].push(ms)) }));
+          if (state !== 'light') {
+            // The busy client's rate counts answered diagnoses only (a 429 is quick and would inflate it).
+            runs.push(run({ url: s.url, key: keys.busy, connections: o.busy, seconds: slice, texts, onResponse: (_ms, st) => (count(st), (busy[state].requests += st < 300 ? 1 : 0)) }).then((r) => void (busy[state].seconds += r.seconds)));
+          }
+          if (state === 'both') runs.push(run({ url: s.url, key: keys.light, connections: 1, seconds: slice, texts, path: '/healthz', rate: 20, onResponse: (ms) => health.push(ms) }));
+          await Promise.all(runs);
+          loads.push(loadavg()[0]!);
+        }
+      }
+    } finally {
+      await o.stop(s);
+    }
+    const rate = (st: State) => busy[st].requests / Math.max(1e-9, busy[st].seconds);
+    const row = {
+      config: c.name, cycles: o.cycles, sliceSeconds: slice, lightRate: o.lightRate, load1: `${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
+      lightAlone: { n: light.light.length, p50: r2(pct(light.light, 0.5)), p90: r2(pct(light.light, 0.9)), p99: r2(pct(light.light, 0.99)), rps: r2(light.light.length / (o.cycles * slice)) },
+      lightBusy: { n: light.both.length, p50: r2(pct(light.both, 0.5)), p90: r2(pct(light.both, 0.9)), p99: r2(pct(light.both, 0.99)), rps: r2(light.both.length / (o.cycles * slice)) },
+      p99Ratio: r2(pct(light.both, 0.99) / pct(light.light, 0.99)),
+      busyAloneRps: r2(rate('busy')), busyBusyRps: r2(rate('both')), busyShare: Math.round((rate('both') / rate('busy')) * 100),
+      healthP99: r2(pct(health, 0.99)), status429,
+    };
+    rows.push(row);
+    const { lightAlone: la, lightBusy: lb } = row;
+    process.stdout.write(
+      `fairness ${c.name}${o.lightRate ? ` (light ${o.lightRate} req/s)` : ' (light back to back)'}: light p50/p90/p99 alone ${la.p50}/${la.p90}/${la.p99} ms (${la.rps} req/s), beside busy ${lb.p50}/${lb.p90}/${lb.p99} ms (${lb.rps} req/s), p99 x${row.p99Ratio}; ` +
+        `busy ${row.busyBusyRps} req/s beside light vs ${row.busyAloneRps} alone (${row.busyShare}%); /healthz p99 ${row.healthP99} ms; 429s ${status429}; ${o.cycles}×3 slices of ${slice} s; load ${row.load1}\n`,
+    );
+  }
+  return rows;
+}

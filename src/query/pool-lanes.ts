@@ -1,0 +1,36 @@
+/**
+ * Which worker of the diagnose pool runs a job (issue 28 fairness). Two lanes of workers:
+ * foreground ones at the normal OS priority and background ones that lowered their own
+ * thread's priority (nice +10, Linux: diagnose-worker.ts). A job whose client has nothing else
+ * in the pool goes to a free foreground worker; a client's second and later concurrent jobs
+ * go to background workers. Why: on a machine with as many cores as foreground workers, a
+ * client that saturates diagnose otherwise takes a core beside every other client's request
+ * (the measured p99 ×4-7, docs/deployment.md); niced, its work runs on what the others leave
+ * idle, and alone it still has every core (nice only matters when threads compete).
+ */
+export type Lane = 'foreground' | 'background';
+
+/** The background workers' niceness: CFS gives a nice +10 thread about a tenth of a nice 0 one's share. */
+export const BACKGROUND_NICE = 10;
+
+export interface LaneSlot {
+  lane: Lane;
+  busy: boolean;
+}
+
+/**
+ * The index of the slot to run a job of a client with `othersOfClient` jobs already running
+ * in the pool, or -1 to wait. A client with nothing running may take a background worker when
+ * every foreground one is busy (waiting would only add latency); a busy client never takes a
+ * foreground worker while it has a job running.
+ */
+export function pickSlot(slots: readonly LaneSlot[], othersOfClient: number): number {
+  const free = (lane: Lane) => slots.findIndex((s) => !s.busy && s.lane === lane);
+  if (othersOfClient === 0) {
+    const fg = free('foreground');
+    return fg >= 0 ? fg : free('background');
+  }
+  const bg = free('background');
+  // Without background workers (lanes off) every worker is foreground: first free one.
+  return bg >= 0 || slots.some((s) => s.lane === 'background') ? bg : free('foreground');
+}
