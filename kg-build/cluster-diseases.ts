@@ -80,7 +80,9 @@ async function cutClusters(groups: NameGroup[], embeddings: Embeddings, opts: Cl
   // Qualifiers ("possible", "unspecified") carry no identity: embed the name without them.
   const vecs = await embedAll(embeddings, groups.map((g) => nameTokens(g.key).join(' ') || g.key));
   const n = groups.length;
-  const distance = (i: number, j: number) => (opts.tokenGuard && namesConflict(groups[i]!.key, groups[j]!.key) ? FORBIDDEN : Math.max(0, 1 - dot(vecs[i]!, vecs[j]!)));
+  const embedded = (i: number, j: number) => Math.max(0, 1 - dot(vecs[i]!, vecs[j]!));
+  const guarded = (i: number, j: number, d: number) => (opts.tokenGuard && namesConflict(groups[i]!.key, groups[j]!.key) ? FORBIDDEN : d);
+  const distance = (i: number, j: number) => guarded(i, j, embedded(i, j));
   // Complete and average linkage never merge two sets whose every pair is farther apart than the
   // cut, so the cut's clusters lie inside the connected components of "closer than the cut":
   // clustering each component alone gives the same clusters, and agglomerative clustering
@@ -90,8 +92,8 @@ async function cutClusters(groups: NameGroup[], embeddings: Embeddings, opts: Cl
   // The embedding first: the name guard (tokenising both names) only for the few pairs close enough to matter.
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      if (Math.max(0, 1 - dot(vecs[i]!, vecs[j]!)) > opts.threshold) continue;
-      if (distance(i, j) <= opts.threshold) parent[find(i)] = find(j);
+      const d = embedded(i, j);
+      if (d <= opts.threshold && guarded(i, j, d) <= opts.threshold) parent[find(i)] = find(j);
     }
   }
   const components = new Map<number, number[]>();

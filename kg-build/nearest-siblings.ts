@@ -39,12 +39,12 @@ export function siblingIndex(profiles: ReadonlyMap<string, Profile>): SiblingInd
         }
       }
       const own = norm.get(diseaseId) ?? 0;
-      const cos = (i: number) => {
-        const d = own * (norm.get(siblings[i]!) ?? 0);
+      const cos = siblings.map((sib, i) => {
+        const d = own * (norm.get(sib) ?? 0);
         return d === 0 ? 0 : overlap[i]! / d;
-      };
+      });
       // Closest first, ties (no shared feature at all) in sibling order; then back to sibling order.
-      const order = siblings.map((_, i) => i).sort((a, b) => cos(b) - cos(a) || a - b);
+      const order = siblings.map((_, i) => i).sort((a, b) => cos[b]! - cos[a]! || a - b);
       return order.slice(0, limit).sort((a, b) => a - b).map((i) => siblings[i]!);
     },
   };

@@ -135,11 +135,7 @@ describe('CDS Hooks through `dxgraph serve` (synthetic FHIR build, real Neo4j an
   it('without a token: 401; a prefetch the service cannot obtain: 412', async () => {
     const service = 'dxgraph-differential';
     assert.equal((await fetch(`${url}/cds-services`)).status, 401);
-    const res = await fetch(`${url}/cds-services/${service}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ehrJwt(`${PUBLIC}/cds-services/${service}`)}` },
-      body: JSON.stringify({ hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/dr-1', patientId: 'p4' } }),
-    });
-    assert.equal(res.status, 412);
+    const res = await callHook(url, service, { hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/dr-1', patientId: 'p4' } });
+    assert.equal(res.status, 412, res.text);
   });
 });

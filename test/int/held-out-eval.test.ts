@@ -38,6 +38,8 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
   const dir = mkdtempSync(join(tmpdir(), 'held-out-int-'));
   const env = { DXGRAPH_DATA_DIR: join(dir, 'data'), DXGRAPH_EMBEDDER: 'hashed' };
   let pgServer: TestPostgres | null = null;
+  /** The Synthea records as the OMOP source reads them (the first story reads them, the hook story reuses them). */
+  let syntheaRecords: NormalizedRecord[] = [];
 
   before(async () => {
     await testGraphStore(); // the Neo4j the CLI talks to (NEO4J_URI)
@@ -95,7 +97,7 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
     assert.doesNotMatch(build, /malformed/);
     assert.deepEqual(report.test_source?.skipped_by_reason, { 'visit-without-condition': 1390 });
     // No person on both sides, checked from the source itself and the build's own index.
-    const records = await readAll(spec);
+    const records = (syntheaRecords = await readAll(spec));
     const indexed = new Set(readFileSync(join(env.DXGRAPH_DATA_DIR, 'builds', manifest.buildId, 'records.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id));
     const assign = createSplitAssigner({ testFraction: 0.3, seed: 1 });
     const side = new Map<string, Set<string>>();
@@ -113,13 +115,13 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
 
   it('an EHR asks about a held-out Synthea visit through CDS Hooks: its OMOP facts as a FHIR chart, a card per the specification, the visit\'s own diagnosis never used', async function () {
     assert.ok(pgServer, 'the Synthea database of the story above');
-    const spec = `omop:${pgServer.url}?schema=synthea`;
     const current = readFileSync(join(env.DXGRAPH_DATA_DIR, 'current'), 'utf8').trim();
     const indexed = readFileSync(join(env.DXGRAPH_DATA_DIR, 'builds', current, 'records.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; diagnosis: string });
     const trained = new Set(indexed.map((r) => r.diagnosis));
     const ids = new Set(indexed.map((r) => r.id));
     // The held-out visit with the most findings among those whose diagnosis the KG knows (ties: the id).
-    const held = (await readAll(spec)).filter((r) => !ids.has(r.id) && trained.has(r.diagnosis)).sort((a, b) => b.findings.length - a.findings.length || a.id.localeCompare(b.id));
+    assert.ok(syntheaRecords.length > 0, 'the Synthea records of the first story');
+    const held = syntheaRecords.filter((r) => !ids.has(r.id) && trained.has(r.diagnosis)).sort((a, b) => b.findings.length - a.findings.length || a.id.localeCompare(b.id));
     assert.ok(held.length > 0, 'a held-out visit with a known diagnosis');
     const chart = await omopVisitChart(pgServer.url, 'synthea', held[0]!.id.split(':').pop()!);
     assert.ok(chart.visitConditions >= 1, 'the chart carries the visit\'s own diagnosis (the answer)');

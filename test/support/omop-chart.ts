@@ -1,5 +1,6 @@
 import type { Condition, Observation, Patient, Resource } from '@medplum/fhirtypes';
 import pg from 'pg';
+import { systemOf } from '../../src/sources/fhir/fhir-codes.js';
 
 /**
  * One OMOP visit as the FHIR chart an EHR would send in a CDS Hooks prefetch: the person as a
@@ -17,9 +18,8 @@ export interface OmopChart {
   visitConditions: number;
 }
 
-const SYSTEM: Readonly<Record<string, string>> = { SNOMED: 'http://snomed.info/sct', LOINC: 'http://loinc.org', ICD10CM: 'http://hl7.org/fhir/sid/icd-10-cm', RxNorm: 'http://www.nlm.nih.gov/research/umls/rxnorm' };
 const GENDER: Readonly<Record<number, Patient['gender']>> = { 8507: 'male', 8532: 'female' };
-const coding = (vocabulary: string, code: string, display: string) => ({ coding: [{ system: SYSTEM[vocabulary] ?? `urn:omop:vocabulary:${vocabulary}`, code, display }], text: display });
+const coding = (vocabulary: string, code: string, display: string) => ({ coding: [{ system: systemOf(vocabulary), code, display }], text: display });
 const pad = (n: number | null) => String(n ?? 1).padStart(2, '0');
 
 export async function omopVisitChart(url: string, schema: string, visitId: string): Promise<OmopChart> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import { SourceRowError } from '../../src/errors.js';
-import { datePart, icd10Of, normalizeReference, preferredConcept } from '../../src/sources/fhir/fhir-codes.js';
+import { datePart, icd10Of, normalizeReference, preferredConcept, systemOf, vocabularyOf } from '../../src/sources/fhir/fhir-codes.js';
 import { FhirSource } from '../../src/sources/fhir/fhir-source.js';
 import { htmlToText } from '../../src/sources/fhir/fhir-notes.js';
 import { describeSourceSpec, parseSourceSpec } from '../../src/sources/source-spec.js';
@@ -186,5 +186,12 @@ describe('FHIR source: its own concepts for the note reader (issue 24)', () => {
     const before = src.summary();
     await src.codedConcepts();
     assert.deepEqual(src.summary(), before, 'a second index pass adds nothing to the source summary');
+  });
+});
+
+describe('FHIR code systems and OMOP vocabulary ids', () => {
+  it('systemOf is the inverse of vocabularyOf for the known systems; an unknown vocabulary becomes a URN', () => {
+    for (const system of ['http://snomed.info/sct', 'http://loinc.org', 'http://hl7.org/fhir/sid/icd-10-cm']) assert.equal(systemOf(vocabularyOf(system)), system);
+    assert.equal(systemOf('CPT4'), 'urn:omop:vocabulary:CPT4');
   });
 });

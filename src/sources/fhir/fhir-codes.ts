@@ -16,6 +16,11 @@ const VOCABULARY: Readonly<Record<string, string>> = {
 
 export const vocabularyOf = (system: string | undefined): string => (system === undefined ? 'unknown' : (VOCABULARY[system] ?? system));
 
+const SYSTEM = new Map(Object.entries(VOCABULARY).map(([system, vocabulary]) => [vocabulary, system]));
+
+/** The FHIR code system of an OMOP vocabulary id (the inverse of vocabularyOf); unknown ones as a URN. */
+export const systemOf = (vocabulary: string): string => SYSTEM.get(vocabulary) ?? `urn:omop:vocabulary:${vocabulary}`;
+
 /** The coding to use as the concept: the first of the preferred vocabularies present, else the first coding. */
 export function preferredConcept(cc: CodeableConcept | undefined, preferred: readonly string[]): Concept | null {
   const codings = (cc?.coding ?? []).filter((c): c is Coding & { code: string } => typeof c.code === 'string' && c.code.trim() !== '');
