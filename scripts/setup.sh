@@ -22,6 +22,8 @@ export NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
 # integration tests; chromium: UI screenshots; maven + a JDK: the Neo4j launcher;
 # libopenblas0-openmp: an optimised BLAS behind libblas.so.3 (Debian alternatives) for FAISS's
 # batched searches and IVF k-means, 10-50x faster than the reference BLAS (docs/benchmarks.md).
+# nginx: the replicas story runs docker-compose's load balancer (deploy/nginx.conf) without Docker;
+# its service is never started (below), the test starts its own nginx on loopback.
 java_ok() {
   local j v
   for j in "${JAVA_HOME:+$JAVA_HOME/bin/java}" java /usr/lib/jvm/*/bin/java; do
@@ -33,7 +35,7 @@ java_ok() {
   return 1
 }
 
-want=(libfaiss-dev libblas-dev liblapack-dev libopenblas0-openmp g++ make python3 postgresql chromium maven)
+want=(libfaiss-dev libblas-dev liblapack-dev libopenblas0-openmp g++ make python3 postgresql chromium maven nginx)
 java_ok || want+=(openjdk-17-jre-headless)
 missing=()
 for p in "${want[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -41,8 +43,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
   command -v apt-get >/dev/null || die "missing system packages (${missing[*]}) and no apt-get to install them"
   say "installing system packages: ${missing[*]}"
   $SUDO apt-get update -qq || die "apt-get update failed (no network to the Debian mirror?)"
+  # Debian starts a package's service on install (nginx on port 80, PostgreSQL on 5432); the tests
+  # start their own instances, so refuse service starts during the install unless a policy exists.
+  policy=/usr/sbin/policy-rc.d; own_policy=""
+  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null && $SUDO chmod +x "$policy" && own_policy=1; fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-    || die "apt-get install ${missing[*]} failed"
+    || { [ -z "$own_policy" ] || $SUDO rm -f "$policy"; die "apt-get install ${missing[*]} failed"; }
+  [ -z "$own_policy" ] || $SUDO rm -f "$policy"
 else
   say "system packages present"
 fi

@@ -11,6 +11,7 @@ import { SessionKey } from '../../src/sessions/sealed-content.js';
 import { hashUnit } from '../../src/sources/split.js';
 import { buildDdxplusKg } from '../support/ddxplus-build.js';
 import { startServeProcess, type ServeProcess } from '../../bench/lib/serve-process.js';
+import { startComposeLb } from '../support/compose-lb.js';
 
 /**
  * Replicas (issue 28), without Docker: two REAL `dxgraph serve` processes, each in its own
@@ -123,9 +124,42 @@ describe('replicas: two dxgraph serve processes, one Neo4j, one shared build fol
     for (const r of [a, b]) assert.ok(!r.log().includes(sessionKey) && !r.log().includes('chest pain'), 'the key or patient text in a log');
   });
 
-  it('restarting a replica loses nothing: the session continues there', async () => {
-    assert.equal(await a.stop(), 0);
-    a = await startServeProcess(env, hosts[0]!);
+  it('behind the compose\'s own nginx (deploy/nginx.conf): requests reach both replicas, a session lives through the balancer, with one replica down every request is still answered, and the restarted replica continues the session', async () => {
+    const lb = await startComposeLb({ a: a.url, b: b.url });
+    try {
+      const served = (r: ServeProcess) => (r.log().match(/"route":"\/v1\/diagnose"/g) ?? []).length;
+      // A request's log line is written when its response finishes and reaches us through a pipe: wait for it.
+      const logged = async (want: number, count: () => number) => {
+        for (let i = 0; i < 50 && count() < want; i++) await new Promise((r) => setTimeout(r, 40));
+      };
+      const before = [served(a), served(b)];
+      const body = { text: TEXT, age: 40, sex: 'F' };
+      for (let i = 0; i < 4; i++) assert.equal((await call('POST', `${lb.url}/v1/diagnose`, KEY_A, body)).status, 200);
+      await logged(4, () => served(a) - before[0]! + served(b) - before[1]!);
+      assert.deepEqual([served(a) - before[0]!, served(b) - before[1]!], [2, 2], 'round robin over the two replicas');
+      let view = (await call('POST', `${lb.url}/v1/sessions`, KEY_A, { text: TEXT })).json;
+      for (let turn = 0; turn < 2; turn++) {
+        const r = await call('POST', `${lb.url}/v1/sessions/${view.sessionId}/answers`, KEY_A, { version: view.version, answers: [firstAnswer(view)] });
+        assert.equal(r.status, 200, JSON.stringify(r.json));
+        view = r.json;
+      }
+      assert.equal(view.version, 3);
+      // Replica A goes away (a host lost): nginx skips it (passive check) and nothing fails.
+      assert.equal(await a.stop(), 0);
+      const downBefore = served(b);
+      for (let i = 0; i < 4; i++) assert.equal((await call('POST', `${lb.url}/v1/diagnose`, KEY_A, body)).status, 200);
+      const viaB = await call('POST', `${lb.url}/v1/sessions/${view.sessionId}/answers`, KEY_A, { version: view.version, answers: [firstAnswer(view)] });
+      assert.equal(viaB.status, 200, JSON.stringify(viaB.json));
+      assert.equal(viaB.json.version, 4);
+      await logged(4, () => served(b) - downBefore);
+      assert.equal(served(b) - downBefore, 4, 'B answered every diagnose while A was down');
+      assert.match(lb.errorLog(), /connect\(\) failed/, 'nginx saw A refuse and moved on');
+      assert.ok(!lb.errorLog().includes('chest'), 'no patient text in the balancer\'s log');
+    } finally {
+      await lb.stop();
+      if ((await fetch(`${a.url}/healthz`).then(() => true, () => false)) === false) a = await startServeProcess(env, hosts[0]!);
+    }
+    // Restarting a replica loses nothing: the session started before continues on the new process.
     const next = await call('POST', `${a.url}/v1/sessions/${session.sessionId}/answers`, KEY_A, { answers: [firstAnswer(session)] });
     assert.equal(next.status, 200, JSON.stringify(next.json));
     assert.equal(next.json.version, 3);

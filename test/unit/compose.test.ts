@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../src/neo4j-launcher/layout.js';
+import { composeNginxConf } from '../support/compose-lb.js';
 
 /**
  * No Docker engine here, so docker-compose.yml cannot be run in CI; this checks its
@@ -97,5 +98,17 @@ describe('docker-compose.yml', () => {
       assert.match(cmd, new RegExp(`bin/dxgraph\\.js ${sub}\\b`));
       assert.ok(existsSync(join(PROJECT_ROOT, 'src', 'cli', `${sub}-command.ts`)), `${sub} command exists`);
     }
+  });
+
+  it('its nginx config is what the replicas story runs: only the service names, the port and the temp paths differ', () => {
+    const shipped = readFileSync(join(PROJECT_ROOT, 'deploy', 'nginx.conf'), 'utf8');
+    const local = composeNginxConf(shipped, { a: 'http://127.0.0.1:4001', b: 'http://127.0.0.1:4002' }, 4000, '/tmp/x');
+    assert.match(local, /server 127\.0\.0\.1:4001 max_fails=1/);
+    assert.match(local, /server 127\.0\.0\.1:4002 max_fails=1/);
+    assert.match(local, /listen 127\.0\.0\.1:4000;/);
+    assert.match(local, /proxy_temp_path \/tmp\/x\/proxy;/);
+    const strip = (c: string) => c.split('\n').filter((l) => !/server |listen |_temp_path /.test(l)).join('\n');
+    assert.equal(strip(local), strip(shipped));
+    assert.throws(() => composeNginxConf(shipped.replace('dxgraph-b:8080', 'dxgraph-c:8080'), { a: 'http://h:1', b: 'http://h:2' }, 1, '/t'), /no server dxgraph-b:8080 to replace/);
   });
 });
