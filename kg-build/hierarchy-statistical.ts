@@ -25,9 +25,16 @@ export interface StatisticalOptions {
    * shows (pain questions in DDXPlus) stop dominating the cosine distance.
    */
   idf: boolean;
+  /**
+   * A subcategory may hold at most this many times the mean subcategory size; a larger one is
+   * clustered again into groups of about the mean size. Why: on profiles with little structure
+   * (5,000 generated diagnoses) Ward's cut left 1,605 diseases in one subcategory beside a median
+   * of 18, and a subcategory's size is what the vote, the differences KG and the follow-ups walk.
+   */
+  maxSizeFactor: number;
 }
 
-export const DEFAULT_STATISTICAL_OPTIONS: StatisticalOptions = { method: 'ward', nameFeatures: 2, idf: true };
+export const DEFAULT_STATISTICAL_OPTIONS: StatisticalOptions = { method: 'ward', nameFeatures: 2, idf: true, maxSizeFactor: 4 };
 
 export function statisticalHierarchy(input: HierarchyInput, sizes: HierarchySizes, options: Partial<StatisticalOptions> = {}, names: ConceptNames | null = null): Hierarchy {
   const opts = { ...DEFAULT_STATISTICAL_OPTIONS, ...options };
@@ -38,7 +45,7 @@ export function statisticalHierarchy(input: HierarchyInput, sizes: HierarchySize
   const featureById = new Map(input.features.map((f) => [f.id, f]));
   const { l2, l1 } = resolveSizes(diseases.length, sizes);
 
-  const subGroups = cutInto(profiles, l2, opts.method);
+  const subGroups = splitOversized(cutInto(profiles, l2, opts.method), profiles, opts);
   const subProfiles = subGroups.map((g) => meanProfile(g.map((i) => profiles[i]!)));
   const catGroups = cutInto(subProfiles, l1, opts.method);
 
@@ -75,6 +82,27 @@ function cutInto(profiles: Profile[], k: number, method: StatisticalOptions['met
     : agnes(distanceMatrix(profiles), { method, isDistanceMatrix: true });
   const groups = tree.group(Math.min(k, profiles.length)).children.map((c) => c.indices().sort((a, b) => a - b));
   return groups.sort((a, b) => a[0]! - b[0]!);
+}
+
+/**
+ * Every group larger than maxSizeFactor × the mean size, clustered again into groups of about the
+ * mean size, repeated while a pass still splits something (a re-cut of structureless profiles can
+ * leave a big remainder: 1,605 → 498 → …); at most 8 passes.
+ */
+export function splitOversized(groups: number[][], profiles: Profile[], opts: Pick<StatisticalOptions, 'method' | 'maxSizeFactor'>): number[][] {
+  const mean = profiles.length / Math.max(1, groups.length);
+  const cap = Math.max(2, Math.ceil(opts.maxSizeFactor * mean));
+  let out = groups;
+  for (let pass = 0; pass < 8 && out.some((g) => g.length > cap); pass++) {
+    const next: number[][] = [];
+    for (const g of out) {
+      if (g.length <= cap) next.push(g);
+      else for (const part of cutInto(g.map((i) => profiles[i]!), Math.ceil(g.length / mean), opts.method)) next.push(part.map((j) => g[j]!));
+    }
+    if (next.length === out.length) break;
+    out = next.map((g) => [...g].sort((a, b) => a - b)).sort((a, b) => a[0]! - b[0]!);
+  }
+  return out;
 }
 
 interface Namer {

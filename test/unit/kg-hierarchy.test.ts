@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { aggregateHierarchy, checkHierarchy } from '../../kg-build/aggregate-hierarchy.js';
 import { icd10Category, icd10Chapter } from '../../kg-build/hierarchy-icd10.js';
 import { resolveSizes } from '../../kg-build/hierarchy-types.js';
+import { splitOversized } from '../../kg-build/hierarchy-statistical.js';
 import { blockFixture } from '../support/memory-source.js';
 
 const members = (h: { subcategoryOf: Map<string, string> }, sub: string) => [...h.subcategoryOf.entries()].filter(([, s]) => s === sub).map(([d]) => d).sort();
@@ -55,6 +56,22 @@ describe('kg-build aggregate-hierarchy (MedRAG eq. 4)', () => {
     const input = blockFixture(1, 2);
     await assert.rejects(aggregateHierarchy(input, { mode: 'icd10', sizes: { subcategories: 'auto', categories: 'auto' } }), /no ICD-10 codes/);
     await assert.rejects(aggregateHierarchy(input, { mode: 'llm', sizes: { subcategories: 'auto', categories: 'auto' } }), /needs a chat model/);
+  });
+
+  it('statistical: a subcategory over 4x the mean size is clustered again; groups under the cap are kept as they are', () => {
+    // 40 items: a giant group of 30 (three tight families of 10) beside ten singletons.
+    const member = (i: number) => new Map([[`f${i % 3}`, 1], [`g${i % 3}`, 0.5], [`own${i}`, 0.1]]);
+    const profiles = [...Array.from({ length: 30 }, (_, i) => member(i)), ...Array.from({ length: 10 }, (_, i) => new Map([[`s${i}`, 1]]))];
+    const groups = [Array.from({ length: 30 }, (_, i) => i), ...Array.from({ length: 10 }, (_, i) => [30 + i])];
+    const out = splitOversized(groups, profiles, { method: 'ward', maxSizeFactor: 4 });
+    // mean 40 / 11 = 3.6, cap 15: the 30 split into ceil(30 / 3.6) = 9 groups, the singletons untouched.
+    assert.equal(out.length, 19);
+    assert.ok(out.every((g) => g.length <= 15), out.map((g) => g.length).join(','));
+    assert.deepEqual(out.flat().sort((a, b) => a - b), Array.from({ length: 40 }, (_, i) => i), 'every disease once');
+    for (let i = 30; i < 40; i++) assert.ok(out.some((g) => g.length === 1 && g[0] === i));
+    // No family is torn apart across groups of different families: each group holds one family only.
+    for (const g of out.filter((x) => x[0]! < 30)) assert.equal(new Set(g.map((i) => i % 3)).size, 1);
+    assert.equal(splitOversized(groups, profiles, { method: 'ward', maxSizeFactor: 10 }), groups, 'under the cap: the same groups');
   });
 
   it('the invariant check rejects a disease without a subcategory and an empty category', () => {
