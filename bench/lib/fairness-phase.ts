@@ -7,12 +7,39 @@
  * times, the order rotated each cycle) and each state's latencies are pooled over its slices:
  * a change in the machine's load hits all three alike. The light client sends back to back
  * (then it is a second saturating client: alone it nearly fills the server), or `lightRate`
- * requests per second, as a clinician's interactive use would.
+ * requests per second, as a clinician's interactive use would. The busy client runs in a
+ * process of its own (load-client.ts), as a client on another host would: in this one its
+ * connections shared the event loop that timed the light client's requests.
  */
 import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { LoadDone, LoadRun } from './load-client.js';
 import type { ServeProcess } from './serve-process.js';
+
+const LOAD_CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
+
+/** The busy client in its own process (load-client.ts): one run per call, in turn. */
+function busyClient(): { run(m: Omit<LoadRun, 'type'>): Promise<LoadDone>; close(): void } {
+  const child: ChildProcess = fork(LOAD_CLIENT, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let pending: { resolve: (d: LoadDone) => void; reject: (e: Error) => void } | null = null;
+  child.on('message', (m: LoadDone | { type: 'error'; message: string }) => {
+    const p = pending;
+    pending = null;
+    if (m.type === 'done') p?.resolve(m);
+    else p?.reject(new Error(`busy client: ${m.message}`));
+  });
+  child.on('exit', (code) => pending?.reject(new Error(`busy client exited (${code})`)));
+  return {
+    run: (m) => new Promise<LoadDone>((resolve, reject) => {
+      pending = { resolve, reject };
+      child.send({ type: 'run', ...m });
+    }),
+    close: () => void (child.connected ? child.send({ type: 'exit' }) : child.kill()),
+  };
+}
 
 export interface Load {
   rps: number;
@@ -90,6 +117,7 @@ export async function fairnessPhase(o: {
     const health: number[] = [];
     let status429 = 0;
     const loads: number[] = [];
+    const other = busyClient();
     try {
       await run({ url: s.url, key: keys.busy, connections: 2, seconds: 2, texts }); // warm-up
       for (let cycle = 0; cycle < o.cycles; cycle++) {
@@ -100,7 +128,11 @@ export async function fairnessPhase(o: {
           if (state !== 'busy') runs.push(run({ url: s.url, key: keys.light, connections: 1, seconds: slice, texts, rate: o.lightRate, onResponse: (ms, st) => (count(st), light[state].push(ms)) }));
           if (state !== 'light') {
             // The busy client's rate counts answered diagnoses only (a 429 is quick and would inflate it).
-            runs.push(run({ url: s.url, key: keys.busy, connections: o.busy, seconds: slice, texts, onResponse: (_ms, st) => (count(st), (busy[state].requests += st < 300 ? 1 : 0)) }).then((r) => void (busy[state].seconds += r.seconds)));
+            runs.push(other.run({ url: s.url, key: keys.busy, connections: o.busy, seconds: slice, texts }).then((r) => {
+              busy[state].requests += r.answered;
+              busy[state].seconds += r.seconds;
+              status429 += r.status['429'] ?? 0;
+            }));
           }
           if (state === 'both') runs.push(run({ url: s.url, key: keys.light, connections: 1, seconds: slice, texts, path: '/healthz', rate: 20, onResponse: (ms) => health.push(ms) }));
           await Promise.all(runs);
@@ -108,6 +140,7 @@ export async function fairnessPhase(o: {
         }
       }
     } finally {
+      other.close();
       await o.stop(s);
     }
     const rate = (st: State) => busy[st].requests / Math.max(1e-9, busy[st].seconds);
