@@ -9,6 +9,7 @@ import { cachedProbe } from './http/cached-probe.js';
 import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
 import type { Logger } from './logger.js';
+import type { DiagnoseService } from './http/ports.js';
 import { errorMessage } from './errors.js';
 import { DiagnosePool } from './query/diagnose-pool.js';
 import { openQueryService, type QueryService } from './query/query-service.js';
@@ -91,7 +92,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     const loaded = await openServedQuery(config, logger, graph);
     // DXGRAPH_QUERY_WORKERS: diagnose (and a session's first turn) off the event loop.
     pool = (config.queryWorkers ?? 0) > 0 ? await DiagnosePool.open({ size: config.queryWorkers!, background: config.queryBackgroundWorkers ?? 0, config, buildId: loaded.snapshot.buildId, logger }) : null;
-    const query: QueryService = pool ? { ...loaded, diagnose: pool.diagnose } : loaded;
+    const query: QueryService & Pick<DiagnoseService, 'diagnoseJson'> = pool ? { ...loaded, diagnose: pool.diagnose, diagnoseJson: pool.diagnoseJson } : loaded;
     const neo4jUp = cachedProbe(() => graph.ping(), { ttlMs: limits.readyCacheMs });
     // DXGRAPH_SESSIONS=neo4j: sessions shared by every replica on this database (docs/deployment.md).
     const store = config.sessionStore?.kind === 'neo4j' ? { kind: 'neo4j' as const, graph, key: config.sessionStore.key } : { kind: 'memory' as const };

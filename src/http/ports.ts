@@ -2,6 +2,7 @@ import type { JtiClaims } from '../cds-hooks/jti-claims.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DiagnoseInput, DiagnoseResult } from '../query/contracts.js';
+import type { JsonRender } from '../query/diagnose-json.js';
 import type { ConsultationPort } from '../sessions/consultation.js';
 import type { Differences, DiseaseItem, KgSummary, Readiness } from './schemas.js';
 
@@ -9,6 +10,8 @@ import type { Differences, DiseaseItem, KgSummary, Readiness } from './schemas.j
 export interface DiagnoseService {
   /** `signal` aborts when the client goes away, so an LLM call can stop early. */
   diagnose(input: DiagnoseInput, opts?: { signal?: AbortSignal }): Promise<DiagnoseResult>;
+  /** The `/v1/diagnose` body rendered where the diagnose ran (a worker); absent = rendered by the route. */
+  diagnoseJson?(input: DiagnoseInput, render: JsonRender, opts?: { signal?: AbortSignal }): Promise<string>;
 }
 
 /** Read-only KG exploration. `differences` resolves null for an unknown subcategory id. */

@@ -30,7 +30,7 @@ export interface DiagnoseOptions {
   gateThresholds?: { theta1?: number; theta2?: number };
   /** 'record' (default): whole-record retrieval; 'find': FIND chunk retrieval from A/B sentences. */
   retrieval?: 'record' | 'find';
-  /** HTTP response trace: 'summary' (default; capped lists, src/http/compact-trace.ts) or 'full'. The pipeline always computes the full one. */
+  /** HTTP response trace: 'summary' (default; capped lists, src/query/compact-trace.ts) or 'full'. The pipeline always computes the full one. */
   trace?: 'summary' | 'full';
   reasoner: 'auto' | 'evidence' | 'llm';
   /**

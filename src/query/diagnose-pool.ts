@@ -19,12 +19,15 @@ import type { Logger } from '../logger.js';
 import type { DiagnoseInput, DiagnoseResult } from './contracts.js';
 import { BACKGROUND_NICE, pickSlot, type Lane } from './pool-lanes.js';
 import { requestClient } from './request-client.js';
+import type { JsonRender } from './diagnose-json.js';
 import { fromWire, type FromWorker, type ToWorker } from './worker-wire.js';
 
 interface Job {
   id: number;
   input: DiagnoseInput;
-  resolve: (r: DiagnoseResult) => void;
+  /** Set: the worker answers the rendered `/v1/diagnose` body (a string), not the result. */
+  render: JsonRender | null;
+  resolve: (r: DiagnoseResult | string) => void;
   reject: (e: Error) => void;
   signal: AbortSignal | null;
   /** Whose request (request-client.ts); null = none known, always foreground. */
@@ -78,13 +81,19 @@ export class DiagnosePool {
     return this.slots.length;
   }
 
-  diagnose = (input: DiagnoseInput, opts: { signal?: AbortSignal } = {}): Promise<DiagnoseResult> =>
-    new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, input, resolve, reject, signal: opts.signal ?? null, client: requestClient.getStore() ?? null };
+  diagnose = (input: DiagnoseInput, opts: { signal?: AbortSignal } = {}): Promise<DiagnoseResult> => this.submit(input, null, opts) as Promise<DiagnoseResult>;
+
+  /** The `/v1/diagnose` body rendered in the worker: the main thread then only copies a string. */
+  diagnoseJson = (input: DiagnoseInput, render: JsonRender, opts: { signal?: AbortSignal } = {}): Promise<string> => this.submit(input, render, opts) as Promise<string>;
+
+  private submit(input: DiagnoseInput, render: JsonRender | null, opts: { signal?: AbortSignal }): Promise<DiagnoseResult | string> {
+    return new Promise((resolve, reject) => {
+      const job: Job = { id: this.nextId++, input, render, resolve, reject, signal: opts.signal ?? null, client: requestClient.getStore() ?? null };
       job.signal?.addEventListener('abort', () => this.cancel(job), { once: true });
       this.queue.push(job);
       this.dispatch();
     });
+  }
 
   async close(): Promise<void> {
     this.closing = true;
@@ -117,6 +126,7 @@ export class DiagnosePool {
         if (!slot || !job || job.id !== m.id) return; // a cancelled job's late answer
         slot.job = null;
         if (m.type === 'done') job.resolve(m.result);
+        else if (m.type === 'json') job.resolve(m.json);
         else job.reject(fromWire(m.error));
         this.dispatch();
       });
@@ -146,7 +156,7 @@ export class DiagnosePool {
       this.queue.splice(q--, 1);
       const slot = this.slots[i]!;
       slot.job = job;
-      slot.worker.postMessage({ type: 'run', id: job.id, input: job.input } satisfies ToWorker);
+      slot.worker.postMessage({ type: 'run', id: job.id, input: job.input, ...(job.render ? { render: job.render } : {}) } satisfies ToWorker);
     }
   }
 

@@ -9,6 +9,7 @@ import { GraphStore } from '../adapters/neo4j/graph-store.js';
 import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { openServedQuery } from '../server.js';
+import { diagnoseJson } from './diagnose-json.js';
 import { toWire, type FromWorker, type ToWorker } from './worker-wire.js';
 
 const port = parentPort!;
@@ -28,7 +29,7 @@ port.on('message', (m: ToWorker) => {
   running.set(m.id, gone);
   query
     .diagnose(m.input, { signal: gone.signal })
-    .then((result) => send({ type: 'done', id: m.id, result }), (e: unknown) => send({ type: 'fail', id: m.id, error: toWire(e) }))
+    .then((result) => send(m.render ? { type: 'json', id: m.id, json: diagnoseJson(result, m.render) } : { type: 'done', id: m.id, result }), (e: unknown) => send({ type: 'fail', id: m.id, error: toWire(e) }))
     .finally(() => running.delete(m.id));
 });
 // The pool closes by terminate(); the driver goes with the thread.

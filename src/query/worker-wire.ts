@@ -5,11 +5,14 @@
  */
 import { ArtifactError, DxError, InputError, LlmOutputError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import type { DiagnoseInput, DiagnoseResult } from './contracts.js';
+import type { JsonRender } from './diagnose-json.js';
 
-export type ToWorker = { type: 'run'; id: number; input: DiagnoseInput } | { type: 'cancel'; id: number };
+/** `render`: answer the `/v1/diagnose` body (diagnose-json.ts) instead of the result object. */
+export type ToWorker = { type: 'run'; id: number; input: DiagnoseInput; render?: JsonRender } | { type: 'cancel'; id: number };
 export type FromWorker =
   | { type: 'ready'; buildId: string | null }
   | { type: 'done'; id: number; result: DiagnoseResult }
+  | { type: 'json'; id: number; json: string }
   | { type: 'fail'; id: number; error: WireError };
 
 export interface WireError {

@@ -5,7 +5,8 @@ import { loadApiKeys } from '../../src/http/access.js';
 import { FairAdmission } from '../../src/http/admission.js';
 import { LoopCostBudget } from '../../src/http/loop-cost.js';
 import { cachedProbe } from '../../src/http/cached-probe.js';
-import { SUMMARY_CAPS } from '../../src/http/compact-trace.js';
+import { SUMMARY_CAPS } from '../../src/query/compact-trace.js';
+import { diagnoseJson, type JsonRender } from '../../src/query/diagnose-json.js';
 import type { DiagnoseInput, DiagnoseResult } from '../../src/query/contracts.js';
 import { fakeResult, postJson, startFakeApp, type Harness } from './http-fakes.js';
 
@@ -90,6 +91,23 @@ describe('HTTP bounds (issue 18)', function () {
     assert.equal(r.status, 200);
     assert.ok(Buffer.byteLength(r.text) <= limits.maxResponseBytes, `${Buffer.byteLength(r.text)} B`);
     assert.ok(r.json.trace.omitted.matches > 0, 'the answer says the trace was cut');
+  });
+
+  it('a query service that renders its own body (the worker pool) is asked for it with the trace and ceiling; the route sends it as is', async () => {
+    const asked: unknown[] = [];
+    const rendered = (input: DiagnoseInput, render: JsonRender) => diagnoseJson(bigResult(input, 40, 10, 2000), render);
+    const h = await start({
+      query: {
+        diagnose: async () => assert.fail('the route must not render a result itself when the service renders'),
+        diagnoseJson: async (input, render) => (asked.push(render), rendered(input, render)),
+      },
+    });
+    const summary = await postJson(`${h.url}/v1/diagnose`, { text: 'fever' });
+    const full = await postJson(`${h.url}/v1/diagnose`, { text: 'fever', options: { trace: 'full' } });
+    assert.deepEqual(asked, [{ trace: 'summary', maxBytes: DEFAULT_LIMITS.maxResponseBytes }, { trace: 'full', maxBytes: DEFAULT_LIMITS.maxResponseBytes }]);
+    assert.equal(summary.status, 200);
+    assert.equal(summary.json.trace.matches.length, 40);
+    assert.equal(full.json.trace.matches.length, 400);
   });
 
   it('admits at most maxActive diagnoses, serves waiting clients round-robin, and sheds load with 503 + Retry-After', async () => {

@@ -1,8 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { DEFAULT_LIMITS } from '../../config.js';
 import { InputError } from '../../errors.js';
-import type { DiagnoseResult } from '../../query/contracts.js';
-import { compactTrace } from '../compact-trace.js';
+import { diagnoseJson } from '../../query/diagnose-json.js';
 import type { AppDeps } from '../ports.js';
 import { diagnoseRequestSchema } from '../schemas.js';
 import { toDiagnoseInput } from '../to-diagnose-input.js';
@@ -25,16 +24,11 @@ export function diagnoseRoutes(deps: AppDeps, admission: RequestHandler): Router
     res.on('close', () => {
       if (!res.writableFinished) gone.abort();
     });
-    const result = await deps.query.diagnose(toDiagnoseInput(body, deps.config.privacy), { signal: gone.signal });
-    res.type('application/json').send(boundedJson(result, body.options?.trace ?? 'summary', maxBytes));
+    const input = toDiagnoseInput(body, deps.config.privacy);
+    const render = { trace: body.options?.trace ?? 'summary', maxBytes } as const;
+    // A worker pool renders the body in the worker (diagnoseJson); on the event loop it is rendered here.
+    const json = deps.query.diagnoseJson ? await deps.query.diagnoseJson(input, render, { signal: gone.signal }) : diagnoseJson(await deps.query.diagnose(input, { signal: gone.signal }), render);
+    res.type('application/json').send(json);
   });
   return router;
-}
-
-export function boundedJson(result: DiagnoseResult, mode: 'summary' | 'full', maxBytes: number): string {
-  if (mode === 'full') {
-    const full = JSON.stringify(result);
-    if (Buffer.byteLength(full) <= maxBytes) return full;
-  }
-  return JSON.stringify(compactTrace(result));
 }

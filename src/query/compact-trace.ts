@@ -1,4 +1,4 @@
-import type { DiagnoseResult, FeatureMatch, TraceOmitted } from '../query/contracts.js';
+import type { DiagnoseResult, FeatureMatch, TraceOmitted } from './contracts.js';
 
 /**
  * The summary trace, the HTTP default (issue 18). The full trace returned every match of
