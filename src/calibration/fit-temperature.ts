@@ -11,6 +11,7 @@
  * A small ridge on b1 keeps the system solvable when every case has the same completeness.
  */
 import { auroc } from '../eval/auroc.js';
+import { fitTopOdds, rawTopLogOdds } from './top-odds.js';
 import { fitTopLabel } from './top-label.js';
 import { calibratedPosterior, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, tailScores, type KindTemperature } from './temperature.js';
 
@@ -50,7 +51,7 @@ function caseTerms(s: CalibrationSample, beta: number): { nll: number; g: number
 /** Mean NLL of the truth at the given parameters, β clamped as it will be when applied. */
 export function meanNll(samples: readonly CalibrationSample[], p: KindTemperature | undefined): number {
   if (samples.length === 0) return 0;
-  if (p?.mix || p?.topLabel) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
+  if (p?.mix || p?.topLabel || p?.topOdds) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
   return samples.reduce((a, s) => a + caseTerms({ ...s, scores: tailScores(s.scores, p?.tail) }, inverseTemperature(p, s.completeness)).nll, 0) / samples.length;
 }
 
@@ -78,12 +79,26 @@ export interface FitOptions {
 }
 
 export function fitCalibrationParams(samples: readonly CalibrationSample[], grid: readonly (number | null)[] = TAIL_GRID, mix = true, opts: FitOptions = {}): TemperatureFit {
-  const fit = selectStages(samples, grid, mix, opts, false);
-  // β(c) varies with completeness, so a right and a wrong answer can swap places in confidence:
-  // when that makes the first disease's probability separate right from wrong answers worse than
-  // before on the fit cases, β is kept constant instead (issue 26: AUROC no lower than before).
-  if (fit.b1 !== 0 && top1Auroc(samples, fit) < top1Auroc(samples, undefined) - 1e-12) return selectStages(samples, grid, mix, opts, true);
-  return fit;
+  const fit = selectStages(samples, grid, mix, opts);
+  // β(c) and the tail reshape each case by its own gaps and completeness, so a right and a wrong
+  // answer can swap places in confidence: when the first disease's probability then separates
+  // right from wrong answers worse than the raw one on the fit cases, it is taken from the raw
+  // log-odds instead (top-odds.ts; issue 26: the top-1 AUROC no lower than before).
+  const raw = top1Auroc(samples, undefined);
+  if (top1Auroc(samples, fit) >= raw - 1e-12) return fit;
+  return withTopOdds(samples, fit);
+}
+
+/** The fit with its first-disease probability from the raw log-odds (top-odds.ts) instead of any top-label map. */
+export function withTopOdds(samples: readonly CalibrationSample[], fit: TemperatureFit): TemperatureFit {
+  const pairs = samples.map((s) => {
+    const { top, logOdds } = rawTopLogOdds(s.scores);
+    return { logOdds, right: top === s.truth };
+  });
+  const topOdds = fitTopOdds(pairs);
+  if (!topOdds) return fit;
+  const cand: TemperatureFit = { ...fit, topLabel: null, topOdds };
+  return { ...cand, nllAfter: meanNll(samples, cand) };
 }
 
 /** AUROC of the first disease's probability, right against wrong first answers (0.5 when all are right or all wrong). */
@@ -97,15 +112,9 @@ export function top1Auroc(samples: readonly CalibrationSample[], p: KindTemperat
   return auroc(pairs.map((x) => x.p), pairs.map((x) => x.right)) ?? 0.5;
 }
 
-function selectStages(samples: readonly CalibrationSample[], grid: readonly (number | null)[], mix: boolean, opts: FitOptions, constant: boolean): TemperatureFit {
+function selectStages(samples: readonly CalibrationSample[], grid: readonly (number | null)[], mix: boolean, opts: FitOptions): TemperatureFit {
   const before = meanNll(samples, undefined);
-  // A constant β: fitted as if every case had completeness 0, stored with b1 = 0 (the same β at any completeness).
-  const stages = (train: readonly CalibrationSample[]) => {
-    if (!constant) return fitStages(train, grid, mix);
-    const fitted = fitStages(train.map((s) => ({ ...s, completeness: 0 })), grid, mix);
-    for (const k of STAGE_CHOICES) fitted[k] = { ...fitted[k], b1: 0 };
-    return fitted;
-  };
+  const stages = (train: readonly CalibrationSample[]) => fitStages(train, grid, mix);
   const all = stages(samples);
   let pick: StageChoice;
   if ((opts.select ?? true) && samples.length >= CV_MIN_CASES) {
