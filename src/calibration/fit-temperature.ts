@@ -9,6 +9,11 @@
  * so Newton's method with a backtracking line search finds the optimum in a few steps:
  *   ∂NLL/∂b = Σ_i (E_p[z_i] − z_i,y) · x_i,   ∂²NLL/∂b² = Σ_i Var_p(z_i) · x_i x_iᵀ,   x_i = (1, c_i).
  * A small ridge on b1 keeps the system solvable when every case has the same completeness.
+ *
+ * Then the optional stages (temperature.ts): the broad reading, fitted jointly with β(c), and
+ * the top-label map, each kept only if it lowers the NLL of cases its fit did not see (CV_FOLDS);
+ * and, where the result ranks right and wrong first answers worse than the raw posterior did on
+ * the fit cases, the first disease's probability from the raw log-odds (top-odds.ts).
  */
 import { auroc } from '../eval/auroc.js';
 import { fitTopOdds, rawTopLogOdds } from './top-odds.js';

@@ -27,6 +27,9 @@
  *   β(kind, c) = b0(kind) + b1(kind) · c,  clamped to [MIN_BETA, MAX_BETA]
  *
  * β > 0 is monotone, so the order of the differential never changes: only the numbers do.
+ * Last, optionally, the first disease's probability is remapped and the rest rescaled by one
+ * factor: by an isotonic map of it (top-label.ts) or by a logistic map of the raw log-odds
+ * (top-odds.ts); either keeps the first disease first and the rest in order.
  */
 import { applyTopOdds, type TopOddsMap } from './top-odds.js';
 import { applyTopLabel, type TopLabelMap } from './top-label.js';
