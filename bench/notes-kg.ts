@@ -37,6 +37,8 @@ const { values: a } = parseArgs({
     'calibrate-every': { type: 'string' },
     // With --served: other sources (comma list of build --source specs) in the same KG, before the notes.
     'with-source': { type: 'string' },
+    // With --served: this Neo4j instead of a dedicated one (its database is WIPED; the KG stays there afterwards).
+    'neo4j-uri': { type: 'string' },
   },
 });
 
@@ -57,10 +59,10 @@ const k = Number(a.k);
 const out = await runNotesBench({ train, tests, minPatients: k, ...(a.reasoner ? { reasoner: JSON.parse(a.reasoner) as Record<string, number> } : {}), ...(a.decompose ? { decompose: JSON.parse(a.decompose) as Partial<DecomposeOptions> } : {}) }, log);
 process.stdout.write(out.table);
 if (a.served) {
-  const neo = await benchNeo4j({ uri: null });
+  const neo = await benchNeo4j({ uri: a['neo4j-uri'] ?? null });
   try {
     const base = loadConfig();
-    const config = { ...base, neo4j: { ...base.neo4j, uri: neo.uri, password: '' }, dataDir: resolve(a['data-dir']!), llm: { ...base.llm, enabled: false } };
+    const config = { ...base, neo4j: { ...base.neo4j, uri: neo.uri, ...(neo.dedicated ? { password: '' } : {}) }, dataDir: resolve(a['data-dir']!), llm: { ...base.llm, enabled: false } };
     const extra = (a.extra ?? '').split(';').filter((s) => s.trim()).map((s) => ({ name: s.trim(), weights: JSON.parse(s) as Record<string, number> }));
     const calibrateOn = a['calibrate-on'] ? list(a['calibrate-on']) : [];
     if (calibrationNotes.length > 0) {

@@ -21,6 +21,7 @@ const Fit = z.object({
   tail: z.number().positive().nullable().optional(),
   mix: z.object({ weight: z.number().min(0).max(1), beta: z.number().positive() }).nullable().optional(),
   topLabel: z.object({ x: z.array(z.number().min(0).max(1)).min(1), y: z.array(z.number().min(0).max(1)).min(1) }).refine((m) => m.x.length === m.y.length, 'x and y of one length').nullable().optional(),
+  topOdds: z.object({ a: z.number().positive(), b: z.number().finite() }).nullable().optional(),
   n: z.number().int().nonnegative(),
   nllBefore: z.number(),
   nllAfter: z.number(),
@@ -42,7 +43,7 @@ export function toPosteriorCalibration(f: CalibrationFile): PosteriorCalibration
   const kinds: PosteriorCalibration['kinds'] = {};
   for (const kind of ['coded', 'text'] as const) {
     const k = f.kinds[kind];
-    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null, topLabel: k.topLabel ?? null };
+    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null, topLabel: k.topLabel ?? null, ...(k.topOdds ? { topOdds: k.topOdds } : {}) };
   }
   return { method: 'temperature', kinds };
 }

@@ -33,9 +33,9 @@ export async function runCalibration(config: Config, input: CalibrationInput): P
   try {
     await graph.connect();
     const capture = scoreCapture();
-    // The served evidence reasoner's weights; no LLM: the calibration is the posterior's.
+    // The served evidence reasoner's weights and record retrieval; no LLM: the calibration is the posterior's.
     const reasoner = new EvidenceReasoner(config.priorWeights ?? {}, { onScores: capture.onScores });
-    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: [reasoner], ...(config.gate ? { gate: config.gate } : {}) });
+    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: [reasoner], ...(config.gate ? { gate: config.gate } : {}), ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
     assertNoLeakage(findLeakage(input.records, indexedRecords(query.artifacts.records.values())), { allowContentDuplicates: input.allowContentDuplicates });
     const truthOf = truthResolver(query.snapshot);
     const cases = [

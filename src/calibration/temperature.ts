@@ -27,7 +27,11 @@
  *   β(kind, c) = b0(kind) + b1(kind) · c,  clamped to [MIN_BETA, MAX_BETA]
  *
  * β > 0 is monotone, so the order of the differential never changes: only the numbers do.
+ * Last, optionally, the first disease's probability is remapped and the rest rescaled by one
+ * factor: by an isotonic map of it (top-label.ts) or by a logistic map of the raw log-odds
+ * (top-odds.ts); either keeps the first disease first and the rest in order.
  */
+import { applyTopOdds, type TopOddsMap } from './top-odds.js';
 import { applyTopLabel, type TopLabelMap } from './top-label.js';
 
 export const INPUT_KINDS = ['coded', 'text'] as const;
@@ -42,6 +46,8 @@ export interface KindTemperature {
   mix?: { weight: number; beta: number } | null;
   /** The first disease's probability mapped by an isotonic fit, the rest rescaled (top-label.ts); absent/null: none. */
   topLabel?: TopLabelMap | null;
+  /** The first disease's probability from a logistic map of the raw log-odds, the rest rescaled (top-odds.ts); replaces topLabel; absent/null: none. */
+  topOdds?: TopOddsMap | null;
 }
 
 /** The build's calibration (calibration-file.ts persists it); a kind without parameters keeps β = 1. */
@@ -82,7 +88,8 @@ export function calibratedPosterior(scores: ArrayLike<number>, p: KindTemperatur
     const broad = scaledSoftmax(z, p.mix.beta);
     for (let i = 0; i < probs.length; i++) probs[i] = (1 - p.mix.weight) * probs[i]! + p.mix.weight * broad[i]!;
   }
-  if (p?.topLabel) applyTopLabel(probs, p.topLabel);
+  if (p?.topOdds) applyTopOdds(probs, scores, p.topOdds);
+  else if (p?.topLabel) applyTopLabel(probs, p.topLabel);
   return { probs, beta };
 }
 

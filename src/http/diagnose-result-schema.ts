@@ -83,7 +83,7 @@ export const DiagnoseResultSchema = z.object({
       temperature: z.number().nullable(),
       tailScale: z.number().nullable(),
       mix: z.object({ weight: z.number(), beta: z.number() }).nullable(),
-      topLabel: z.boolean().describe("The first disease's probability was mapped by the calibration's isotonic fit of how often the first disease is right, the others rescaled by one factor"),
+      topLabel: z.boolean().describe("The first disease's probability was mapped by the calibration's fit of how often the first disease is right (an isotonic map of the calibrated probability, or a logistic map of the raw log-odds where the calibrated one ranked right and wrong answers worse), the others rescaled by one factor"),
       unlisted: z.number(),
       uncalibrated: z.array(z.number()).nullable().describe('The raw (uncalibrated) posterior of each listed disease, same order; not a probability to show'),
     })

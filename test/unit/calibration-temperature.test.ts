@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCalibration, writeCalibration, type CalibrationFile } from '../../src/calibration/calibration-file.js';
-import { fitCalibrationParams, fitTemperature, meanNll, type CalibrationSample } from '../../src/calibration/fit-temperature.js';
+import { fitCalibrationParams, fitTemperature, meanNll, nelderMead, type CalibrationSample } from '../../src/calibration/fit-temperature.js';
 import { calibratedPosterior, inputKind, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax } from '../../src/calibration/temperature.js';
 import { buildDir, manifestPath, type BuildManifest } from '../../src/domain/artifacts.js';
 import { ArtifactError } from '../../src/errors.js';
@@ -63,7 +63,7 @@ describe('posterior calibration (issue 26)', () => {
       for (; truth < p.length - 1; truth++) if ((acc += p[truth]!) >= u) break;
       return { scores: z, truth, completeness: 0.5 };
     });
-    const best = fitCalibrationParams(heavy);
+    const best = fitCalibrationParams(heavy, undefined, false, { select: false });
     const plain = fitCalibrationParams(heavy, [null], false);
     assert.ok(best.tail !== null && best.tail !== undefined, 'a tail scale is chosen');
     assert.ok(best.nllAfter < plain.nllAfter - 0.01, `${best.nllAfter} < ${plain.nllAfter}`);
@@ -72,19 +72,36 @@ describe('posterior calibration (issue 26)', () => {
 
   it('fit: a reading that is sometimes off (truth from a broad component) gets a mixture weight', () => {
     const rnd = seededRandom(21);
-    const samples = Array.from({ length: 3000 }, () => {
+    const samples = Array.from({ length: 1200 }, () => {
       const scores = Array.from({ length: 20 }, () => 40 * rnd());
       const p = scaledSoftmax(scores, rnd() < 0.1 ? 0.05 : 1); // one case in ten: the scores say little
       let u = rnd(), truth = 0;
       while (truth < p.length - 1 && (u -= p[truth]!) > 0) truth++;
       return { scores, truth, completeness: 0.5 };
     });
-    const withMix = fitCalibrationParams(samples);
+    const withMix = fitCalibrationParams(samples, [null], true, { select: false });
     const without = fitCalibrationParams(samples, [null], false);
     assert.ok(withMix.mix && withMix.mix.weight >= 0.02 && withMix.mix.weight <= 0.2, JSON.stringify(withMix.mix));
     assert.ok(withMix.nllAfter < without.nllAfter - 0.05, `${withMix.nllAfter} < ${without.nllAfter}`);
     // What is applied is what was fitted: meanNll of the stored parameters equals the fit's.
     assert.ok(Math.abs(meanNll(samples, withMix) - withMix.nllAfter) < 1e-9);
+  });
+
+  it('fit: an optional stage is kept only when it lowers the NLL of cases its fit did not see', () => {
+    // Drawn from plain temperature scaling: no broad reading nor top-label map is needed, and on
+    // unseen folds they cannot help; in-sample they always shave a little off the NLL.
+    const samples = synthetic(300, () => 0.6, 31).map((s) => ({ ...s, completeness: 0.5 }));
+    const selected = fitCalibrationParams(samples, [null]);
+    const inSample = fitCalibrationParams(samples, [null], true, { select: false });
+    assert.equal(selected.topLabel ?? null, null);
+    assert.equal(selected.mix ?? null, null);
+    assert.ok(inSample.nllAfter <= selected.nllAfter + 1e-12);
+    assert.ok(Math.abs(meanNll(samples, selected) - selected.nllAfter) < 1e-9, 'the stored NLL is of what is applied');
+  });
+
+  it('nelderMead: finds the minimum of a smooth bowl', () => {
+    const x = nelderMead((v) => (v[0]! - 1.5) ** 2 + 3 * (v[1]! + 0.5) ** 2, [0, 0], 0.3, 200);
+    assert.ok(Math.abs(x[0]! - 1.5) < 1e-3 && Math.abs(x[1]! + 0.5) < 1e-3, JSON.stringify(x));
   });
 
   it('input kind: free text (with or without coded findings) is text, coded findings alone coded', () => {
