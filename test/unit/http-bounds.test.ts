@@ -115,12 +115,16 @@ describe('HTTP bounds (issue 18)', function () {
     const KEY_H = 'hostile-key-0123456789abc';
     const KEY_V = 'victim-key-0123456789abcd';
     const order: string[] = [];
+    // The first diagnose holds until released, so nothing depends on how fast this machine is:
+    // the victim is sent once the hostile key's queue is full (its two shed requests came back).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
     const h = await start({
       apiKeys: [KEY_H, KEY_V],
       query: {
         diagnose: async (input) => {
           order.push(input.text ?? '');
-          await new Promise((r) => setTimeout(r, 60));
+          await (order.length === 1 ? held : new Promise((r) => setTimeout(r, 5)));
           return fakeResult(input);
         },
       },
@@ -128,8 +132,14 @@ describe('HTTP bounds (issue 18)', function () {
       config: { http: { host: '127.0.0.1', port: 0, apiKeys: [], apiKeyFile: null, maxTextChars: 2000, rateLimit: { max: 1000, windowMs: 60_000 } }, privacy: { dropDemographics: false }, limits },
     });
     const hostile = Array.from({ length: 6 }, (_, i) => postJson(`${h.url}/v1/diagnose`, { text: `h${i}` }, { 'x-api-key': KEY_H }));
-    await new Promise((r) => setTimeout(r, 30));
+    let shedSoFar = 0;
+    await new Promise<void>((resolve) => {
+      for (const p of hostile) void p.then((r) => (r.status === 503 && ++shedSoFar === 2 ? resolve() : undefined));
+    });
     const victim = postJson(`${h.url}/v1/diagnose`, { text: 'v0' }, { 'x-api-key': KEY_V });
+    // The victim must be queued before the running request ends; a request reaches the server in well under a second.
+    await new Promise((r) => setTimeout(r, 300));
+    release();
     const results = await Promise.all([...hostile, victim]);
     const statuses = results.map((r) => r.status);
     // 1 running + 3 queued for the hostile key; its other 2 are shed.
