@@ -11,7 +11,7 @@
  *  2. session answer-turn latency, sessions in memory vs in Neo4j, interleaved over the rounds;
  *  3. throughput of one replica vs two on this machine (sessions in Neo4j).
  *
- *   npm run bench:replicas [-- --duration 10 --busy 8 --rounds 2 --cycles 8 --slice 3 --light-rate 0 --configs loop,pool,pool-per-client-1,pool-lanes --phases fairness,sessions,replicas --json out.json]
+ *   npm run bench:replicas [-- --duration 10 --busy 8 --rounds 2 --cycles 8 --slice 3 --light-rate 20 --busy-nice 19 --configs loop,pool,pool-per-client-1,pool-lanes --phases fairness,sessions,replicas --json out.json]
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 
 async function main(): Promise<void> {
   const { values: a } = parseArgs({
-    options: { duration: { type: 'string', default: '10' }, busy: { type: 'string', default: '8' }, turns: { type: 'string', default: '40' }, rounds: { type: 'string', default: '2' }, cycles: { type: 'string', default: '8' }, slice: { type: 'string', default: '3' }, 'light-rate': { type: 'string', default: '0' }, configs: { type: 'string', default: 'loop,pool,pool-per-client-1,pool-lanes' }, phases: { type: 'string', default: 'fairness,sessions,replicas' }, json: { type: 'string' } },
+    options: { duration: { type: 'string', default: '10' }, busy: { type: 'string', default: '8' }, turns: { type: 'string', default: '40' }, rounds: { type: 'string', default: '2' }, cycles: { type: 'string', default: '8' }, slice: { type: 'string', default: '3' }, 'light-rate': { type: 'string', default: '20' }, 'busy-nice': { type: 'string', default: '19' }, configs: { type: 'string', default: 'loop,pool,pool-per-client-1,pool-lanes' }, phases: { type: 'string', default: 'fairness,sessions,replicas' }, json: { type: 'string' } },
   });
   const seconds = Number(a.duration);
   const busy = Number(a.busy);
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
           // A client's concurrent diagnoses on niced background workers (src/query/pool-lanes.ts).
           { name: 'pool-lanes', env: pool('2', 'auto') },
         ].filter((c) => a.configs!.split(',').includes(c.name)),
-        cycles: Number(a.cycles), slice: Number(a.slice), busy, lightRate: Number(a['light-rate']), keys: { light: LIGHT_KEY, busy: BUSY_KEY }, texts: TEXTS, serve, stop,
+        cycles: Number(a.cycles), slice: Number(a.slice), busy, busyNice: Number(a['busy-nice']), lightRate: Number(a['light-rate']), keys: { light: LIGHT_KEY, busy: BUSY_KEY }, texts: TEXTS, serve, stop,
       });
     }
 

@@ -17,7 +17,7 @@ import type { Config } from '../config.js';
 import { ArtifactError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { DiagnoseInput, DiagnoseResult } from './contracts.js';
-import { BACKGROUND_NICE, pickSlot, type Lane } from './pool-lanes.js';
+import { BACKGROUND_NICE, HeavyClients, pickSlot, type Lane } from './pool-lanes.js';
 import { requestClient } from './request-client.js';
 import type { JsonRender } from './diagnose-json.js';
 import { fromWire, type FromWorker, type ToWorker } from './worker-wire.js';
@@ -58,6 +58,7 @@ export class DiagnosePool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
+  private readonly heavy = new HeavyClients();
   private closing = false;
   /** The last worker start: the next waits for it (see above). */
   private starting: Promise<void> = Promise.resolve();
@@ -150,7 +151,11 @@ export class DiagnosePool {
   private dispatch(): void {
     for (let q = 0; q < this.queue.length; q++) {
       const job = this.queue[q]!;
-      const others = job.client === null ? 0 : this.slots.filter((s) => s.job?.client === job.client).length;
+      const running = job.client === null ? 0 : this.slots.filter((s) => s.job?.client === job.client).length;
+      // A client that recently ran two at once is background for all its jobs (pool-lanes.ts).
+      const now = Date.now();
+      if (job.client !== null) this.heavy.note(job.client, running + this.queue.filter((j) => j.client === job.client).length, now);
+      const others = job.client !== null && this.heavy.isHeavy(job.client, now) ? Math.max(1, running) : running;
       const i = pickSlot(this.slots.map((s) => ({ lane: s.lane, busy: s.job !== null })), others);
       if (i < 0) continue;
       this.queue.splice(q--, 1);

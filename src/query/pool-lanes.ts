@@ -34,3 +34,30 @@ export function pickSlot(slots: readonly LaneSlot[], othersOfClient: number): nu
   // Without background workers (lanes off) every worker is foreground: first free one.
   return bg >= 0 || slots.some((s) => s.lane === 'background') ? bg : free('foreground');
 }
+
+/**
+ * Clients that recently had two or more diagnoses in the pool at once: every job of theirs goes
+ * to the background lane, the first one too. Why: a client saturating with per-client
+ * concurrency 2 always had one job with "nothing else running" for a moment, so one of its two
+ * jobs ran on a foreground worker at normal priority beside everyone else's (measured: the
+ * light client's p99 beside it ×2-4). A client asking one question at a time never becomes
+ * heavy; a heavy one that stops is forgiven after `windowMs`. Alone it still has every core.
+ */
+export class HeavyClients {
+  private readonly lastConcurrent = new Map<string, number>();
+
+  constructor(private readonly windowMs = 1000) {}
+
+  /** Note that `client` has `inPool` jobs in the pool (running or about to), at `now`. */
+  note(client: string, inPool: number, now: number): void {
+    if (inPool >= 2) this.lastConcurrent.set(client, now);
+  }
+
+  isHeavy(client: string, now: number): boolean {
+    const t = this.lastConcurrent.get(client);
+    if (t === undefined) return false;
+    if (now - t <= this.windowMs) return true;
+    this.lastConcurrent.delete(client);
+    return false;
+  }
+}

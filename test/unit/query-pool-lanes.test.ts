@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { availableParallelism } from 'node:os';
 import { loadConfig } from '../../src/config.js';
-import { pickSlot, type LaneSlot } from '../../src/query/pool-lanes.js';
+import { HeavyClients, pickSlot, type LaneSlot } from '../../src/query/pool-lanes.js';
 import { requestClient } from '../../src/query/request-client.js';
 import { assertConfigRejects } from '../support/config-assert.js';
 import { fakeResult, postJson, startFakeApp } from './http-fakes.js';
@@ -17,6 +17,15 @@ describe('diagnose pool lanes (issue 28 fairness)', () => {
   it("a client's concurrent jobs go to background workers, and wait rather than take a foreground one", () => {
     assert.equal(pickSlot(slots('ffBb'), 1), 3);
     assert.equal(pickSlot(slots('ffBB'), 2), -1);
+  });
+  it('a client that had two jobs in the pool within the window is heavy (all its jobs background); one at a time never is', () => {
+    const h = new HeavyClients(1000);
+    h.note('busy', 2, 0);
+    h.note('light', 1, 0);
+    assert.equal(h.isHeavy('busy', 500), true);
+    assert.equal(h.isHeavy('light', 500), false);
+    assert.equal(h.isHeavy('busy', 1001), false, 'forgiven after the window');
+    assert.equal(h.isHeavy('busy', 500), false, 'and forgotten');
   });
   it('without background workers (one lane) any free worker runs any job', () => {
     assert.equal(pickSlot(slots('Ff'), 3), 1);
