@@ -67,7 +67,7 @@ const ManifestSchema = z.object({
   recordIdsFile: z.string(),
   lexicalIndex: z.object({ file: z.string().min(1), rows: z.number().int().nonnegative(), terms: z.number().int().nonnegative(), noteRecords: z.number().int().nonnegative() }).optional(),
   createdAt: z.string(),
-  chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1) }).optional(),
+  chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1), membersPerText: z.number().int().positive().optional() }).optional(),
   gate: z.object({ classifier: z.string().min(1), metrics: z.string(), thresholds: z.object({ theta1: z.number(), theta2: z.number() }).nullable() }).optional(),
   // The held-out share the build was made with (`dxgraph eval` takes its test side back).
   split: z.object({
