@@ -12,6 +12,7 @@ import { writeLexicalIndex } from '../src/query/lexical-index-file.js';
 import { embedUnit } from './vectors.js';
 import { chooseIndexKind, defaultNlist, trainSampleSize } from '../src/adapters/faiss/vector-index.js';
 import { StagedVectors, stridedRows } from './staged-vectors.js';
+import { batchEmbedder } from './embed-off-thread.js';
 
 /** Rows per add of staged vectors: big batches keep FAISS's BLAS assignment busy (65k rows = 128 MB). */
 const ADD_BATCH = 65_536;
@@ -98,19 +99,29 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   let done = 0;
   // The lexical index holds the same rows in the same order (records.jsonl), so a hit's row is the record's.
   const lexical = new LexicalIndexBuilder();
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const vecs = await embedUnit(input.embeddings, batch.map((r) => r.embed));
+  // One batch is embedded (on a worker thread for the offline embedder, embed-off-thread.ts)
+  // while the one before it is written: rows, lexical terms, vectors.
+  const embedder = batchEmbedder(input.embeddings, input.recordCount);
+  type Row = (typeof batch)[number];
+  let inFlight: { rows: Row[]; vectors: Promise<Float32Array[]> } | null = null;
+  const write = async (written: Row[], vecs: Float32Array[]) => {
     dim ||= vecs[0]!.length;
-    if (staged) await staged.write(batch.map((r) => r.id), vecs);
-    else (records ??= input.factory.create({ kind, dim })).add(batch.map((r) => r.id), vecs);
-    for (const r of batch) lexical.add(r.embed);
-    noteRecords += batch.filter((r) => r.fromNotes).length;
+    if (staged) await staged.write(written.map((r) => r.id), vecs);
+    else (records ??= input.factory.create({ kind, dim })).add(written.map((r) => r.id), vecs);
+    for (const r of written) lexical.add(r.embed);
+    noteRecords += written.filter((r) => r.fromNotes).length;
     // `notes`: the row was read from a note (disease profiles are the notes' words, src/query/disease-profiles.ts).
-    for (const { embed: _embed, fromNotes, ...r } of batch) if (!rows.write(JSON.stringify(fromNotes ? { ...r, notes: true } : r) + '\n')) await once(rows, 'drain');
-    done += batch.length;
+    for (const { embed: _embed, fromNotes, ...r } of written) if (!rows.write(JSON.stringify(fromNotes ? { ...r, notes: true } : r) + '\n')) await once(rows, 'drain');
+    done += written.length;
     input.onRecords?.(done);
+  };
+  const flush = async () => {
+    const next = batch.length === 0 ? null : { rows: batch, vectors: embedder.embed(batch.map((r) => r.embed)) };
+    // A rejected embedding is awaited below (or by the final flush); never left unhandled meanwhile.
+    next?.vectors.catch(() => {});
     batch = [];
+    if (inFlight) await write(inFlight.rows, await inFlight.vectors);
+    inFlight = next;
   };
   try {
     try {
@@ -121,9 +132,11 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
         if (batch.length >= opts.embedBatch) await flush();
       }
       await flush();
+      await flush(); // the last batch in flight
     } finally {
       rows.end();
       await once(rows, 'close');
+      await embedder.close();
     }
     if (staged && staged.size > 0) {
       await staged.close();
