@@ -90,7 +90,7 @@ describe('faiss two-level k-means (IVF centroids for many lists)', () => {
     assert.ok((await readFile(path)).indexOf(Buffer.from(twoLevelKmeans(renormalized(rows), DIM, nlist).buffer)) > 0);
   });
 
-  it('rows added through the flat staging quantizer are saved under the HNSW one, ids kept; later adds still work', async () => {
+  it('rows added through the flat staging quantizer are saved under the HNSW one (swapped in the file, as merged in memory), ids kept; later adds still work', async () => {
     const nlist = HNSW_QUANTIZER_FROM_LISTS;
     const rows = planted(nlist, 2, 0.05, 11);
     const n = rows.length / DIM;
@@ -112,7 +112,13 @@ describe('faiss two-level k-means (IVF centroids for many lists)', () => {
       if (loaded.search(rows.subarray(row * DIM, (row + 1) * DIM), 1)[0]?.id === `r${row}`) found++;
     }
     assert.ok(found >= 195, `stored rows found under their ids (${found} / 200)`);
-    // After the move (save), an add goes through the HNSW quantizer and is found too.
+    // An in-memory search moves the lists under the HNSW quantizer (merge_from): saved again, the
+    // same bytes as the quantizer swapped in the file.
+    assert.equal(index.search(rows.subarray(3 * DIM, 4 * DIM), 1)[0]?.id, 'r3');
+    const merged = join(mkdtempSync(join(tmpdir(), 'km2-')), 'ivf.faiss');
+    await index.save(merged);
+    assert.ok((await readFile(merged)).equals(await readFile(path)), 'swapped in the file = merged in memory');
+    // After the move, an add goes through the HNSW quantizer and is found too.
     const extra = planted(4, 1, 0.01, 12);
     index.add(['x0', 'x1', 'x2', 'x3'], extra);
     assert.equal(index.search(extra.subarray(2 * DIM, 3 * DIM), 1)[0]?.id, 'x2');

@@ -3,6 +3,7 @@ import { defaultIdsPath, readIndexFiles, writeIndexFiles } from './index-files.j
 import { patchHnswParams, patchIvfNprobe, patchIvfQuantizerHnsw } from './index-params.js';
 import { faiss, nativeVectors, type NativeIndex } from './native.js';
 import { twoLevelKmeans } from './two-level-kmeans.js';
+import { writeWithHnswQuantizer } from './quantizer-swap.js';
 import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
 
 /**
@@ -160,12 +161,12 @@ export class FaissVectorIndex implements VectorIndexLike {
    * wants more points; nothing is lost). Fewer lists: FAISS's own k-means, as before.
    *
    * Behind an HNSW quantizer, the rows are then added to an IVF over the same centroids with a
-   * FLAT quantizer, and the lists are moved under the HNSW one (withSearchQuantizer) before the
-   * first search or save. Why: every add assigns its rows to their nearest list. The HNSW
+   * FLAT quantizer; the HNSW one takes its place in the saved file (save), or in memory before
+   * an in-memory search (withSearchQuantizer). Why: every add assigns its rows to their nearest list. The HNSW
    * quantizer does it one row at a time at efSearch 64 (~210 us per row here: most of the 1M
    * index stage); the flat one by one BLAS product per batch (~100 us per row on one core), and
    * exactly, so no row lands in a worse list than the nearest. Searches are unchanged: the
-   * saved index is the same IVF with the same HNSW quantizer.
+   * saved index is the same IVF with the same HNSW quantizer (save() swaps it in the file).
    */
   private trainLists(sample: Float32Array): void {
     const lists = this.ivfLists!;
@@ -185,16 +186,22 @@ export class FaissVectorIndex implements VectorIndexLike {
     return (this.createOpts.quantizer ?? (this.ivfLists! >= HNSW_QUANTIZER_FROM_LISTS ? 'hnsw' : 'flat')) === 'hnsw';
   }
 
+  /** An empty IVF index over the staging centroids behind the HNSW quantizer (same nlist, nprobe). */
+  private hnswOverStagingCentroids(): NativeIndex {
+    const index = newNative({ ...this.createOpts, kind: 'ivf', nlist: this.ivfLists!, quantizer: 'hnsw' });
+    index.train(nativeVectors(this.flatStaging!));
+    return index;
+  }
+
   /**
-   * The lists added through the flat quantizer, moved under an HNSW quantizer over the same
-   * centroids (FAISS merge_from: same list numbering, ids kept; the staging index is left empty).
-   * Later adds go through the HNSW quantizer. Staging memory (the emptied lists keep their
-   * capacity) is freed when the old native index is collected.
+   * Before an in-memory search: the lists added through the flat quantizer, moved under the HNSW
+   * one (FAISS merge_from: same list numbering, ids kept; later adds go through the HNSW
+   * quantizer). The emptied staging lists keep their capacity until the old index is collected,
+   * so save() does not do this: it swaps the quantizer in the file (quantizer-swap.ts).
    */
   private withSearchQuantizer(): NativeIndex {
     if (this.flatStaging !== null) {
-      const final = newNative({ ...this.createOpts, kind: 'ivf', nlist: this.ivfLists!, quantizer: 'hnsw' });
-      final.train(nativeVectors(this.flatStaging));
+      const final = this.hnswOverStagingCentroids();
       final.mergeFrom(this.native);
       this.native = final;
       this.flatStaging = null;
@@ -254,7 +261,12 @@ export class FaissVectorIndex implements VectorIndexLike {
   }
 
   async save(indexPath: string, idsPath: string = defaultIdsPath(indexPath)): Promise<void> {
-    await writeIndexFiles(this.withSearchQuantizer(), { kind: this.kind, dim: this.dim, ids: this.ids }, { indexPath, idsPath });
+    const meta = { kind: this.kind, dim: this.dim, ids: this.ids };
+    if (this.flatStaging === null) return writeIndexFiles(this.native, meta, { indexPath, idsPath });
+    // Rows added through the flat staging quantizer: the file gets the HNSW one (trainLists).
+    const hnsw = this.hnswOverStagingCentroids().toBuffer();
+    const staging = this.native;
+    await writeIndexFiles({ write: (path) => writeWithHnswQuantizer(staging, hnsw, path) }, meta, { indexPath, idsPath });
   }
 }
 
