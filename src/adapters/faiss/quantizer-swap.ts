@@ -30,10 +30,10 @@ export async function writeWithHnswQuantizer(staging: { write(path: string): voi
         readInto(file.fd, b, offset);
         return b;
       };
-      const q0 = ivfQuantizerOffset(read);
-      if (q0 !== ivfQuantizerOffset(fromBuffer(hnsw)) || !read(0, q0).subarray(0, 4).equals(hnsw.subarray(0, 4))) throw new InputError('the HNSW-quantized index does not match the staged one', { field: 'index' });
-      if (!sameIvfShape(read(0, q0), hnsw.subarray(0, q0))) throw new InputError('the HNSW-quantized index has another dimension, list count or nprobe than the staged one', { field: 'index' });
-      head = read(0, q0);
+      head = read(0, ivfQuantizerOffset(read));
+      // Both IVF headers alike but for ntotal: same kind, dimension, metric, list count, nprobe.
+      if (!sameIvfShape(head, hnsw.subarray(0, ivfQuantizerOffset(fromBuffer(hnsw))))) throw new InputError('the HNSW-quantized index has another kind, dimension, list count or nprobe than the staged one', { field: 'index' });
+      const q0 = head.length;
       rest = q0 + flatIndexBytes(read, q0);
     } finally {
       await file.close();
@@ -54,7 +54,6 @@ export async function writeWithHnswQuantizer(staging: { write(path: string): voi
   }
 }
 
-
 function readInto(fd: number, b: Buffer, position: number): void {
   for (let got = 0; got < b.length; ) {
     const n = readSync(fd, b, got, b.length - got, position + got);
@@ -63,7 +62,7 @@ function readInto(fd: number, b: Buffer, position: number): void {
   }
 }
 
-/** Same d, metric, is_trained, nlist and nprobe: every header byte but ntotal (bytes 8-15 after the fourcc's 4). */
+/** Every byte alike but ntotal (bytes 8-15: after the fourcc and d). */
 function sameIvfShape(a: Buffer, b: Buffer): boolean {
   if (a.length !== b.length) return false;
   const ntotal = [8, 16];
