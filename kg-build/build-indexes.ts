@@ -134,9 +134,9 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
       await flush();
       await flush(); // the last batch in flight
     } finally {
+      await embedder.close(); // first: a live worker thread would keep the process from exiting
       rows.end();
       await once(rows, 'close');
-      await embedder.close();
     }
     if (staged && staged.size > 0) {
       await staged.close();
