@@ -11,6 +11,11 @@ import { LexicalIndexBuilder } from './lexical-index.js';
 import { writeLexicalIndex } from '../src/query/lexical-index-file.js';
 import { embedUnit } from './vectors.js';
 import { chooseIndexKind, defaultNlist, trainSampleSize } from '../src/adapters/faiss/vector-index.js';
+import { StagedVectors, stridedRows } from './staged-vectors.js';
+import { batchEmbedder } from './embed-off-thread.js';
+
+/** Rows per add of staged vectors: big batches keep FAISS's BLAS assignment busy (65k rows = 128 MB). */
+const ADD_BATCH = 65_536;
 
 /**
  * Stage 7: the on-disk side of a build (src/domain/artifacts.ts): FAISS index of the
@@ -78,10 +83,14 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   await mkdir(tmpDir, { recursive: true });
 
   const kind: IndexKind = chooseIndexKind(input.recordCount, opts);
-  // IVF's k-means sample (trainSampleSize: a few dozen rows per list, FAISS's own cap is 256)
-  // is taken evenly over the whole spool in a first pass: a source sorted by diagnosis must
-  // not give lists trained on its first diseases only.
+  // IVF trains (k-means) before its first add, on a sample spread evenly over the whole input
+  // (trainSampleSize: a few dozen rows per list): a source sorted by diagnosis must not give
+  // lists trained on its first diseases only. So its rows are embedded once, in the one pass
+  // over the spool, into a temporary vector file; the sample is read back from it, then every
+  // row is added from it in large batches. (A first pass embedding the sample used to re-read the
+  // spool and embed the sample twice: at 1M records 250k extra embeddings and a 1.2 GB re-read.)
   const nlist = kind === 'ivf' ? defaultNlist(input.recordCount) : null;
+  const staged = nlist === null ? null : new StagedVectors(join(tmpDir, 'records.vectors.tmp'));
   const rows = createWriteStream(join(tmpDir, 'records.jsonl'), { encoding: 'utf8' });
   let records: WritableIndex | null = null;
   let dim = 0;
@@ -90,39 +99,53 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   let done = 0;
   // The lexical index holds the same rows in the same order (records.jsonl), so a hit's row is the record's.
   const lexical = new LexicalIndexBuilder();
-  if (nlist !== null) {
-    const sample = await trainingSample(input, trainSampleSize(nlist), opts.embedBatch);
-    if (sample.length > 0) {
-      dim = sample[0]!.length;
-      records = input.factory.create({ kind, dim, nlist });
-      records.train?.(sample);
-    }
-  }
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const vecs = await embedUnit(input.embeddings, batch.map((r) => r.embed));
+  // One batch is embedded (on a worker thread for the offline embedder, embed-off-thread.ts)
+  // while the one before it is written: rows, lexical terms, vectors.
+  const embedder = batchEmbedder(input.embeddings, input.recordCount);
+  type Row = (typeof batch)[number];
+  let inFlight: { rows: Row[]; vectors: Promise<Float32Array[]> } | null = null;
+  const write = async (written: Row[], vecs: Float32Array[]) => {
     dim ||= vecs[0]!.length;
-    records ??= input.factory.create({ kind, dim, ...(nlist === null ? {} : { nlist }) });
-    records.add(batch.map((r) => r.id), vecs);
-    for (const r of batch) lexical.add(r.embed);
-    noteRecords += batch.filter((r) => r.fromNotes).length;
+    if (staged) await staged.write(written.map((r) => r.id), vecs);
+    else (records ??= input.factory.create({ kind, dim })).add(written.map((r) => r.id), vecs);
+    for (const r of written) lexical.add(r.embed);
+    noteRecords += written.filter((r) => r.fromNotes).length;
     // `notes`: the row was read from a note (disease profiles are the notes' words, src/query/disease-profiles.ts).
-    for (const { embed: _embed, fromNotes, ...r } of batch) if (!rows.write(JSON.stringify(fromNotes ? { ...r, notes: true } : r) + '\n')) await once(rows, 'drain');
-    done += batch.length;
+    for (const { embed: _embed, fromNotes, ...r } of written) if (!rows.write(JSON.stringify(fromNotes ? { ...r, notes: true } : r) + '\n')) await once(rows, 'drain');
+    done += written.length;
     input.onRecords?.(done);
+  };
+  const flush = async () => {
+    const next = batch.length === 0 ? null : { rows: batch, vectors: embedder.embed(batch.map((r) => r.embed)) };
+    // A rejected embedding is awaited below (or by the final flush); never left unhandled meanwhile.
+    next?.vectors.catch(() => {});
     batch = [];
+    if (inFlight) await write(inFlight.rows, await inFlight.vectors);
+    inFlight = next;
   };
   try {
-    for await (const row of readSpool(input.spoolPath)) {
-      const diseaseId = input.diseaseOf.get(row.diagnosis);
-      if (diseaseId === undefined) continue;
-      batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text, embed: row.embed ?? row.text, fromNotes: row.embed !== undefined });
-      if (batch.length >= opts.embedBatch) await flush();
+    try {
+      for await (const row of readSpool(input.spoolPath)) {
+        const diseaseId = input.diseaseOf.get(row.diagnosis);
+        if (diseaseId === undefined) continue;
+        batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text, embed: row.embed ?? row.text, fromNotes: row.embed !== undefined });
+        if (batch.length >= opts.embedBatch) await flush();
+      }
+      await flush();
+      await flush(); // the last batch in flight
+    } finally {
+      await embedder.close(); // first: a live worker thread would keep the process from exiting
+      rows.end();
+      await once(rows, 'close');
     }
-    await flush();
+    if (staged && staged.size > 0) {
+      await staged.close();
+      records = input.factory.create({ kind, dim, nlist: nlist! });
+      records.train?.(await staged.rowsAt(stridedRows(staged.size, Math.min(staged.size, trainSampleSize(nlist!)))));
+      for await (const chunk of staged.chunks(ADD_BATCH)) records.add(chunk.ids, chunk.vectors);
+    }
   } finally {
-    rows.end();
-    await once(rows, 'close');
+    await staged?.remove();
   }
   const featureVecs = await embedUnit(input.embeddings, input.features.map((f) => f.text));
   dim ||= featureVecs[0]?.length ?? 0;
@@ -149,27 +172,6 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   await rm(finalDir, { recursive: true, force: true });
   await rename(tmpDir, finalDir);
   return manifest;
-}
-
-/** Unit vectors of about `size` indexed rows, evenly spaced over the spool (embedded in batches). */
-async function trainingSample(input: IndexInput, size: number, batchSize: number): Promise<Float32Array[]> {
-  const step = Math.max(1, input.recordCount / size);
-  const out: Float32Array[] = [];
-  let texts: string[] = [];
-  let i = 0;
-  let next = 0;
-  for await (const row of readSpool(input.spoolPath)) {
-    if (!input.diseaseOf.has(row.diagnosis)) continue;
-    if (i++ < next) continue;
-    next += step;
-    texts.push(row.embed ?? row.text);
-    if (texts.length >= batchSize) {
-      out.push(...(await embedUnit(input.embeddings, texts)));
-      texts = [];
-    }
-  }
-  if (texts.length > 0) out.push(...(await embedUnit(input.embeddings, texts)));
-  return out;
 }
 
 /** Atomically points `<dataDir>/current` at a build. */

@@ -34,5 +34,5 @@ export async function buildChunkIndex(input: ChunkIndexInput): Promise<ChunkInde
   if (texts.length > 0) index.add(members.map((m) => m[0]!), vectors);
   await index.save(join(input.dir, CHUNK_FILES.file), join(input.dir, CHUNK_FILES.ids));
   await writeFile(join(input.dir, CHUNK_FILES.groups), JSON.stringify(members));
-  return { size: input.chunks.chunkCount, texts: texts.length, file: CHUNK_FILES.file, ids: CHUNK_FILES.ids, groups: CHUNK_FILES.groups };
+  return { size: input.chunks.chunkCount, texts: texts.length, file: CHUNK_FILES.file, ids: CHUNK_FILES.ids, groups: CHUNK_FILES.groups, membersPerText: input.chunks.membersPerText };
 }

@@ -23,8 +23,14 @@ export interface ChunkIndexEntry {
   texts: number;
   file: string;
   ids: string;
-  /** JSON: per index row, the chunk ids holding that text. */
+  /** JSON: per index row, the chunk ids holding that text (its first `membersPerText`). */
   groups: string;
+  /**
+   * Chunk ids listed per text at most (kg-build/distinct-chunks.ts MEMBERS_PER_TEXT): a top-m
+   * search with m up to this returns what the full lists would. Absent (builds before the cap):
+   * every chunk is listed.
+   */
+  membersPerText?: number;
 }
 
 /** The gate's classifier, its report and the thresholds calibrated at build time (null: keep the configured ones). */

@@ -1,4 +1,4 @@
-import { tokenize } from '../adapters/embeddings/hashed-grams.js';
+import { tokenize, tokenSpans } from '../adapters/embeddings/hashed-grams.js';
 
 /**
  * Lexical (TF-IDF) index of the training records, beside the FAISS one (issue 24, "similar
@@ -43,14 +43,48 @@ export function termHash(salt: number, term: string): number {
   return h >>> 0;
 }
 
-/** Term hash → count for one text. */
+/**
+ * Term hash → count for one text: termHash of every lexicalTerms term, in that order (unigrams,
+ * then bigrams), computed over tokenSpans' char codes without building the term strings. A
+ * bigram's hash continues its first word's FNV state with the space and the second word. Same
+ * map as the string version (test/unit/query-lexical-index.test.ts); ~10x faster, which matters
+ * at 1M records (the string version was the index stage's largest cost after the FAISS adds).
+ */
 export function termCounts(salt: number, text: string): Map<number, number> {
   const m = new Map<number, number>();
-  for (const t of lexicalTerms(text)) {
-    const h = termHash(salt, t);
+  const { n, codes, bounds } = tokenSpans(text);
+  growWordScratch(n);
+  const seed = (0x811c9dc5 ^ salt) >>> 0;
+  let kept = 0;
+  for (let t = 0; t < n; t++) {
+    const s = bounds[2 * t]!;
+    const e = bounds[2 * t + 1]!;
+    if (e - s < 2) continue;
+    let h = seed;
+    for (let i = s; i < e; i++) h = Math.imul(h ^ codes[i]!, 0x01000193);
+    wordHash[kept] = h;
+    wordAt[kept++] = t;
+    h >>>= 0;
+    m.set(h, (m.get(h) ?? 0) + 1);
+  }
+  for (let k = 0; k + 1 < kept; k++) {
+    let h = Math.imul(wordHash[k]! ^ 32, 0x01000193);
+    const t = wordAt[k + 1]!;
+    for (let i = bounds[2 * t]!, e = bounds[2 * t + 1]!; i < e; i++) h = Math.imul(h ^ codes[i]!, 0x01000193);
+    h >>>= 0;
     m.set(h, (m.get(h) ?? 0) + 1);
   }
   return m;
+}
+
+// Scratch of termCounts: per kept word, its FNV state and token number; grown on demand.
+let wordHash = new Int32Array(1024);
+let wordAt = new Int32Array(1024);
+function growWordScratch(n: number): void {
+  if (wordHash.length < n) {
+    wordHash = new Int32Array(n * 2);
+    wordAt = new Int32Array(n * 2);
+  }
 }
 
 export class LexicalIndex {

@@ -52,7 +52,7 @@ export async function openGateArtifacts(input: { dataDir: string; manifest: Buil
     if (index.size !== m.chunkIndex.texts || (index.size > 0 && index.dim !== m.embeddingDim)) {
       throw new ArtifactError(path, `chunk index ${path} holds ${index.size} vectors of dimension ${index.dim}, manifest says ${m.chunkIndex.texts} of ${m.embeddingDim}`);
     }
-    chunkIndex = distinctChunkIndex(index, await readGroups(join(dir, m.chunkIndex.groups), index, m.chunkIndex.size));
+    chunkIndex = distinctChunkIndex(index, await readGroups(join(dir, m.chunkIndex.groups), index, m.chunkIndex.size, m.chunkIndex.membersPerText ?? null));
   }
   if (!m.gate) return { classifier: null, thresholds: null, chunkIndex };
   const loaded = await loadClassifier(join(dir, m.gate.classifier), { expectEmbedder: input.embedderId });
@@ -60,17 +60,22 @@ export async function openGateArtifacts(input: { dataDir: string; manifest: Buil
   return { classifier: loaded.value, thresholds: m.gate.thresholds, chunkIndex };
 }
 
-/** Per index row, the chunk ids holding its text, keyed by the row's vector id (its first chunk). */
-async function readGroups(path: string, index: VectorIndexLike, chunks: number): Promise<Map<string, string[]>> {
+/**
+ * Per index row, the chunk ids holding its text, keyed by the row's vector id (its first chunk).
+ * With a cap (membersPerText) a group lists at most that many and the groups hold at most `chunks`
+ * ids in all; without one, exactly `chunks`.
+ */
+async function readGroups(path: string, index: VectorIndexLike, chunks: number, cap: number | null): Promise<Map<string, string[]>> {
   let rows: unknown;
   try {
     rows = JSON.parse(await readFile(path, 'utf8'));
   } catch (e) {
     throw new ArtifactError(path, `chunk groups ${path} missing or corrupt: ${errorMessage(e)}`, { cause: e });
   }
-  const ok = Array.isArray(rows) && rows.length === index.size && rows.every((g) => Array.isArray(g) && g.length > 0 && g.every((id) => typeof id === 'string'));
+  const ok = Array.isArray(rows) && rows.length === index.size && rows.every((g) => Array.isArray(g) && g.length > 0 && (cap === null || g.length <= cap) && g.every((id) => typeof id === 'string'));
   const groups = ok ? (rows as string[][]) : [];
-  if (!ok || groups.reduce((n, g) => n + g.length, 0) !== chunks) throw new ArtifactError(path, `chunk groups ${path} do not match the chunk index (${index.size} rows, ${chunks} chunks)`);
+  const listed = groups.reduce((n, g) => n + g.length, 0);
+  if (!ok || (cap === null ? listed !== chunks : listed > chunks)) throw new ArtifactError(path, `chunk groups ${path} do not match the chunk index (${index.size} rows, ${chunks} chunks)`);
   return new Map(groups.map((g) => [g[0]!, g] as const));
 }
 

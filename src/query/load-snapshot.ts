@@ -1,4 +1,6 @@
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { GraphStore } from '../adapters/neo4j/graph-store.js';
@@ -67,7 +69,7 @@ const ManifestSchema = z.object({
   recordIdsFile: z.string(),
   lexicalIndex: z.object({ file: z.string().min(1), rows: z.number().int().nonnegative(), terms: z.number().int().nonnegative(), noteRecords: z.number().int().nonnegative() }).optional(),
   createdAt: z.string(),
-  chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1) }).optional(),
+  chunkIndex: z.object({ size: z.number().int().nonnegative(), texts: z.number().int().nonnegative(), file: z.string().min(1), ids: z.string().min(1), groups: z.string().min(1), membersPerText: z.number().int().positive().optional() }).optional(),
   gate: z.object({ classifier: z.string().min(1), metrics: z.string(), thresholds: z.object({ theta1: z.number(), theta2: z.number() }).nullable() }).optional(),
   // The held-out share the build was made with (`dxgraph eval` takes its test side back).
   split: z.object({
@@ -85,6 +87,33 @@ async function readText(path: string, what: string): Promise<string> {
   } catch (e) {
     throw new ArtifactError(path, `${what} missing or unreadable at ${path}: ${errorMessage(e)}`, { cause: e });
   }
+}
+
+/**
+ * records.jsonl, one row per line, read as a stream: at 1M records the file is ~1 GB, past
+ * V8's longest string, so reading it whole failed ("Invalid string length").
+ */
+async function readRecordRows(rowsPath: string): Promise<Map<string, RecordRow>> {
+  const records = new Map<string, RecordRow>();
+  let i = 0;
+  try {
+    const lines = createInterface({ input: createReadStream(rowsPath, { encoding: 'utf8' }), crlfDelay: Infinity });
+    for await (const line of lines) {
+      i++;
+      if (!line.trim()) continue;
+      let row: z.infer<typeof RecordRowSchema>;
+      try {
+        row = RecordRowSchema.parse(JSON.parse(line));
+      } catch (e) {
+        throw new ArtifactError(rowsPath, `record rows ${rowsPath}:${i} is corrupt`, { cause: e });
+      }
+      records.set(row.id, row);
+    }
+  } catch (e) {
+    if (e instanceof ArtifactError) throw e;
+    throw new ArtifactError(rowsPath, `record rows missing or unreadable at ${rowsPath}: ${errorMessage(e)}`, { cause: e });
+  }
+  return records;
 }
 
 export async function readManifest(dataDir: string): Promise<BuildManifest> {
@@ -128,17 +157,7 @@ export async function openArtifacts(input: OpenArtifactsInput): Promise<QueryArt
   const featureIndex = await openChecked(input.openIndex, join(dir, manifest.featureIndex.file), join(dir, manifest.featureIndex.ids), expectF);
   const recordIndex = await openChecked(input.openIndex, join(dir, manifest.recordIndex.file), join(dir, manifest.recordIdsFile), { dim: manifest.embeddingDim, size: manifest.recordIndex.size });
   const rowsPath = join(dir, manifest.recordIndex.rows);
-  const records = new Map<string, RecordRow>();
-  (await readText(rowsPath, 'record rows')).split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let row: z.infer<typeof RecordRowSchema>;
-    try {
-      row = RecordRowSchema.parse(JSON.parse(line));
-    } catch (e) {
-      throw new ArtifactError(rowsPath, `record rows ${rowsPath}:${i + 1} is corrupt`, { cause: e });
-    }
-    records.set(row.id, row);
-  });
+  const records = await readRecordRows(rowsPath);
   if (!manifest.lexicalIndex) return { manifest, featureIndex, recordIndex, records };
   const lexicalPath = join(dir, manifest.lexicalIndex.file);
   if (manifest.lexicalIndex.rows !== records.size) throw new ArtifactError(lexicalPath, `lexical index of ${manifest.lexicalIndex.rows} records, ${rowsPath} holds ${records.size}`);

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allot, kmeans, twoLevelKmeans } from '../../src/adapters/faiss/two-level-kmeans.js';
-import { FaissVectorIndex, HNSW_QUANTIZER_FROM_LISTS } from '../../src/adapters/faiss/vector-index.js';
+import { defaultNprobe, FaissVectorIndex, HNSW_QUANTIZER_FROM_LISTS, quantizerEfSearch } from '../../src/adapters/faiss/vector-index.js';
+import { fromBuffer, readIvfNprobe, readIvfQuantizerHnsw } from '../../src/adapters/faiss/index-params.js';
 import { seededRandom } from '../../src/util/rng.js';
 
 const DIM = 16;
@@ -87,5 +88,39 @@ describe('faiss two-level k-means (IVF centroids for many lists)', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'km2-')), 'ivf.faiss');
     await index.save(path);
     assert.ok((await readFile(path)).indexOf(Buffer.from(twoLevelKmeans(renormalized(rows), DIM, nlist).buffer)) > 0);
+  });
+
+  it('rows added through the flat staging quantizer are saved under the HNSW one (swapped in the file, as merged in memory), ids kept; later adds still work', async () => {
+    const nlist = HNSW_QUANTIZER_FROM_LISTS;
+    const rows = planted(nlist, 2, 0.05, 11);
+    const n = rows.length / DIM;
+    const index = FaissVectorIndex.create({ kind: 'ivf', dim: DIM, nlist });
+    index.train(rows);
+    const half = (n / 2) * DIM;
+    index.add(Array.from({ length: n / 2 }, (_, i) => `r${i}`), rows.subarray(0, half));
+    index.add(Array.from({ length: n / 2 }, (_, i) => `r${n / 2 + i}`), rows.subarray(half));
+    const path = join(mkdtempSync(join(tmpdir(), 'km2-')), 'ivf.faiss');
+    await index.save(path);
+    const file = fromBuffer(await readFile(path));
+    assert.equal(readIvfNprobe(file), defaultNprobe(nlist));
+    assert.equal(readIvfQuantizerHnsw(file).efSearch, quantizerEfSearch(defaultNprobe(nlist)), 'the saved quantizer is the HNSW one, at its search efSearch');
+    const loaded = await FaissVectorIndex.load(path);
+    assert.equal(loaded.size, n);
+    let found = 0;
+    for (let i = 0; i < 200; i++) {
+      const row = i * 20 + 3; // both halves: the second add's ids continue the first's
+      if (loaded.search(rows.subarray(row * DIM, (row + 1) * DIM), 1)[0]?.id === `r${row}`) found++;
+    }
+    assert.ok(found >= 195, `stored rows found under their ids (${found} / 200)`);
+    // An in-memory search moves the lists under the HNSW quantizer (merge_from): saved again, the
+    // same bytes as the quantizer swapped in the file.
+    assert.equal(index.search(rows.subarray(3 * DIM, 4 * DIM), 1)[0]?.id, 'r3');
+    const merged = join(mkdtempSync(join(tmpdir(), 'km2-')), 'ivf.faiss');
+    await index.save(merged);
+    assert.ok((await readFile(merged)).equals(await readFile(path)), 'swapped in the file = merged in memory');
+    // After the move, an add goes through the HNSW quantizer and is found too.
+    const extra = planted(4, 1, 0.01, 12);
+    index.add(['x0', 'x1', 'x2', 'x3'], extra);
+    assert.equal(index.search(extra.subarray(2 * DIM, 3 * DIM), 1)[0]?.id, 'x2');
   });
 });

@@ -3,7 +3,7 @@ import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js
 import { recordChunks } from '../../src/gate/chunk-index.js';
 import { segmentSentences } from '../../src/gate/segment-sentences.js';
 import { DdxplusSource } from '../../src/sources/ddxplus/ddxplus-source.js';
-import { distinctChunks, embedDistinctChunks, lineMemoSegmenter } from '../../kg-build/distinct-chunks.js';
+import { distinctChunks, embedDistinctChunks, lineMemoSegmenter, MEMBERS_PER_TEXT } from '../../kg-build/distinct-chunks.js';
 import { embedAll, embedUnit, toUnit } from '../../kg-build/vectors.js';
 
 const TRICKY = [
@@ -53,6 +53,23 @@ describe('kg-build: distinct chunks (shared by the chunk index and the gate prob
     assert.deepEqual(d.holders, [...expected.values()].map((g) => g.recs));
     assert.ok(d.texts.length < count / 2, 'renderings repeat lines');
     assert.deepEqual(d.members[d.texts.indexOf('fever')], ['t:4#0', 't:4#1', 't:4#2']);
+  });
+
+  it('keeps the first membersPerText chunks of a text, counts them all, and top-m searches up to the cap answer the same', async () => {
+    const records = [...(await sampleRecords(60)), ...TRICKY.map((text, i) => ({ id: `t:${i}`, text }))];
+    const full = distinctChunks(records, Infinity);
+    const cap = 3;
+    const capped = distinctChunks(records, cap);
+    assert.equal(capped.chunkCount, full.chunkCount);
+    assert.equal(capped.membersPerText, cap);
+    assert.deepEqual(capped.texts, full.texts);
+    assert.deepEqual(capped.members, full.members.map((m) => m.slice(0, cap)));
+    assert.deepEqual(capped.holders, full.holders.map((h) => h.slice(0, cap)));
+    assert.ok(full.members.some((m) => m.length > cap), 'some text is held by more chunks than the cap');
+    // The query side expands ranked texts into chunks until m (src/query/distinct-chunk-index.ts).
+    const expand = (members: string[][], m: number) => members.flat().slice(0, m);
+    for (const m of [1, 2, 3]) assert.deepEqual(expand(capped.members.slice(0, 1), m), expand(full.members.slice(0, 1), m));
+    assert.equal(distinctChunks(records).membersPerText, MEMBERS_PER_TEXT);
   });
 
   it('embeds each distinct text once, bit-identical to the number[] path', async () => {

@@ -82,22 +82,24 @@ describe('kg-build build-indexes (artifacts)', () => {
   });
 
   it('flat below flatBelow, then IVF (trained first on a sample spread over the whole input), or HNSW when asked', async () => {
-    const made: { kind: string; nlist: number | undefined; trained: number; adds: number[] }[] = [];
+    // Each row's vector is (1, its patient number), unit: the number is read back as v[1] / v[0].
+    const patient = (v: Float32Array) => Math.round(v[1]! / v[0]!);
+    const made: { kind: string; nlist: number | undefined; trained: number[]; adds: number[]; added: number[] }[] = [];
     const factory: IndexFactory = {
       create({ kind, nlist }) {
-        const e = { kind, nlist, trained: 0, adds: [] as number[] };
+        const e = { kind, nlist, trained: [] as number[], adds: [] as number[], added: [] as number[] };
         made.push(e);
         let size = 0;
         return {
           get size() { return size; },
-          train: (v) => { e.trained += v.length; },
-          add: (ids) => { e.adds.push(ids.length); size += ids.length; },
+          train: (v) => { e.trained.push(...v.map(patient)); },
+          add: (ids, v) => { e.adds.push(ids.length); size += ids.length; e.added.push(...v.map(patient)); },
           save: async () => {},
         };
       },
     };
     const texts: string[] = [];
-    const embeddings = { embedDocuments: async (t: string[]) => (texts.push(...t), t.map((x) => [1, x.length % 7])) } as unknown as HashedEmbedder;
+    const embeddings = { embedDocuments: async (t: string[]) => (texts.push(...t), t.map((x) => [1, Number(/patient (\d+)/.exec(x)?.[1] ?? 0)])) } as unknown as HashedEmbedder;
     const run = async (n: number, opts: { flatBelow: number; approximate?: 'ivf' | 'hnsw' }) => {
       made.length = 0;
       texts.length = 0;
@@ -107,21 +109,23 @@ describe('kg-build build-indexes (artifacts)', () => {
     };
     const flat = await run(120, { flatBelow: 200 });
     assert.equal(flat.kind, 'flat');
-    assert.equal(flat.records.trained, 0);
+    assert.equal(flat.records.trained.length, 0);
     const n = 10_000;
     const ivf = await run(n, { flatBelow: 100 });
     assert.equal(ivf.kind, 'ivf');
     assert.equal(ivf.records.nlist, defaultNlist(n), 'lists sized for the whole record count');
     const sample = trainSampleSize(defaultNlist(n));
     assert.ok(sample < n, 'the test needs a real sample');
-    assert.ok(Math.abs(ivf.records.trained - sample) <= 1, `trained on ~${sample} rows, got ${ivf.records.trained}`);
-    const sampled = texts.slice(0, ivf.records.trained).map((t) => Number(/patient (\d+)/.exec(t)![1]));
+    assert.equal(ivf.records.trained.length, sample, `trained on ${sample} rows`);
+    const sampled = ivf.records.trained;
     assert.ok(sampled[0]! < n / 10 && sampled.at(-1)! > n - n / 10, 'spread from the start to the end of the input');
-    assert.ok(ivf.records.adds.every((a) => a <= 16), 'then plain batches');
-    assert.equal(ivf.records.adds.reduce((a, b) => a + b, 0), n);
+    assert.ok(sampled.every((p, i) => i === 0 || p > sampled[i - 1]!), 'each sampled row once, in input order');
+    assert.equal(texts.length, n + 1, 'every record embedded once (the sample is not embedded again), then the one feature');
+    assert.deepEqual(ivf.records.adds, [n], 'then every row from the staged vectors, in one large batch');
+    assert.deepEqual(ivf.records.added, Array.from({ length: n }, (_, i) => i), 'each row its own vector, in input order');
     const hnsw = await run(120, { flatBelow: 50, approximate: 'hnsw' });
     assert.equal(hnsw.kind, 'hnsw');
-    assert.equal(hnsw.records.trained, 0);
+    assert.equal(hnsw.records.trained.length, 0);
     assert.deepEqual(hnsw.records.adds, [16, 16, 16, 16, 16, 16, 16, 8], 'plain batches');
   });
 });

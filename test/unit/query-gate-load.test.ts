@@ -56,4 +56,15 @@ describe('query: loading the gate artifacts of a build', () => {
     groups(badGroups.dir, [['r1#0'], ['r2#1']]);
     await assert.rejects(openGateArtifacts({ ...badGroups, embedderId: 'test-embedder', openIndex: opener }), (e: unknown) => e instanceof ArtifactError && /chunks\.groups\.json/.test(e.message));
   });
+
+  it('groups capped at membersPerText (kg-build/distinct-chunks.ts) load; a group past the cap does not', async () => {
+    // 5 chunks in all; the first text lists only its first 2 of 4.
+    const capped = build({ chunkIndex: { ...CHUNKS, size: 5, membersPerText: 2 } });
+    groups(capped.dir, [['r1#0', 'r3#2'], ['r2#1']]);
+    const a = await openGateArtifacts({ ...capped, embedderId: 'test-embedder', openIndex: opener });
+    assert.deepEqual(a.chunkIndex!.searchMany([new Float32Array([1, 0, 0, 0])], 2)[0]!.map((h) => h.chunkId), ['r1#0', 'r3#2']);
+    const over = build({ chunkIndex: { ...CHUNKS, membersPerText: 1 } });
+    groups(over.dir, [['r1#0', 'r3#2'], ['r2#1']]);
+    await assert.rejects(openGateArtifacts({ ...over, embedderId: 'test-embedder', openIndex: opener }), (e: unknown) => e instanceof ArtifactError && /chunks\.groups\.json/.test(e.message));
+  });
 });

@@ -69,6 +69,17 @@ describe('query: load snapshot and artifacts', () => {
     await assert.rejects(openArtifacts({ dataDir: artifactsDir(), embedderId: 'emb-a', openIndex: broken }), (e: unknown) => e instanceof ArtifactError && /features\.faiss/.test(e.message));
     await assert.rejects(openArtifacts({ dataDir: artifactsDir({ recordIndex: { kind: 'flat', size: 5, file: 'records.faiss', rows: 'records.jsonl' } }), embedderId: 'emb-a', openIndex: opener }), (e: unknown) => e instanceof ArtifactError && /records\.faiss/.test(e.message));
   });
+
+  it('reads record rows line by line (CRLF too); a missing file or a corrupt line is an ArtifactError naming it', async () => {
+    const ok = artifactsDir({ recordIndex: { kind: 'flat', size: 1, file: 'records.faiss', rows: 'rows.jsonl' } });
+    writeFileSync(join(ok, 'builds', 'b1', 'rows.jsonl'), `\r\n${JSON.stringify({ id: 'r1', diagnosis: 'Flu', diseaseId: 'dis:flu', text: 'fever' })}\r\n\r\n`);
+    assert.equal((await openArtifacts({ dataDir: ok, embedderId: 'emb-a', openIndex: opener })).records.get('r1')?.text, 'fever');
+    const missing = artifactsDir({ recordIndex: { kind: 'flat', size: 1, file: 'records.faiss', rows: 'nowhere.jsonl' } });
+    await assert.rejects(openArtifacts({ dataDir: missing, embedderId: 'emb-a', openIndex: opener }), (e: unknown) => e instanceof ArtifactError && /record rows missing or unreadable at .*nowhere\.jsonl/.test(e.message));
+    const corrupt = artifactsDir();
+    writeFileSync(join(corrupt, 'builds', 'b1', 'records.jsonl'), `${JSON.stringify({ id: 'r1', diagnosis: 'Flu', text: 'x' })}\n{"id": 1}\n`);
+    await assert.rejects(openArtifacts({ dataDir: corrupt, embedderId: 'emb-a', openIndex: opener }), (e: unknown) => e instanceof ArtifactError && /records\.jsonl:2 is corrupt/.test(e.message));
+  });
 });
 
 describe('query: diagnose use case', () => {

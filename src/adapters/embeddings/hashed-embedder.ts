@@ -26,6 +26,11 @@ export class HashedEmbedder extends Embeddings {
     this.charWeight = opts.charWeight ?? 0.35;
   }
 
+  /** What makes another instance embed identically (a build's worker thread makes its own). */
+  get options(): Required<HashedEmbedderOptions> {
+    return { dim: this.dim, charWeight: this.charWeight };
+  }
+
   /** Identifier recorded with a build, so query time can refuse a mismatched embedder. */
   get id(): string {
     return `hashed-ngram-v1:${this.dim}`;

@@ -93,6 +93,16 @@ function tokenizeSlow(text: string): number {
   return words.length;
 }
 
+/**
+ * The tokens of `text` as tokenize() gives them, without strings: token t is
+ * codes[bounds[2t] .. bounds[2t+1]) (char codes, all in [a-z0-9.]). The arrays are this
+ * module's scratch, valid until the next call (the lexical index's term hashing reads them).
+ */
+export function tokenSpans(text: string): { n: number; codes: Uint8Array; bounds: Int32Array } {
+  const n = tokenizeInto(text);
+  return { n, codes, bounds };
+}
+
 export function hashedVector(text: string, dim: number, charWeight: number): Float32Array {
   const v = new Float32Array(dim);
   // hash % dim on the unsigned hash; for a power of two that is its low bits (no float modulo).

@@ -36,14 +36,15 @@ async function sha256File(path: string): Promise<string> {
 
 /** Write index then sidecar, each through a temp file + rename, so a crash never leaves a half file. */
 export async function writeIndexFiles(
-  native: NativeIndex,
+  /** The native index, or anything that writes one to a path (vector-index.ts: a quantizer swap). */
+  native: { write(path: string): void | Promise<void> },
   meta: { kind: IndexKind; dim: number; ids: readonly string[] },
   paths: { indexPath: string; idsPath: string },
 ): Promise<void> {
   const tmpIndex = `${paths.indexPath}.tmp-${process.pid}`;
   const tmpIds = `${paths.idsPath}.tmp-${process.pid}`;
   try {
-    native.write(tmpIndex);
+    await native.write(tmpIndex);
     const [size, digest] = await Promise.all([stat(tmpIndex), sha256File(tmpIndex)]);
     const idMap: IdMapFile = { format: ID_MAP_FORMAT, kind: meta.kind, dim: meta.dim, ids: [...meta.ids], indexBytes: size.size, indexSha256: digest };
     await writeFile(tmpIds, JSON.stringify(idMap));

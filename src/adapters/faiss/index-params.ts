@@ -88,7 +88,7 @@ export function patchIvfNprobe(buf: Buffer, nprobe: number): void {
 }
 
 /** Offset of an IVF index's quantizer, itself a serialized index. */
-function ivfQuantizerOffset(read: ByteSource): number {
+export function ivfQuantizerOffset(read: ByteSource): number {
   expect(read, IVF_FLAT);
   return afterHeader(read) + 16;
 }
@@ -101,6 +101,25 @@ export function readIvfQuantizerHnsw(read: ByteSource): HnswParams {
 /** Overwrites the HNSW parameters of `buf`'s quantizer (a serialized IndexIVFFlat over an IndexHNSWFlat) in place. */
 export function patchIvfQuantizerHnsw(buf: Buffer, params: Partial<HnswParams>): void {
   patchHnswParams(buf.subarray(ivfQuantizerOffset(fromBuffer(buf))), params);
+}
+
+const FLAT_IP = 'IxFI';
+const FLAT_L2 = 'IxF2';
+
+/** Bytes of a serialized IndexFlat (IP or L2) starting at `at`: fourcc, header, its floats (u64 count, then the data). */
+export function flatIndexBytes(read: ByteSource, at: number): number {
+  const sub: ByteSource = (offset, length) => read(at + offset, length);
+  const got = fourcc(sub);
+  if (got !== FLAT_IP && got !== FLAT_L2) throw new InputError(`expected a FAISS flat index, got ${JSON.stringify(got)}`, { field: 'index' });
+  const start = afterHeader(sub);
+  return start + 8 + Number(sub(start, 8).readBigUInt64LE(0)) * 4;
+}
+
+/** Bytes of a serialized IndexHNSWFlat starting at `at`: up to its parameters, the three of them and upper_beam, then its flat storage. */
+export function hnswFlatIndexBytes(read: ByteSource, at: number): number {
+  const sub: ByteSource = (offset, length) => read(at + offset, length);
+  const storage = hnswParamsOffset(sub) + 12; // efConstruction, efSearch, upper_beam
+  return storage + flatIndexBytes(sub, storage);
 }
 
 function positiveInt(v: number, field: string): number {
