@@ -50,7 +50,10 @@ export class HeavyClients {
 
   /** Note that `client` has `inPool` jobs in the pool (running or about to), at `now`. */
   note(client: string, inPool: number, now: number): void {
-    if (inPool >= 2) this.lastConcurrent.set(client, now);
+    if (inPool < 2) return;
+    this.lastConcurrent.set(client, now);
+    // Clients may be addresses (no API keys): forget the stale ones rather than grow without bound.
+    if (this.lastConcurrent.size > 1024) for (const [c, t] of this.lastConcurrent) if (now - t > this.windowMs) this.lastConcurrent.delete(c);
   }
 
   isHeavy(client: string, now: number): boolean {

@@ -26,6 +26,11 @@ describe('diagnose pool lanes (issue 28 fairness)', () => {
     assert.equal(h.isHeavy('light', 500), false);
     assert.equal(h.isHeavy('busy', 1001), false, 'forgiven after the window');
     assert.equal(h.isHeavy('busy', 500), false, 'and forgotten');
+    // Many clients (addresses): the stale ones are dropped once there are over 1,024.
+    const many = new HeavyClients(1000);
+    for (let i = 0; i < 1100; i++) many.note(`ip${i}`, 2, i < 1000 ? 0 : 5000);
+    assert.equal(many.isHeavy('ip0', 0), false, 'a stale client was forgotten');
+    assert.equal(many.isHeavy('ip1099', 5000), true);
   });
   it('without background workers (one lane) any free worker runs any job', () => {
     assert.equal(pickSlot(slots('Ff'), 3), 1);
