@@ -1,7 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import type { Embeddings } from '@langchain/core/embeddings';
 import { HashedEmbedder } from '../src/adapters/embeddings/hashed-embedder.js';
 import { embedUnit } from './vectors.js';
+import { tsWorker } from '../src/util/ts-worker.js';
 
 /**
  * Unit embeddings of the index stage's record batches, computed on a worker thread when the
@@ -18,16 +18,14 @@ export interface BatchEmbedder {
   close(): Promise<void>;
 }
 
-// Workers start from TypeScript sources like the CLI (bin/dxgraph.js): tsx's loader first.
-const ENTRY = new URL('./embed-worker.ts', import.meta.url).href;
-const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`;
+const ENTRY = new URL('./embed-worker.ts', import.meta.url);
 
 export const OFF_THREAD_FROM = 20_000;
 
 export function batchEmbedder(embeddings: Embeddings, records: number): BatchEmbedder {
   if (!(embeddings instanceof HashedEmbedder) || records < OFF_THREAD_FROM) return { embed: (texts) => embedUnit(embeddings, texts), close: async () => {} };
   const dim = embeddings.dim;
-  const worker = new Worker(BOOT, { eval: true, workerData: embeddings.options });
+  const worker = tsWorker(ENTRY, { workerData: embeddings.options });
   const waiting = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: unknown) => void }>();
   let seq = 0;
   let failed: unknown = null;

@@ -11,11 +11,10 @@
  * process of its own (load-client.ts), as a client on another host would: in this one its
  * connections shared the event loop that timed the light client's requests.
  */
-import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
-import type { EventEmitter } from 'node:events';
 import { loadavg, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { run } from './autocannon-run.js';
 import type { LoadDone, LoadRun } from './load-client.js';
 import type { ServeProcess } from './serve-process.js';
 
@@ -54,36 +53,6 @@ export interface Load {
   p50: number;
   p99: number;
   status: Record<string, number>;
-}
-
-interface Run {
-  url: string;
-  key: string;
-  connections: number;
-  seconds: number;
-  texts: readonly string[];
-  path?: string;
-  /** Requests per second in all; 0 = as fast as answers come back. */
-  rate?: number;
-  /** Every response's latency (ms) and status. */
-  onResponse?: (ms: number, status: number) => void;
-}
-
-async function run(o: Run): Promise<{ requests: number; seconds: number; status: Record<string, number>; p50: number; p99: number }> {
-  let i = 0;
-  const path = o.path ?? '/v1/diagnose';
-  const diagnose = path === '/v1/diagnose';
-  // Without a callback autocannon returns its tracker, an EventEmitter that is also the result's promise (its types show only the promise).
-  const inst = autocannon({
-    url: o.url, connections: o.connections, duration: o.seconds, timeout: 30, ...(o.rate ? { overallRate: o.rate } : {}),
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${o.key}` },
-    requests: [{ method: diagnose ? 'POST' : 'GET', path, ...(diagnose ? { setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ text: o.texts[i++ % o.texts.length] }) }) } : {}) }],
-  }) as unknown as Promise<autocannon.Result> & EventEmitter;
-  if (o.onResponse) inst.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => o.onResponse!(ms, status));
-  const r = await inst;
-  const status: Record<string, number> = {};
-  for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) status[k] = (v as { count: number }).count;
-  return { requests: r.requests.total, seconds: r.duration, status, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
 /** One load run's rate and latency (the replicas phase). */

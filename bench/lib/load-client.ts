@@ -7,8 +7,7 @@
  * wait" was the bench's own loop busy with the other client's responses. On separate hosts,
  * as clients are, that cannot happen.
  */
-import autocannon from 'autocannon';
-import type { EventEmitter } from 'node:events';
+import { run } from './autocannon-run.js';
 
 export interface LoadRun {
   type: 'run';
@@ -28,18 +27,9 @@ export interface LoadDone {
 }
 
 async function runOnce(m: LoadRun): Promise<LoadDone> {
-  let i = 0;
   let answered = 0;
-  const inst = autocannon({
-    url: m.url, connections: m.connections, duration: m.seconds, timeout: 30,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${m.key}` },
-    requests: [{ method: 'POST', path: '/v1/diagnose', setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ text: m.texts[i++ % m.texts.length] }) }) }],
-  }) as unknown as Promise<autocannon.Result> & EventEmitter;
-  inst.on('response', (_c: unknown, status: number) => void (answered += status < 300 ? 1 : 0));
-  const r = await inst;
-  const status: Record<string, number> = {};
-  for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) status[k] = (v as { count: number }).count;
-  return { type: 'done', answered, seconds: r.duration, status };
+  const r = await run({ ...m, onResponse: (_ms, status) => void (answered += status < 300 ? 1 : 0) });
+  return { type: 'done', answered, seconds: r.seconds, status: r.status };
 }
 
 if (process.send) {

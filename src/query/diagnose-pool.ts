@@ -12,7 +12,8 @@
  * `Index.read` builds through it, so two threads reading their indexes at once crashed the
  * process (seen in bench:replicas). Searching existing indexes is unaffected.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { tsWorker } from '../util/ts-worker.js';
 import type { Config } from '../config.js';
 import { ArtifactError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -50,9 +51,7 @@ export interface PoolOptions {
   logger: Logger;
 }
 
-// Workers start from TypeScript sources like the CLI (bin/dxgraph.js): tsx's loader first.
-const ENTRY = new URL('./diagnose-worker.ts', import.meta.url).href;
-const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`;
+const ENTRY = new URL('./diagnose-worker.ts', import.meta.url);
 
 export class DiagnosePool {
   private readonly slots: Slot[] = [];
@@ -111,7 +110,7 @@ export class DiagnosePool {
   private startOne(lane: Lane): Promise<void> {
     // The session key stays on the main thread: workers never touch sessions.
     const config = { ...this.o.config, sessionStore: undefined };
-    const worker = new Worker(BOOT, { eval: true, workerData: { config, nice: lane === 'background' ? BACKGROUND_NICE : 0 } });
+    const worker = tsWorker(ENTRY, { workerData: { config, nice: lane === 'background' ? BACKGROUND_NICE : 0 } });
     return new Promise<void>((ready, failed) => {
       let started = false;
       worker.on('message', (m: FromWorker) => {

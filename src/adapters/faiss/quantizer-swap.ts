@@ -20,7 +20,7 @@ export async function writeWithHnswQuantizer(staging: { write(path: string): voi
     staging.write(stagedPath);
     const file = await open(stagedPath, 'r');
     let head: Buffer;
-    let rest: number;
+    let rest: number; // where the staged index's direct map and lists start, after its flat quantizer
     try {
       const size = (await file.stat()).size;
       const read: ByteSource = (offset, length) => {
@@ -33,8 +33,7 @@ export async function writeWithHnswQuantizer(staging: { write(path: string): voi
       head = read(0, ivfQuantizerOffset(read));
       // Both IVF headers alike but for ntotal: same kind, dimension, metric, list count, nprobe.
       if (!sameIvfShape(head, hnsw.subarray(0, ivfQuantizerOffset(fromBuffer(hnsw))))) throw new InputError('the HNSW-quantized index has another kind, dimension, list count or nprobe than the staged one', { field: 'index' });
-      const q0 = head.length;
-      rest = q0 + flatIndexBytes(read, q0);
+      rest = head.length + flatIndexBytes(read, head.length);
     } finally {
       await file.close();
     }
