@@ -36,6 +36,7 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
 export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   alpha: 0.03,
   notesAlpha: 0.3,
+  notesUnreportedWeight: 0.1,
   unreportedWeight: 1,
   unreportedPower: 2,
   minRecords: 5,

@@ -16,9 +16,14 @@ import { observedRecords } from '../domain/prevalence.js';
  *            + λ · Σ_{f not reported} log(1 - p(f|d))   ("unreported" = weak absence)
  *
  * λ = 1 is the full Bernoulli model (every unreported feature counts as absent, true for
- * a complete DDXPlus record); a feature learnt from notes only (FeatureNode.fromNotes) is never in
- * the unreported sum: a note that does not mention a finding says nothing about it; a short free-text description says little about what is
- * absent, so λ is scaled by how complete it is (`effectiveUnreportedWeight`). The
+ * a complete DDXPlus record); a feature learnt from notes only (FeatureNode.fromNotes) weighs in
+ * the unreported sum with γ_notes·λ only (`notesUnreportedWeight`, default 0.1): a note that does
+ * not mention a finding says little about it, but a disease whose notes nearly all name a finding
+ * (croup's barking cough) is a little less likely for a description silent on it, which is what a
+ * bag of words' length-normalised cosine also counts. Chosen on the dev checks only (docs/notes.md):
+ * γ 0.05-0.15 alike, naive Bayes alone +1 / +5 / +1 cases over 0 on vignettes dev → dev-b, dev-b →
+ * dev and the notes-pc thirds; 1 (the full Bernoulli model) loses 3 / 1 / 2. A short free-text
+ * description says little about what is absent, so λ is scaled by how complete it is (`effectiveUnreportedWeight`). The
  * unreported sum is computed as λ·(base(d) − Σ_reported log(1−p)), with base(d) the
  * all-absent sum precomputed once per snapshot; scoring-sparse.ts then scores every disease that
  * shows none of the reported features at once per p0 (their terms depend on d only through p0).
@@ -47,6 +52,8 @@ export interface NbParams {
   alpha: number;
   /** α of the features learnt from notes only (FeatureNode.fromNotes); absent = α. */
   notesAlpha?: number;
+  /** γ_notes: the share of λ an unreported feature learnt from notes only weighs with (absent = 0: not at all). */
+  notesUnreportedWeight?: number;
   unreportedWeight: number;
   /** Exponent of the completeness scaling of λ (effectiveUnreportedWeight). */
   unreportedPower?: number;
@@ -84,19 +91,21 @@ export interface NbTables {
   declaredUnseen: Map<number, readonly [number, number]>[];
   /** Per feature: its share of all training records (the background rate q(f)). */
   marginal: Float64Array;
-  /** Per feature: 1 when an unreported feature counts as weakly absent, 0 for features learnt from notes only. */
+  /** Per feature: 1 for a coded feature, 0 for one learnt from notes only. */
   unreportedMask: Uint8Array;
+  /** Per feature: the weight of its log(1 − p) in the unreported sum (1 coded; γ_notes for features learnt from notes only). */
+  unreportedShare: Float64Array;
 }
 
 const EPS = 1e-4;
 const cache = new WeakMap<KgSnapshot, Map<string, NbTables>>();
 
-export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'minRecords' | 'declared'>): NbTables {
-  const { alpha, minRecords = 0, declared = false } = p;
+export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'notesUnreportedWeight' | 'minRecords' | 'declared'>): NbTables {
+  const { alpha, minRecords = 0, declared = false, notesUnreportedWeight: gamma = 0 } = p;
   const notesAlpha = p.notesAlpha ?? alpha;
   const perSnap = cache.get(s) ?? new Map<string, NbTables>();
   cache.set(s, perSnap);
-  const key = `${alpha}|${notesAlpha}|${minRecords}|${declared}`;
+  const key = `${alpha}|${notesAlpha}|${gamma}|${minRecords}|${declared}`;
   const hit = perSnap.get(key);
   if (hit) return hit;
   const D = s.diseases.length;
@@ -105,8 +114,10 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     logP: [], log1mP: [], logP0: new Float64Array(D), log1mP0: new Float64Array(D), logP0Notes: new Float64Array(D), log1mP0Notes: new Float64Array(D),
     allAbsent: new Float64Array(D), logPrior: new Float64Array(D), meanFeaturesPerRecord: 0, marginal: new Float64Array(F), declaredUnseen: [],
     unreportedMask: Uint8Array.from(s.features, (f) => (f.fromNotes ? 0 : 1)),
+    unreportedShare: Float64Array.from(s.features, (f) => (f.fromNotes ? gamma : 1)),
   };
-  const countedF = t.unreportedMask.reduce((a, x) => a + x, 0);
+  const codedF = t.unreportedMask.reduce((a, x) => a + x, 0);
+  const notesF = (s.features.length - codedF) * gamma;
   let edgeCounts = 0;
   for (let d = 0; d < D; d++) {
     const n = s.diseases[d]!.recordCount;
@@ -116,8 +127,13 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     const lp = new Float64Array(m.features.length);
     const l1 = new Float64Array(m.features.length);
     let counted = 0;
-    for (let i = 0; i < m.features.length; i++) counted += t.unreportedMask[m.features[i]!]!;
-    let sum = (countedF - counted) * Math.log(1 - p0);
+    let countedNotes = 0;
+    for (let i = 0; i < m.features.length; i++) {
+      counted += t.unreportedMask[m.features[i]!]!;
+      countedNotes += t.unreportedMask[m.features[i]!] ? 0 : gamma;
+    }
+    // The features d never showed, each at p0 (coded) or, weighed by γ_notes, at p0 of the notes.
+    let sum = (codedF - counted) * Math.log(1 - p0) + (notesF - countedNotes) * Math.log(1 - p0Notes);
     for (let i = 0; i < m.features.length; i++) {
       // Counted edges (EHR) are smoothed; estimated edges (LLM, no count) are clamped.
       // Counted edges (EHR) are smoothed over the records that could show them (domain/prevalence.ts).
@@ -125,7 +141,7 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
       const p = n > 0 && m.counts[i]! > 0 ? (m.counts[i]! + a) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * a) : clamp(m.prevalence[i]!);
       lp[i] = Math.log(p);
       l1[i] = Math.log(1 - p);
-      if (t.unreportedMask[m.features[i]!]) sum += l1[i]!;
+      sum += t.unreportedShare[m.features[i]!]! * l1[i]!;
       edgeCounts += m.counts[i]!;
       t.marginal[m.features[i]!]! += m.counts[i]!;
     }
@@ -229,7 +245,7 @@ export function reportedTerms(t: NbTables, reported: readonly ReportedFeature[],
     }
     observed[i] = obs;
     // Remove the feature from the "unreported" sum (if it is in it), then add its observed term.
-    contributions[i] = r.weight * (obs - lam * l1[i]! * t.unreportedMask[r.feature]!);
+    contributions[i] = r.weight * (obs - lam * l1[i]! * t.unreportedShare[r.feature]!);
   }
   if (groups) mixAlternatives(groups, reported, observed, contributions);
 }

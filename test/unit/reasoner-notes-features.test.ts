@@ -32,6 +32,20 @@ describe('naive Bayes: features learnt from notes only (issue 24)', () => {
   };
   it('an unreported coded feature counts against the disease that usually shows it', () => assert.ok(gap(false) > 1, String(gap(false))));
   it('an unreported feature from notes counts against nobody', () => assert.ok(gap(true) < gap(false) - 1, `${gap(true)} vs ${gap(false)}`));
+  it('with γ_notes an unreported feature from notes counts against the disease that names it, at γ of a coded one', () => {
+    const s = kg(true);
+    const t = nbTables(s, { alpha: 0.03, notesUnreportedWeight: 0.1 });
+    const gamma = nbScore(s, t, 1, [], { unreportedWeight: 1 }).score - nbScore(s, t, 0, [], { unreportedWeight: 1 }).score;
+    // a: log(1 − 9.03/10.06) for the unreported rash against b's log(1 − p0); with γ it is a tenth of the coded gap.
+    const coded = gap(false);
+    assert.ok(gamma > gap(true) + 0.1 && gamma < coded / 5, `${gamma} vs ${gap(true)} / ${coded}`);
+  });
+  it('sparse scoring equals exhaustive scoring with γ_notes', () => {
+    const s = kg(true);
+    const t = nbTables(s, { alpha: 0.03, notesAlpha: 0.3, notesUnreportedWeight: 0.1 });
+    const one = [{ feature: 1, present: true, weight: 1 }];
+    assert.deepEqual([...nbScoresAll(s, t, one, { unreportedWeight: 0.7 }, false)], [...nbScoresAll(s, t, one, { unreportedWeight: 0.7 }, true)]);
+  });
   it('a reported feature from notes still counts, present or absent', () => {
     const s = kg(true);
     const t = nbTables(s, { alpha: 0.03 });
