@@ -1,3 +1,4 @@
+import { isSectionHeading } from './sections/shipped-headings.js';
 import type { InputFinding } from './findings.js';
 import { analyzeClinicalText, type Demographics, type TextFinding } from './analysis/index.js';
 import { blank } from './analysis/analyze.js';
@@ -72,7 +73,7 @@ const FIRST_PERSON = /\b(?:i|i'm|i've|im|my|me)\b/i;
 function isRendering(m: RegExpExecArray): boolean {
   const label = m[1]!.slice(0, -1).trim();
   const answer = m[2]!.trim();
-  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && label.split(/\s+/).length <= 12;
+  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && !isSectionHeading(label) && label.split(/\s+/).length <= 12;
   if (!QUESTION_START.test(label) || label.split(/\s+/).length < 2) return false;
   return NO_ANSWER.test(answer) || YES_ANSWER.test(answer) || (answer.split(/\s+/).length <= 8 && !FIRST_PERSON.test(answer));
 }

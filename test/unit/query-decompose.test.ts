@@ -110,3 +110,19 @@ describe('query: decompose (eq. 8)', () => {
     assert.deepEqual(texts('Is it serious? I have had a cough for 3 days'), ['+serious', '+cough']);
   });
 });
+
+describe('decompose: section headings of the shipped rules (issue 24)', () => {
+  it('reads a discharge summary\'s headed lines as findings and demographics, not as "heading: answer" renderings', () => {
+    const out = decompose({ text: 'Reason for admission: 34M with RLQ pain, anorexia, fever.\nHospital course: afebrile, tolerated diet.', findings: [] });
+    assert.deepEqual(out.findings.map((f) => [f.polarity === 'absent' ? '-' : '+', f.text].join('')), ['+RLQ pain', '+anorexia', '+fever', '-fever', '+tolerated diet']);
+    assert.deepEqual([out.demographics.age, out.demographics.sex], [34, 'M']);
+    assert.ok(out.findings.every((f) => f.assertion !== undefined), 'each finding has an assertion');
+  });
+  it('knows every unambiguous heading of section-rules.json, and leaves the ambiguous ones and renderings alone', async () => {
+    const { SHIPPED_HEADINGS, isSectionHeading } = await import('../../src/clinical-text/sections/shipped-headings.js');
+    assert.ok(SHIPPED_HEADINGS.includes('reason for admission') && SHIPPED_HEADINGS.includes('hospital course'));
+    assert.ok(!SHIPPED_HEADINGS.includes('pe') && !SHIPPED_HEADINGS.includes('p'), 'ambiguous headings stay out');
+    assert.ok(isSectionHeading('Brief  Hospital Course'));
+    assert.deepEqual(texts('pain location: upper chest'), ['+pain location: upper chest']);
+  });
+});

@@ -1,3 +1,4 @@
+import { SHIPPED_HEADINGS } from '../sections/shipped-headings.js';
 /**
  * Cue phrases in the style of NegEx / ConText / pyConText. Written from the negspacy 1.1.0
  * `en_clinical` termsets and medspacy 1.3.1 `context_rules.json` (read, reimplemented, not
@@ -208,7 +209,7 @@ export const CUE_DEFS: readonly CueDef[] = [
   ...defs(POSITIVE, 'positive', 'forward', 'none'),
   ...defs(TERMINATE, 'terminate', 'forward', 'none'),
   ...defs(EXPOSURE, 'exposure', 'forward', 'none'),
-  ...defs(HEADER, 'header', 'forward', 'none'),
+  ...defs([...new Set([...HEADER, ...SHIPPED_HEADINGS])], 'header', 'forward', 'none'),
   ...defs(FRAME, 'frame', 'forward', 'none'),
   ...defs(FAMILY_HEADS, 'family', 'forward', 'strong'),
   ...defs(FAMILY_BWD, 'family', 'backward', 'none'),
