@@ -74,7 +74,7 @@ export function createOfflineDiagnoser(services: OfflineDiagnoserServices, optio
       }
       if (matches.length === 0) return [];
       const reported = reportedFeatures(s, matches, { margin: ev.matchMargin, threshold });
-      const tables = nbTables(s, { alpha: ev.alpha, ...(ev.notesAlpha !== undefined ? { notesAlpha: ev.notesAlpha } : {}), ...(ev.notesUnreportedWeight !== undefined ? { notesUnreportedWeight: ev.notesUnreportedWeight } : {}) });
+      const tables = nbTables(s, { alpha: ev.alpha, notesAlpha: ev.notesAlpha, notesUnreportedWeight: ev.notesUnreportedWeight });
       const lambda = effectiveUnreportedWeight(tables, reported.reduce((a, r) => a + r.weight, 0), ev.unreportedWeight);
       // Every disease's score at the cost of the diseases the findings touch (the same scores, scoring-sparse.ts).
       const scores = nbScoresAll(s, tables, reported, { unreportedWeight: lambda });

@@ -117,7 +117,7 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     unreportedShare: Float64Array.from(s.features, (f) => (f.fromNotes ? gamma : 1)),
   };
   const codedF = t.unreportedMask.reduce((a, x) => a + x, 0);
-  const notesF = (s.features.length - codedF) * gamma;
+  const notesF = s.features.length - codedF;
   let edgeCounts = 0;
   for (let d = 0; d < D; d++) {
     const n = s.diseases[d]!.recordCount;
@@ -127,13 +127,9 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     const lp = new Float64Array(m.features.length);
     const l1 = new Float64Array(m.features.length);
     let counted = 0;
-    let countedNotes = 0;
-    for (let i = 0; i < m.features.length; i++) {
-      counted += t.unreportedMask[m.features[i]!]!;
-      countedNotes += t.unreportedMask[m.features[i]!] ? 0 : gamma;
-    }
+    for (let i = 0; i < m.features.length; i++) counted += t.unreportedMask[m.features[i]!]!;
     // The features d never showed, each at p0 (coded) or, weighed by γ_notes, at p0 of the notes.
-    let sum = (codedF - counted) * Math.log(1 - p0) + (notesF - countedNotes) * Math.log(1 - p0Notes);
+    let sum = (codedF - counted) * Math.log(1 - p0) + gamma * (notesF - (m.features.length - counted)) * Math.log(1 - p0Notes);
     for (let i = 0; i < m.features.length; i++) {
       // Counted edges (EHR) are smoothed; estimated edges (LLM, no count) are clamped.
       // Counted edges (EHR) are smoothed over the records that could show them (domain/prevalence.ts).
