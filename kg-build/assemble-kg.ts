@@ -9,7 +9,7 @@ import { readSpool } from './scan-records.js';
 export function assemble(parts: {
   clusters: DiseaseClusters;
   hierarchy: Hierarchy;
-  ehr: Pick<DiagnosticKg, 'features' | 'manifestations'>;
+  ehr: Pick<DiagnosticKg, 'features' | 'manifestations' | 'notesMentions'> & { notedRecords?: ReadonlyMap<string, number> };
   augmented: Pick<DiagnosticKg, 'features' | 'manifestations'>;
   keyDifferences: DiagnosticKg['keyDifferences'];
 }): DiagnosticKg {
@@ -17,9 +17,13 @@ export function assemble(parts: {
   return {
     categories: hierarchy.categories,
     subcategories: hierarchy.subcategories,
-    diseases: clusters.diseases.map((d) => ({ ...d, subcategoryId: hierarchy.subcategoryOf.get(d.id)! })),
+    diseases: clusters.diseases.map((d) => {
+      const noted = parts.ehr.notedRecords?.get(d.id);
+      return { ...d, subcategoryId: hierarchy.subcategoryOf.get(d.id)!, ...(noted !== undefined ? { notedRecords: noted } : {}) };
+    }),
     features: [...parts.ehr.features, ...parts.augmented.features],
     manifestations: [...parts.ehr.manifestations, ...parts.augmented.manifestations],
+    ...(parts.ehr.notesMentions?.length ? { notesMentions: parts.ehr.notesMentions } : {}),
     keyDifferences: parts.keyDifferences,
   };
 }
@@ -34,6 +38,7 @@ export function kgCounts(kg: DiagnosticKg, records: number): Record<string, numb
     ehrFeatures: kg.features.filter((f) => f.kind === 'ehr').length,
     augmentedFeatures: kg.features.filter((f) => f.kind === 'augmented').length,
     manifestations: kg.manifestations.length,
+    notesMentions: kg.notesMentions?.length ?? 0,
     keyDifferences: kg.keyDifferences.length,
     trainingRecords: records,
   };

@@ -1,5 +1,5 @@
 import type { Embeddings } from '@langchain/core/embeddings';
-import type { FeatureNode, ManifestationEdge } from '../src/domain/kg.js';
+import type { FeatureNode, ManifestationEdge, NotesMentionEdge } from '../src/domain/kg.js';
 import type { DiseaseClusters } from './cluster-diseases.js';
 import { featureIdOf, isFreeTextKey } from './feature-key.js';
 import { readSpool, type FeatureProto, type RecordScan } from './scan-records.js';
@@ -34,6 +34,9 @@ export interface DecomposedFeatures {
   canonical: ReadonlyMap<string, string>;
   /** Emergent concepts of the notes: candidates seen and concepts kept (0 / 0 without notes). */
   emergent: { candidates: number; kept: number };
+  /** Diseases whose records are partly notes: how their notes speak of each feature (NotesMentionEdge), and how many records had notes. */
+  notesMentions: NotesMentionEdge[];
+  notedRecords: ReadonlyMap<string, number>;
 }
 
 export async function decomposeFeatures(
@@ -54,12 +57,22 @@ export async function decomposeFeatures(
   const counts = new Map<string, Map<string, number>>();
   // Incomplete records (notes only): per disease, how many, and per feature how many said anything of it.
   const incomplete = new Map<string, { records: number; mentions: Map<string, number>; present: Map<string, number> }>();
+  // Per disease: the records that had notes (a feature learnt from notes only could show in them
+  // alone), and per feature how many of them state it present.
+  const noted = new Map<string, number>();
+  const notedPresent = new Map<string, Map<string, number>>();
   for await (const row of readSpool(scan.spoolPath)) {
     const diseaseId = clusters.diseaseOf.get(row.diagnosis);
     if (diseaseId === undefined) continue;
     const perDisease = counts.get(diseaseId) ?? new Map<string, number>();
     counts.set(diseaseId, perDisease);
     const present = new Set(row.features.map((k) => canonical.get(k) ?? k));
+    if (row.noted) {
+      noted.set(diseaseId, (noted.get(diseaseId) ?? 0) + 1);
+      const said = notedPresent.get(diseaseId) ?? new Map<string, number>();
+      notedPresent.set(diseaseId, said);
+      for (const key of present) if (key !== '') said.set(key, (said.get(key) ?? 0) + 1);
+    }
     for (const key of present) if (key !== '') perDisease.set(key, (perDisease.get(key) ?? 0) + 1);
     if (row.incomplete) {
       const inc = incomplete.get(diseaseId) ?? { records: 0, mentions: new Map<string, number>(), present: new Map<string, number>() };
@@ -73,14 +86,18 @@ export async function decomposeFeatures(
   const noteOnly = (key: string) => isEmergentKey(key) || ((input.noteKeys?.has(key) ?? false) && !(input.codedKeys?.has(key) ?? false));
   // A coded feature is known only for the records that could have shown it: every complete record,
   // and an incomplete (notes only) one when its notes mention it, present or denied. A feature
-  // learnt from notes only keeps every record as its denominator: being unmentioned is its signal.
+  // learnt from notes only is estimated over the disease's records that had notes, every one of
+  // them (being unmentioned in a note is its signal), but none without notes: a coded record cannot
+  // say "kissing bugs", so its silence is no evidence. Pooled over every record, a DDXPlus + notes
+  // KG diluted Chagas's 4 of 6 notes to 4 of 306 records (docs/notes.md, session 14).
   // With enough complete records the notes are left out of a coded feature's estimate: a note
   // mentions what struck its writer (fever yes far more often than fever no), so pooling its
   // mentions biases the answer to the coded question. Measured (docs/notes.md): pooled, the DDXPlus
   // + notes KG lost 0.5 / 0.6 points of interactive top-1 at 0 / 3 questions against DDXPlus alone.
   const estimate = (diseaseId: string, key: string, n: number, count: number): { count: number; observed: number } => {
+    if (noteOnly(key)) return { count, observed: noted.get(diseaseId) ?? n };
     const inc = incomplete.get(diseaseId);
-    if (!inc || noteOnly(key)) return { count, observed: n };
+    if (!inc) return { count, observed: n };
     const complete = n - inc.records;
     if (complete >= opts.completeRecordsFirst) return { count: count - (inc.present.get(key) ?? 0), observed: complete };
     return { count, observed: Math.max(1, complete + (inc.mentions.get(key) ?? 0)) };
@@ -100,7 +117,27 @@ export async function decomposeFeatures(
   }
   const features = [...used].sort().map((key) => ({ ...toNode(emergent.protos.get(key) ?? scan.features.get(key)!), ...(noteOnly(key) ? { fromNotes: true } : {}) }));
   const merged = [...canonical.entries()].filter(([k, v]) => k !== v && !isEmergentKey(k)).length;
-  return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept } };
+  const mixed = mixedDiseases(recordsOf, noted, notedPresent, used);
+  return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept }, ...mixed };
+}
+
+/**
+ * A disease with records of both kinds (coded and notes) keeps two rates per feature: the coded
+ * answer's (HAS_MANIFESTATION, estimated from its complete records) and how its notes speak
+ * (NOTES_MENTION): "pain somewhere: yes" is answered by nearly every coded record of a disease and
+ * written in half its notes. A disease of one kind needs only the first: its edges are that rate.
+ */
+function mixedDiseases(recordsOf: ReadonlyMap<string, number>, noted: ReadonlyMap<string, number>, present: ReadonlyMap<string, ReadonlyMap<string, number>>, used: ReadonlySet<string>): Pick<DecomposedFeatures, 'notesMentions' | 'notedRecords'> {
+  const notesMentions: NotesMentionEdge[] = [];
+  const notedRecords = new Map<string, number>();
+  for (const [diseaseId, n] of [...noted.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+    if (n >= (recordsOf.get(diseaseId) ?? 0)) continue;
+    notedRecords.set(diseaseId, n);
+    for (const [key, count] of [...(present.get(diseaseId) ?? new Map<string, number>()).entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+      if (used.has(key)) notesMentions.push({ diseaseId, featureId: featureIdOf(key), count });
+    }
+  }
+  return { notesMentions, notedRecords };
 }
 
 /** "SNOMEDCT_US:386661006" → the key an OMOP/FHIR finding of that concept has ("c:SNOMED:386661006="). */

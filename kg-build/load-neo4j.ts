@@ -1,5 +1,5 @@
 import type { GraphStore, Row } from '../src/adapters/neo4j/graph-store.js';
-import type { DiagnosticKg, KgBuildInfo, ManifestationEdge } from '../src/domain/kg.js';
+import type { DiagnosticKg, KgBuildInfo, ManifestationEdge, NotesMentionEdge } from '../src/domain/kg.js';
 import { stableHash } from './text.js';
 import { WriteWindow } from './write-window.js';
 
@@ -63,7 +63,7 @@ export interface LoadResult {
 /** The named queries a load runs (cypher/build/), in order. */
 export const LOAD_QUERIES = [
   'start-build', 'merge-categories', 'merge-subcategories', 'merge-diseases', 'merge-aliases', 'merge-ehr-features', 'merge-augmented-features',
-  'merge-manifestations', 'merge-key-differences', 'merge-records', 'complete-build', 'delete-stale-relationships', 'delete-stale-nodes', 'counts',
+  'merge-manifestations', 'merge-notes-mentions', 'merge-key-differences', 'merge-records', 'complete-build', 'delete-stale-relationships', 'delete-stale-nodes', 'counts',
 ].map((q) => `build/${q}`);
 
 /**
@@ -129,6 +129,7 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   await run('merge-ehr-features', withDegree('ehr'));
   await run('merge-augmented-features', withDegree('augmented'));
   await run('merge-manifestations', kg.manifestations as unknown as Row[], { shape: (b) => manifestationBatch(b as unknown as ManifestationEdge[]) });
+  await run('merge-notes-mentions', (kg.notesMentions ?? []) as unknown as Row[], { shape: (b) => mentionBatch(b as unknown as NotesMentionEdge[]) });
   await run('merge-key-differences', kg.keyDifferences as unknown as Row[]);
   if (input.records) {
     await run('merge-records', input.records as AsyncIterable<unknown> as AsyncIterable<Row>, {
@@ -188,6 +189,14 @@ export function manifestationBatch(rows: readonly ManifestationEdge[]): { rows: 
   const features = new IdPositions();
   const diseases = new IdPositions();
   const shaped = rows.map((m) => ({ d: diseases.of(m.diseaseId), f: features.of(m.featureId), prevalence: m.prevalence, count: m.count, source: m.source }));
+  return { rows: shaped, featureIds: features.ids, diseaseIds: diseases.ids };
+}
+
+/** Parameters of one `merge-notes-mentions` batch, shaped like manifestationBatch. */
+export function mentionBatch(rows: readonly NotesMentionEdge[]): { rows: Row[]; featureIds: string[]; diseaseIds: string[] } {
+  const features = new IdPositions();
+  const diseases = new IdPositions();
+  const shaped = rows.map((m) => ({ d: diseases.of(m.diseaseId), f: features.of(m.featureId), count: m.count }));
   return { rows: shaped, featureIds: features.ids, diseaseIds: diseases.ids };
 }
 

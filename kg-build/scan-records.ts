@@ -39,6 +39,8 @@ export interface SpoolRow {
   embed?: string;
   /** NormalizedRecord.incomplete, with the features its notes deny: with the present ones, what the record says anything about. */
   incomplete?: { absent: string[] };
+  /** The record had notes (read-notes-stage set NormalizedRecord.retrievalText): a feature learnt from notes could show in it. */
+  noted?: true;
   features: string[];
 }
 
@@ -96,7 +98,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
       tally(d.demographics, r);
       if (r.icd10) d.icd.set(r.icd10, (d.icd.get(r.icd10) ?? 0) + 1);
       diag.set(r.diagnosis, d);
-      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}), ...(r.incomplete ? { incomplete: { absent: [...denied].sort() } } : {}) };
+      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}), ...(r.retrievalText != null ? { noted: true as const } : {}), ...(r.incomplete ? { incomplete: { absent: [...denied].sort() } } : {}) };
       hash.update(`${r.id}\u0000${r.diagnosis}\u0000${row.features.join(',')}\n`);
       if (!out.write(JSON.stringify(row) + '\n')) await once(out, 'drain');
       recordCount++;

@@ -10,6 +10,7 @@ CALL { MATCH (n:KeyDifference) RETURN count(n) AS keyDifferences }
 CALL { MATCH (n:Record) RETURN count(n) AS records }
 CALL { MATCH ()-[r:IS_A]->() RETURN count(r) AS isA }
 CALL { MATCH ()-[r:HAS_MANIFESTATION]->() RETURN count(r) AS manifestations }
+CALL { MATCH ()-[r:NOTES_MENTION]->() RETURN count(r) AS notesMentions }
 CALL { MATCH ()-[r:HAS_KEY_DIFFERENCE]->() RETURN count(r) AS hasKeyDifference }
 CALL { MATCH ()-[r:CONTRASTS_WITH]->() RETURN count(r) AS contrastsWith }
 CALL { MATCH ()-[r:ABOUT]->() RETURN count(r) AS about }
@@ -17,4 +18,4 @@ CALL { MATCH ()-[r:ALIAS_OF]->() RETURN count(r) AS aliasOf }
 CALL { MATCH ()-[r:HAS_FEATURE]->() RETURN count(r) AS hasFeature }
 CALL { MATCH ()-[r:DIAGNOSED_AS]->() RETURN count(r) AS diagnosedAs }
 RETURN categories, subcategories, diseases, aliases, features, ehrFeatures, augmentedFeatures, keyDifferences, records,
-       isA, manifestations, hasKeyDifference, contrastsWith, about, aliasOf, hasFeature, diagnosedAs
+       isA, manifestations, notesMentions, hasKeyDifference, contrastsWith, about, aliasOf, hasFeature, diagnosedAs

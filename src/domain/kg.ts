@@ -39,6 +39,12 @@ export interface DiseaseNode {
    * the source declares none. A small sample never shows most of them for a rare disease.
    */
   declaredEvidence?: string[] | null;
+  /**
+   * Of `recordCount`, the records that had notes, when the disease also has records without
+   * (a KG from coded sources and notes): its NOTES_MENTION edges are counted over these.
+   * Absent/null when all or none of its records had notes.
+   */
+  notedRecords?: number | null;
 }
 
 export type FeatureKind = 'ehr' | 'augmented';
@@ -87,6 +93,18 @@ export interface ManifestationEdge {
   source: 'ehr' | 'llm' | 'triples';
 }
 
+/**
+ * (:Disease)-[:NOTES_MENTION {count}]->(:Feature): how a disease's notes speak of a feature, for a
+ * disease whose records are partly coded and partly notes (DiseaseNode.notedRecords): `count` of
+ * its records with notes state the feature present. HAS_MANIFESTATION keeps the coded answer's
+ * rate; free text is read against this one (src/reasoners/text-view.ts).
+ */
+export interface NotesMentionEdge {
+  diseaseId: string;
+  featureId: string;
+  count: number;
+}
+
 /** (:Disease)-[:HAS_KEY_DIFFERENCE]->(:KeyDifference)-[:CONTRASTS_WITH]->(:Disease) */
 export interface KeyDifferenceNode {
   id: string; // "kd:<hash>"
@@ -105,6 +123,8 @@ export interface DiagnosticKg {
   diseases: DiseaseNode[];
   features: FeatureNode[];
   manifestations: ManifestationEdge[];
+  /** Absent in KGs without diseases of mixed records (and in KGs from before issue 24's text view). */
+  notesMentions?: NotesMentionEdge[];
   keyDifferences: KeyDifferenceNode[];
 }
 

@@ -40,8 +40,16 @@ export interface KgSnapshot {
   /** Subcategory → its disease indices (downward, for the differences KG and candidates). */
   subcategoryDiseases: Int32Array[];
   manifestations: DiseaseManifestations[];
+  /**
+   * Per disease, how its notes speak (NOTES_MENTION edges), for a disease whose records are partly
+   * notes (DiseaseNode.notedRecords); null for every other disease. Read by the text view
+   * (src/reasoners/text-view.ts).
+   */
+  notesMentions: ({ features: Int32Array; counts: Int32Array } | null)[];
   /** Sum of `recordCount` over diseases (for priors). */
   totalRecords: number;
+  /** How many features a complete record has, where the edges' counts cannot say it (the text view); absent: from the counts. */
+  meanFeaturesPerRecord?: number;
 }
 
 export { codeKey } from '../clinical-text/concepts/concept-set.js';
@@ -50,7 +58,7 @@ import { codeKey } from '../clinical-text/concepts/concept-set.js';
 const indexBy = <T extends { id: string }>(xs: T[]) => new Map(xs.map((x, i) => [x.id, i] as const));
 
 /** Assemble a snapshot from plain KG data (rows read from Neo4j, or a test fixture). */
-export function buildSnapshot(kg: Pick<DiagnosticKg, 'categories' | 'subcategories' | 'diseases' | 'features' | 'manifestations'>, buildId: string | null = null): KgSnapshot {
+export function buildSnapshot(kg: Pick<DiagnosticKg, 'categories' | 'subcategories' | 'diseases' | 'features' | 'manifestations' | 'notesMentions'>, buildId: string | null = null): KgSnapshot {
   const categoryIndex = indexBy(kg.categories);
   const subcategoryIndex = indexBy(kg.subcategories);
   const diseaseIndex = indexBy(kg.diseases);
@@ -83,6 +91,12 @@ export function buildSnapshot(kg: Pick<DiagnosticKg, 'categories' | 'subcategori
       position: new Map(edges.map((e, i) => [e.f, i] as const)),
     };
   });
+  const mentions: ({ f: number; c: number }[] | null)[] = kg.diseases.map((d) => (d.notedRecords ? [] : null));
+  for (const m of kg.notesMentions ?? []) {
+    const d = diseaseIndex.get(m.diseaseId);
+    const f = featureIndex.get(m.featureId);
+    if (d !== undefined && f !== undefined) mentions[d]?.push({ f, c: m.count });
+  }
   const featureDiseases = featDis.map((s) => Int32Array.from([...s].sort((a, b) => a - b)));
   // In the four-tier graph every subcategory reached upward from a feature is at
   // distance 2 (feature → disease → subcategory), so all of them tie at the minimum.
@@ -110,6 +124,7 @@ export function buildSnapshot(kg: Pick<DiagnosticKg, 'categories' | 'subcategori
     featureSubcategories,
     subcategoryDiseases: subDis.map((ds) => Int32Array.from(ds)),
     manifestations,
+    notesMentions: mentions.map((ms) => (ms ? { features: Int32Array.from(ms, (m) => m.f), counts: Int32Array.from(ms, (m) => m.c) } : null)),
     totalRecords: kg.diseases.reduce((a, d) => a + d.recordCount, 0),
   };
 }

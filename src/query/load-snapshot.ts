@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { GraphStore } from '../adapters/neo4j/graph-store.js';
 import type { VectorIndexLike } from '../adapters/faiss/types.js';
-import type { CategoryNode, DiseaseNode, FeatureNode, ManifestationEdge, SubcategoryNode } from '../domain/kg.js';
+import type { CategoryNode, DiseaseNode, FeatureNode, ManifestationEdge, NotesMentionEdge, SubcategoryNode } from '../domain/kg.js';
 import { buildDir, currentPointer, manifestPath, type BuildManifest } from '../domain/artifacts.js';
 import { ArtifactError, ConfigError, errorMessage } from '../errors.js';
 import { buildSnapshot, type KgSnapshot } from './kg-snapshot.js';
@@ -18,7 +18,7 @@ import type { PosteriorCalibration } from '../calibration/temperature.js';
 
 /**
  * Start-up loading for the query side: the KG is read from Neo4j ONCE into a KgSnapshot
- * (four named queries), and the build's artifacts (manifest, feature and record indexes)
+ * (five named queries), and the build's artifacts (manifest, feature and record indexes)
  * are opened from DXGRAPH_DATA_DIR. Per-query work then never re-reads the whole graph.
  */
 export async function loadSnapshot(graph: Pick<GraphStore, 'read'>): Promise<KgSnapshot> {
@@ -26,10 +26,14 @@ export async function loadSnapshot(graph: Pick<GraphStore, 'read'>): Promise<KgS
   const [h] = await graph.read('query/snapshot-hierarchy');
   const features = (await graph.read('query/snapshot-features')) as unknown as FeatureNode[];
   const manifestations = (await graph.read('query/snapshot-manifestations')) as unknown as ManifestationEdge[];
+  const notesMentions = ((await graph.read('query/snapshot-notes-mentions')) as unknown as NotesMentionEdge[]).map((m) => ({ ...m, count: Number(m.count) }));
   const counts = (xs: unknown): number[] | null => (Array.isArray(xs) ? xs.map(Number) : null);
-  const diseases = ((h?.diseases ?? []) as DiseaseNode[]).map((d) => ({ ...d, recordCount: Number(d.recordCount ?? 0), ageBands: counts(d.ageBands), sexCounts: counts(d.sexCounts), declaredEvidence: Array.isArray(d.declaredEvidence) ? d.declaredEvidence.map(String) : null }));
+  const diseases = ((h?.diseases ?? []) as DiseaseNode[]).map((d) => ({
+    ...d, recordCount: Number(d.recordCount ?? 0), ageBands: counts(d.ageBands), sexCounts: counts(d.sexCounts), declaredEvidence: Array.isArray(d.declaredEvidence) ? d.declaredEvidence.map(String) : null,
+    notedRecords: d.notedRecords === null || d.notedRecords === undefined ? null : Number(d.notedRecords),
+  }));
   return buildSnapshot(
-    { categories: (h?.categories ?? []) as CategoryNode[], subcategories: (h?.subcategories ?? []) as SubcategoryNode[], diseases, features, manifestations },
+    { categories: (h?.categories ?? []) as CategoryNode[], subcategories: (h?.subcategories ?? []) as SubcategoryNode[], diseases, features, manifestations, notesMentions },
     build ? String(build.id) : null,
   );
 }

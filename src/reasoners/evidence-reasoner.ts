@@ -8,6 +8,7 @@ import { topK } from './top-k.js';
 import { reportedFeatures } from './evidence-reported.js';
 import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
+import { textView } from './text-view.js';
 import { calibratedPosterior, inputKind, type InputKind } from '../calibration/temperature.js';
 import type { ProbabilityInfo } from '../query/contracts.js';
 
@@ -29,6 +30,8 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
   noise: number;
   /** Score a finding's alternatives as one observation (their mean probability). */
   mixture: boolean;
+  /** m of the text view (text-view.ts): how many notes a disease's coded rate counts as when free text is read against its notes. */
+  notesCodedPrior: number;
   /** Score every disease in full instead of once per p0 for those no reported feature touches (scoring-sparse.ts); same result, the test's reference. */
   exhaustive?: boolean;
 }
@@ -37,6 +40,7 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   alpha: 0.03,
   notesAlpha: 0.3,
   notesUnreportedWeight: 0.1,
+  notesCodedPrior: 4,
   unreportedWeight: 1,
   unreportedPower: 2,
   minRecords: 5,
@@ -91,7 +95,9 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   if (D === 0) return { differential: [], probability: { source: 'evidence-posterior', calibrated: false, inputKind: kind, completeness: null, temperature: null, tailScale: null, mix: null, topLabel: false, unlisted: 0, uncalibrated: null } };
   const said = reportedFeatures(s, ctx.matches, { margin: opts.matchMargin, threshold: ctx.input.options.matchThreshold });
   const reported = withImpliedParents(s, said);
-  const tables = nbTables(s, opts);
+  // Free text is read against what notes say where a disease has both kinds of records (same features, same order).
+  const view = (kind === 'text' ? textView(s, opts) : null) ?? s;
+  const tables = nbTables(view, opts);
   // Completeness counts what the patient said; an implied parent adds no information about length.
   const reportedWeight = said.reduce((a, r) => a + r.weight, 0);
   const lambda = effectiveUnreportedWeight(tables, reportedWeight, opts.unreportedWeight, opts.unreportedPower ?? 1);
@@ -101,7 +107,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   // A complete record keeps the plain model; a short note's odd finding may be unrelated to the disease.
   const noise = opts.noise * (1 - completeness(tables, reportedWeight));
   const q = { unreportedWeight: lambda, noise, mixture: opts.mixture };
-  const scores = nbScoresAll(s, tables, reported, q, opts.exhaustive ?? false);
+  const scores = nbScoresAll(view, tables, reported, q, opts.exhaustive ?? false);
   for (let d = 0; d < D; d++) scores[d]! += priors.total[d]!;
   const c = completeness(tables, reportedWeight);
   onScores?.({ scores: Float64Array.from(scores), completeness: c, kind });
@@ -117,7 +123,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
     disease: s.diseases[x.d]!.name,
     ...diseaseLineage(s, x.d),
     score: x.p,
-    evidence: [...featureEvidence(s, x.d, reported, nbScore(s, tables, x.d, reported, q).contributions), ...priors.lines[x.d]!],
+    evidence: [...featureEvidence(view, x.d, reported, nbScore(view, tables, x.d, reported, q).contributions), ...priors.lines[x.d]!],
   }));
   const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, topLabel: Boolean(params?.topLabel || params?.topOdds), unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
   return { differential, probability };

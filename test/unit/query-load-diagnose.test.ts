@@ -38,11 +38,13 @@ describe('query: load snapshot and artifacts', () => {
         if (name === 'query/snapshot-build') return [{ id: 'b1' }];
         if (name === 'query/snapshot-hierarchy') return [{ categories: [{ id: 'cat:a', name: 'A' }], subcategories: [{ id: 'sub:x', name: 'X', categoryId: 'cat:a' }], diseases: [{ id: 'dis:flu', name: 'Flu', subcategoryId: 'sub:x', icd10: null, recordCount: 4, aliases: ['flu'] }] }];
         if (name === 'query/snapshot-features') return [{ id: 'feat:1', text: 'fever', kind: 'ehr', code: 'E_91', valueCode: null, question: 'Fever?', valueText: 'yes', antecedent: false }];
+        if (name === 'query/snapshot-notes-mentions') return [];
         return [{ diseaseId: 'dis:flu', featureId: 'feat:1', prevalence: 0.75, count: 3, source: 'ehr' }];
       },
     };
     const s = await loadSnapshot(graph);
-    assert.deepEqual(reads, ['query/snapshot-build', 'query/snapshot-hierarchy', 'query/snapshot-features', 'query/snapshot-manifestations']);
+    assert.deepEqual(reads, ['query/snapshot-build', 'query/snapshot-hierarchy', 'query/snapshot-features', 'query/snapshot-manifestations', 'query/snapshot-notes-mentions']);
+    assert.deepEqual(s.notesMentions, [null]);
     assert.equal(s.buildId, 'b1');
     assert.deepEqual([...s.featureDiseases[0]!], [0]);
     assert.deepEqual([...s.featureSubcategories[0]!], [0]);
