@@ -74,6 +74,38 @@ describe('kg-build decompose-features (E_L4d)', () => {
     assert.deepEqual([edge('Croup', 'E_53')?.count, edge('Croup', 'E_53')?.prevalence], [2, 2 / 3], 'the note that denies cough counts in the denominator');
   });
 
+  it('a disease of coded records and notes keeps how its notes speak (NOTES_MENTION) and a note-only feature over its noted records', async () => {
+    const fever = coded('E_91', null, 'fever');
+    const cough = coded('E_53', null, 'cough');
+    const bugs = free('kissing bug bites');
+    // A record with notes: what read-notes-stage makes of it (retrievalText set, incomplete when it has no codes).
+    const note = (id: number, diagnosis: string, findings: Finding[]): NormalizedRecord => ({ ...record(id, diagnosis, findings), incomplete: true, retrievalText: 'note' });
+    let id = 0;
+    const records = [
+      // Chagas: 8 coded records (fever in all) and 4 notes: fever in 1, kissing bugs in 3.
+      ...Array.from({ length: 8 }, () => record(++id, 'Chagas', [fever, cough])),
+      note(++id, 'Chagas', [fever, bugs]), note(++id, 'Chagas', [bugs]), note(++id, 'Chagas', [bugs]), note(++id, 'Chagas', [cough]),
+      // Flu: coded records only; Croup: notes only. Neither has two kinds of records.
+      ...Array.from({ length: 3 }, () => record(++id, 'Flu', [fever])),
+      note(++id, 'Croup', [cough]), note(++id, 'Croup', [fever]),
+    ];
+    const scan = await scanRecords({ records: new MemorySource(records).records(), spoolPath: spool() });
+    const clusters = await clusterDiseases({ diagnoses: scan.diagnoses, embeddings });
+    const bugsKey = featureKey(bugs);
+    const dec = await decomposeFeatures({ scan, clusters, embeddings, noteKeys: new Set([bugsKey, featureKey(fever), featureKey(cough)]), codedKeys: new Set([featureKey(fever), featureKey(cough)]) });
+    const chagas = clusters.diseaseOf.get('Chagas')!;
+    assert.deepEqual([...dec.notedRecords.entries()], [[chagas, 4]], 'only Chagas has both kinds of records');
+    const said = new Map(dec.notesMentions.map((m) => [m.featureId, m]));
+    assert.ok(dec.notesMentions.every((m) => m.diseaseId === chagas));
+    assert.equal(said.get(featureIdOf('c:E_91='))?.count, 1, 'fever: written in 1 of its 4 notes, though every coded record answers yes');
+    assert.equal(said.get(featureIdOf('c:E_53='))?.count, 1);
+    assert.equal(said.get(featureIdOf(bugsKey))?.count, 3);
+    const edge = dec.manifestations.find((m) => m.diseaseId === chagas && m.featureId === featureIdOf(bugsKey));
+    assert.deepEqual([edge?.count, edge?.prevalence], [3, 3 / 4], 'kissing bugs: 3 of the 4 records that could say it, not 3 of 12');
+    const fev = dec.manifestations.find((m) => m.diseaseId === chagas && m.featureId === featureIdOf('c:E_91='));
+    assert.deepEqual([fev?.count, fev?.prevalence], [8, 1], 'the coded rate from the 8 coded records alone');
+  });
+
   it('keeps one feature per (code, value) for numeric answers, and provenance on the node', async () => {
     const { dec } = await build([
       record(1, 'Flu', [coded('E_56', '7', 'pain intensity: 7')]),
