@@ -16,6 +16,8 @@ import { loadNoteReader } from '../../kg-build/note-reader.js';
 import { runBuild, type BuildOutcome } from '../../kg-build/pipeline.js';
 import { DDXPLUS_SAMPLE } from '../support/ddxplus-build.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
+import { DEFAULT_EVIDENCE_OPTIONS } from '../../src/reasoners/evidence-reasoner.js';
+import { textView } from '../../src/reasoners/text-view.js';
 
 /**
  * Issue 24 end to end: a KG built from clinical notes (datasets/notes-pc) through the real
@@ -227,5 +229,33 @@ describe('a KG learned from clinical notes (issue 24; real Neo4j, faiss-node, HP
     assert.ok(fromNotes.length > 0, 'a notes disease shows the DDXPlus fever feature');
     assert.ok(diseases.length > fromNotes.length, 'a DDXPlus disease shows it too');
     assert.ok(fromNotes.some((d) => /meningitis/i.test(d)), 'meningitis notes say fever');
+  });
+
+  it('notes of DDXPlus diseases beside their coded records: free text is read against what the notes say', async () => {
+    const vignettes = readJsonl('datasets/vignettes/dev.jsonl');
+    const notes = writeCorpus(vignettes, 'vignettes.jsonl');
+    const ddxplus = await openSource(parseSourceSpec(`ddxplus:${DDXPLUS_SAMPLE}`), { strict: false });
+    const firstRows = (r: { id: string }) => !r.id.startsWith('ddxplus:') || Number(r.id.split(':').at(-1)) <= 300;
+    const both = await build(store, new ConcatSource([ddxplus, await openNotes(notes)]), [`ddxplus:${DDXPLUS_SAMPLE}`, notes.spec], { include: firstRows });
+    const mixed = both.outcome.kg.diseases.filter((d) => d.notedRecords);
+    log(`DDXPlus + vignette notes: ${mixed.length} of ${both.outcome.kg.diseases.length} diseases have both kinds of records, ${both.outcome.kg.notesMentions?.length ?? 0} NOTES_MENTION edges`);
+    assert.ok(mixed.length >= 5, 'diseases with coded records and notes');
+    for (const d of mixed) assert.ok(d.notedRecords! > 0 && d.notedRecords! < d.recordCount, `${d.name}: ${d.notedRecords} of ${d.recordCount}`);
+    const rows = await store.runText('MATCH (d:Disease)-[m:NOTES_MENTION]->(:Feature) RETURN d.notedRecords AS noted, d.recordCount AS total, m.count AS count', {}, 'READ');
+    assert.equal(rows.length, both.outcome.kg.notesMentions?.length);
+    assert.equal(Number(both.outcome.neo4j.counts.notesMentions), rows.length, 'the build report counts them');
+    for (const r of rows) assert.ok(Number(r.count) >= 1 && Number(r.count) <= Number(r.noted) && Number(r.noted) < Number(r.total), JSON.stringify(r));
+
+    const svc = await openQueryService({ graph: store, dataDir: both.dataDir, embedder });
+    const s = svc.snapshot;
+    assert.equal(s.notesMentions.filter((m) => m !== null).length, mixed.length, 'the snapshot reads every mixed disease’s mentions');
+    const view = textView(s, DEFAULT_EVIDENCE_OPTIONS)!;
+    const d = s.diseaseIndex.get(mixed[0]!.id)!;
+    const f = s.notesMentions[d]!.features[0]!;
+    const at = (x: typeof s) => x.manifestations[d]!.prevalence[x.manifestations[d]!.position.get(f)!];
+    assert.notEqual(at(view), at(s), 'text reads the notes’ rate, not the coded one');
+    const seen = vignettes.find((n) => n.condition === mixed[0]!.name)!;
+    const res = await svc.diagnose({ ...textInput(seen.text), age: seen.age, sex: seen.sex });
+    assert.ok(res.differential.slice(0, 3).some((x) => x.diseaseId === mixed[0]!.id), `a training note of ${mixed[0]!.name} finds it in the top 3`);
   });
 });
