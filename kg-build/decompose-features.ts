@@ -86,18 +86,16 @@ export async function decomposeFeatures(
   const noteOnly = (key: string) => isEmergentKey(key) || ((input.noteKeys?.has(key) ?? false) && !(input.codedKeys?.has(key) ?? false));
   // A coded feature is known only for the records that could have shown it: every complete record,
   // and an incomplete (notes only) one when its notes mention it, present or denied. A feature
-  // learnt from notes only is estimated over the disease's records that had notes, every one of
-  // them (being unmentioned in a note is its signal), but none without notes: a coded record cannot
-  // say "kissing bugs", so its silence is no evidence. Pooled over every record, a DDXPlus + notes
-  // KG diluted Chagas's 4 of 6 notes to 4 of 306 records (docs/notes.md, session 14).
+  // learnt from notes only keeps every record as its denominator: being unmentioned is its signal.
+  // (Over the records with notes alone it is the NOTES_MENTION rate; as the coded rate it made the
+  // follow-up questions of a DDXPlus consultation ask what only notes name: docs/notes.md, session 14.)
   // With enough complete records the notes are left out of a coded feature's estimate: a note
   // mentions what struck its writer (fever yes far more often than fever no), so pooling its
   // mentions biases the answer to the coded question. Measured (docs/notes.md): pooled, the DDXPlus
   // + notes KG lost 0.5 / 0.6 points of interactive top-1 at 0 / 3 questions against DDXPlus alone.
   const estimate = (diseaseId: string, key: string, n: number, count: number): { count: number; observed: number } => {
-    if (noteOnly(key)) return { count, observed: noted.get(diseaseId) ?? n };
     const inc = incomplete.get(diseaseId);
-    if (!inc) return { count, observed: n };
+    if (!inc || noteOnly(key)) return { count, observed: n };
     const complete = n - inc.records;
     if (complete >= opts.completeRecordsFirst) return { count: count - (inc.present.get(key) ?? 0), observed: complete };
     return { count, observed: Math.max(1, complete + (inc.mentions.get(key) ?? 0)) };

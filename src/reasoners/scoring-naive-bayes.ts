@@ -123,7 +123,7 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     const n = s.diseases[d]!.recordCount;
     const m = s.manifestations[d]!;
     const p0 = n > 0 ? alpha / (Math.max(n, minRecords) + 2 * alpha) : EPS;
-    const p0Notes = n > 0 ? notesAlpha / (Math.max(notedRecords(s, d, t.unreportedMask), minRecords) + 2 * notesAlpha) : EPS;
+    const p0Notes = n > 0 ? notesAlpha / (Math.max(n, minRecords) + 2 * notesAlpha) : EPS;
     const lp = new Float64Array(m.features.length);
     const l1 = new Float64Array(m.features.length);
     let counted = 0;
@@ -160,18 +160,6 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
 }
 
 const clamp = (p: number) => Math.min(1 - EPS, Math.max(EPS, p));
-
-/**
- * The records of disease d that had notes: a feature learnt from notes only is estimated over
- * them alone (kg-build/decompose-features.ts), so its edges carry that denominator; a disease
- * with none of those edges counts all its records (a notes-only KG: every record had notes).
- */
-function notedRecords(s: KgSnapshot, d: number, codedMask: Uint8Array): number {
-  const m = s.manifestations[d]!;
-  const n = s.diseases[d]!.recordCount;
-  for (let i = 0; i < m.features.length; i++) if (!codedMask[m.features[i]!] && m.counts[i]! > 0) return observedRecords(m.counts[i]!, m.prevalence[i]!, n);
-  return n;
-}
 
 /**
  * λ scaled by the description's completeness c = reported / typical record length, as λ·c^power

@@ -4,9 +4,8 @@ import { alternativeGroups, diseasePairs, nbScore, reportedTerms, sumOf, unseenP
 /**
  * Every disease's naive-Bayes score (scoring-naive-bayes.ts) at the cost of what the query
  * touches, exactly. A disease whose records never showed any reported feature, and whose source
- * declares none of them, prices each one at its p0(d) (α / (max(n_d, n_min) + 2α); a feature
- * learnt from notes at the notes' p0 over d's records with notes), so its reported terms depend on
- * d only through those two: score(d) = log prior(d) + λ·base(d) + g(p0(d)), with
+ * declares none of them, prices each one at its p0(d) (α / (max(n_d, n_min) + 2α)), so its
+ * reported terms depend on d only through p0: score(d) = log prior(d) + λ·base(d) + g(p0(d)), with
  * g computed once per distinct p0 of the query (a few dozen at 1,000 diagnoses, against one
  * Map lookup, exp and log per disease and feature before). Diseases sharing a feature
  * (snapshot.featureDiseases, plus the inverse of the declared-unseen maps) are scored in full.
@@ -54,8 +53,8 @@ export function nbScoresAll(s: KgSnapshot, t: NbTables, reported: readonly Repor
   const R = reported.length;
   const [lp, l1, observed, terms] = [new Float64Array(R), new Float64Array(R), new Float64Array(R), new Float64Array(R)];
   const groups = q.mixture ? alternativeGroups(reported) : null;
-  // g keyed by log p0 and the notes' log p0; log(1 − p0) is stored beside them and checked, so a key collision cannot mix two p0.
-  const byP0 = new Map<number, Map<number, { l1: number; g: number }>>();
+  // g(p0) keyed by log p0; log(1 − p0) is stored beside it and checked, so a key collision cannot mix two p0.
+  const byP0 = new Map<number, { l1: number; g: number }>();
   for (let d = 0; d < D; d++) {
     if (touched[d]) {
       // nbScore's arithmetic in the same order, on reused buffers.
@@ -64,17 +63,15 @@ export function nbScoresAll(s: KgSnapshot, t: NbTables, reported: readonly Repor
       out[d] = t.logPrior[d]! + q.unreportedWeight * t.allAbsent[d]! + sumOf(terms);
       continue;
     }
-    // The terms depend on d only through p0 and the notes' p0 (which counts only d's records with notes).
+    // p0 and the notes' p0 are both functions of max(n_d, n_min) alone, so p0 still keys g.
     const lp0 = t.logP0[d]!;
     const l10 = t.log1mP0[d]!;
-    const byNotes = byP0.get(lp0) ?? new Map<number, { l1: number; g: number }>();
-    byP0.set(lp0, byNotes);
-    let hit = byNotes.get(t.logP0Notes[d]!);
+    let hit = byP0.get(lp0);
     if (!hit || hit.l1 !== l10) {
       for (let i = 0; i < R; i++) unseenPair(t, d, reported[i]!.feature, i, lp, l1);
       reportedTerms(t, reported, q, groups, lp, l1, observed, terms);
       hit = { l1: l10, g: sumOf(terms) };
-      byNotes.set(t.logP0Notes[d]!, hit);
+      byP0.set(lp0, hit);
     }
     out[d] = t.logPrior[d]! + q.unreportedWeight * t.allAbsent[d]! + hit.g;
   }

@@ -74,7 +74,7 @@ describe('kg-build decompose-features (E_L4d)', () => {
     assert.deepEqual([edge('Croup', 'E_53')?.count, edge('Croup', 'E_53')?.prevalence], [2, 2 / 3], 'the note that denies cough counts in the denominator');
   });
 
-  it('a disease of coded records and notes keeps how its notes speak (NOTES_MENTION) and a note-only feature over its noted records', async () => {
+  it('a disease of coded records and notes keeps how its notes speak (NOTES_MENTION) beside its manifestation rates', async () => {
     const fever = coded('E_91', null, 'fever');
     const cough = coded('E_53', null, 'cough');
     const bugs = free('kissing bug bites');
@@ -101,7 +101,7 @@ describe('kg-build decompose-features (E_L4d)', () => {
     assert.equal(said.get(featureIdOf('c:E_53='))?.count, 1);
     assert.equal(said.get(featureIdOf(bugsKey))?.count, 3);
     const edge = dec.manifestations.find((m) => m.diseaseId === chagas && m.featureId === featureIdOf(bugsKey));
-    assert.deepEqual([edge?.count, edge?.prevalence], [3, 3 / 4], 'kissing bugs: 3 of the 4 records that could say it, not 3 of 12');
+    assert.deepEqual([edge?.count, edge?.prevalence], [3, 3 / 12], 'kissing bugs: as a manifestation, 3 of all 12 records (the notes rate is the mention: 3 of 4)');
     const fev = dec.manifestations.find((m) => m.diseaseId === chagas && m.featureId === featureIdOf('c:E_91='));
     assert.deepEqual([fev?.count, fev?.prevalence], [8, 1], 'the coded rate from the 8 coded records alone');
   });

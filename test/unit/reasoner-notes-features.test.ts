@@ -81,31 +81,6 @@ describe('naive Bayes: α of the features learnt from notes (notesAlpha)', () =>
     };
     assert.ok(gap(0.3) < gap(0.03) - 1, `${gap(0.3)} vs ${gap(0.03)}`);
   });
-  it('prices a notes feature at p0 over the disease’s records with notes; sparse scoring keeps diseases of equal p0 apart', () => {
-    const disease = (id: string) => ({ id, name: id, subcategoryId: 'sub:all', icd10: null, recordCount: 10, aliases: [] });
-    // All three have 10 records; a and b had notes in 4 and 2 of them (their notes edges say so), c in none.
-    const s = buildSnapshot({
-      categories: [{ id: 'cat:all', name: 'all' }],
-      subcategories: [{ id: 'sub:all', name: 'all', categoryId: 'cat:all' }],
-      diseases: [disease('dis:a'), disease('dis:b'), disease('dis:c')],
-      features: [feature('feat:rash', true), feature('feat:bugs', true), feature('feat:itch', true), feature('feat:cough', false)],
-      manifestations: [
-        { diseaseId: 'dis:a', featureId: 'feat:rash', prevalence: 0.75, count: 3, source: 'ehr' },
-        { diseaseId: 'dis:b', featureId: 'feat:bugs', prevalence: 0.5, count: 1, source: 'ehr' },
-        { diseaseId: 'dis:c', featureId: 'feat:cough', prevalence: 0.5, count: 5, source: 'ehr' },
-      ],
-    });
-    const t = nbTables(s, { alpha: 0.03, notesAlpha: 0.3, minRecords: 1 });
-    assert.ok(Math.abs(Math.exp(t.logP0Notes[1]!) - 0.3 / (2 + 0.6)) < 1e-12, 'b: over its 2 records with notes');
-    assert.ok(Math.abs(Math.exp(t.logP0Notes[2]!) - 0.3 / (10 + 0.6)) < 1e-12, 'c: no notes edges, all its records');
-    assert.equal(t.logP0[1], t.logP0[2]);
-    const itch = [{ feature: 2, present: true, weight: 1 }];
-    const q = { unreportedWeight: 0.5 };
-    const fast = nbScoresAll(s, t, itch, q, false);
-    assert.deepEqual([...fast], [...nbScoresAll(s, t, itch, q, true)]);
-    assert.notEqual(fast[1], fast[2]);
-  });
-
   it('sparse scoring equals exhaustive scoring with notes features (b is scored per p0)', () => {
     const s = kg(true);
     const t = nbTables(s, { alpha: 0.03, notesAlpha: 0.3 });

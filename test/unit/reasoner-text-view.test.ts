@@ -25,7 +25,7 @@ function kg(mentions: NotesMentionEdge[] | undefined): KgSnapshot {
     features: [feature('feat:fever'), feature('feat:bugs', true)],
     manifestations: [
       { diseaseId: 'dis:chagas', featureId: 'feat:fever', prevalence: 1, count: 8, source: 'ehr' },
-      { diseaseId: 'dis:chagas', featureId: 'feat:bugs', prevalence: 0.75, count: 3, source: 'ehr' },
+      { diseaseId: 'dis:chagas', featureId: 'feat:bugs', prevalence: 0.25, count: 3, source: 'ehr' },
       { diseaseId: 'dis:malaria', featureId: 'feat:fever', prevalence: 0.9, count: 9, source: 'ehr' },
     ],
     ...(mentions ? { notesMentions: mentions } : {}),
