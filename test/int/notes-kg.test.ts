@@ -245,6 +245,11 @@ describe('a KG learned from clinical notes (issue 24; real Neo4j, faiss-node, HP
     assert.equal(rows.length, both.outcome.kg.notesMentions?.length);
     assert.equal(Number(both.outcome.neo4j.counts.notesMentions), rows.length, 'the build report counts them');
     for (const r of rows) assert.ok(Number(r.count) >= 1 && Number(r.count) <= Number(r.noted) && Number(r.noted) < Number(r.total), JSON.stringify(r));
+    // The analyst's saved query puts the notes' rate beside the coded one.
+    const speak = await store.read('explore/08-how-notes-speak-of-a-disease', { diseaseId: mixed[0]!.id, limit: 100 });
+    const withNotes = speak.filter((r) => r.notesRate !== null);
+    assert.ok(withNotes.length > 0 && withNotes.every((r) => Number(r.notesRate) > 0 && Number(r.notesRate) <= 1), JSON.stringify(speak.slice(0, 3)));
+    assert.ok(speak.some((r) => r.codedRate !== null), 'and the coded rates');
 
     const svc = await openQueryService({ graph: store, dataDir: both.dataDir, embedder });
     const s = svc.snapshot;
