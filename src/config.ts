@@ -150,7 +150,7 @@ const EnvSchema = z.object({
   /** The offline reasoner's prior weights, "vote=0.5,keyDifferences=0.25,knn=1" (any subset; docs/query.md, ablation in docs/notes.md). */
   DXGRAPH_PRIOR_WEIGHTS: z
     .string()
-    .regex(/^\s*(?:(?:vote|keyDifferences|knn|profiles)=\d+(?:\.\d+)?\s*(?:,\s*|$))+$/, 'must look like vote=0.5,keyDifferences=0.25,knn=1,profiles=80 (numbers >= 0)')
+    .regex(/^\s*(?:(?:vote|keyDifferences|knn|profiles)=\d+(?:\.\d+)?\s*(?:,\s*|$))+$/, 'must look like vote=0.5,keyDifferences=0.25,knn=1,profiles=40 (numbers >= 0)')
     .optional(),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),
