@@ -15,7 +15,9 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
     `tiers: L1 categories ${c.categories.length} | L2 subcategories ${c.subcategories.length} | L3 diseases ${c.diseases.length} | ` +
       `L4 features ${c.features.length} (ehr ${c.features.filter((f) => f.kind === 'ehr').length}, augmented ${c.features.filter((f) => f.kind === 'augmented').length})`,
   );
-  lines.push(`edges: manifestations ${c.manifestations.length} | key differences ${c.keyDifferences.length} (statistical ${c.keyDifferences.filter((k) => k.source === 'statistical').length}, llm ${c.keyDifferences.filter((k) => k.source === 'llm').length})`);
+  const mixed = c.diseases.filter((d) => d.notedRecords).length;
+  const mentions = mixed > 0 ? ` | notes mentions ${c.notesMentions?.length ?? 0} (${mixed} diseases with coded records and notes: free text is read against their notes)` : '';
+  lines.push(`edges: manifestations ${c.manifestations.length}${mentions} | key differences ${c.keyDifferences.length} (statistical ${c.keyDifferences.filter((k) => k.source === 'statistical').length}, llm ${c.keyDifferences.filter((k) => k.source === 'llm').length})`);
   const split = o.manifest.split;
   if (split) {
     const side = (p: 'train' | 'test') => `${split[p].records} records of ${split[p].patients} ${split.unit === 'record' ? 'records' : 'patients'}`;

@@ -14,6 +14,7 @@ import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import type { ImportSummary, RecordSource } from '../../src/sources/types.js';
 import { loadNoteReader } from '../../kg-build/note-reader.js';
 import { runBuild, type BuildOutcome } from '../../kg-build/pipeline.js';
+import { formatReport } from '../../kg-build/report.js';
 import { DDXPLUS_SAMPLE } from '../support/ddxplus-build.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
 import { DEFAULT_EVIDENCE_OPTIONS } from '../../src/reasoners/evidence-reasoner.js';
@@ -244,6 +245,7 @@ describe('a KG learned from clinical notes (issue 24; real Neo4j, faiss-node, HP
     const rows = await store.runText('MATCH (d:Disease)-[m:NOTES_MENTION]->(:Feature) RETURN d.notedRecords AS noted, d.recordCount AS total, m.count AS count', {}, 'READ');
     assert.equal(rows.length, both.outcome.kg.notesMentions?.length);
     assert.equal(Number(both.outcome.neo4j.counts.notesMentions), rows.length, 'the build report counts them');
+    assert.match(formatReport(both.outcome), new RegExp(`notes mentions ${rows.length} \\(${mixed.length} diseases with coded records and notes`));
     for (const r of rows) assert.ok(Number(r.count) >= 1 && Number(r.count) <= Number(r.noted) && Number(r.noted) < Number(r.total), JSON.stringify(r));
     // The analyst's saved query puts the notes' rate beside the coded one.
     const speak = await store.read('explore/08-how-notes-speak-of-a-disease', { diseaseId: mixed[0]!.id, limit: 100 });
