@@ -57,8 +57,8 @@ export async function decomposeFeatures(
   const counts = new Map<string, Map<string, number>>();
   // Incomplete records (notes only): per disease, how many, and per feature how many said anything of it.
   const incomplete = new Map<string, { records: number; mentions: Map<string, number>; present: Map<string, number> }>();
-  // Per disease: the records that had notes (a feature learnt from notes only could show in them
-  // alone), and per feature how many of them state it present.
+  // Per disease: the records that had notes, and per feature how many of them state it present
+  // (NOTES_MENTION, kept for the diseases that also have records without notes: mixedDiseases).
   const noted = new Map<string, number>();
   const notedPresent = new Map<string, Map<string, number>>();
   for await (const row of readSpool(scan.spoolPath)) {

@@ -39,7 +39,7 @@ export interface SpoolRow {
   embed?: string;
   /** NormalizedRecord.incomplete, with the features its notes deny: with the present ones, what the record says anything about. */
   incomplete?: { absent: string[] };
-  /** The record had notes (read-notes-stage set NormalizedRecord.retrievalText): a feature learnt from notes could show in it. */
+  /** The record had notes (read-notes-stage set NormalizedRecord.retrievalText): it counts towards its disease's NOTES_MENTION edges. */
   noted?: true;
   features: string[];
 }
