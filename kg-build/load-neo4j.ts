@@ -129,7 +129,7 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   await run('merge-ehr-features', withDegree('ehr'));
   await run('merge-augmented-features', withDegree('augmented'));
   await run('merge-manifestations', kg.manifestations as unknown as Row[], { shape: (b) => manifestationBatch(b as unknown as ManifestationEdge[]) });
-  await run('merge-notes-mentions', (kg.notesMentions ?? []) as unknown as Row[], { shape: (b) => mentionBatch(b as unknown as NotesMentionEdge[]) });
+  await run('merge-notes-mentions', (kg.notesMentions ?? []) as unknown as Row[], { shape: (b) => edgeBatch(b as unknown as NotesMentionEdge[], (m) => ({ count: m.count })) });
   await run('merge-key-differences', kg.keyDifferences as unknown as Row[]);
   if (input.records) {
     await run('merge-records', input.records as AsyncIterable<unknown> as AsyncIterable<Row>, {
@@ -186,17 +186,14 @@ export function recordBatch(rows: readonly RecordRow[]): { rows: Row[]; featureI
 
 /** Parameters of one `merge-manifestations` batch, shaped like recordBatch (ids once, rows by position). */
 export function manifestationBatch(rows: readonly ManifestationEdge[]): { rows: Row[]; featureIds: string[]; diseaseIds: string[] } {
-  const features = new IdPositions();
-  const diseases = new IdPositions();
-  const shaped = rows.map((m) => ({ d: diseases.of(m.diseaseId), f: features.of(m.featureId), prevalence: m.prevalence, count: m.count, source: m.source }));
-  return { rows: shaped, featureIds: features.ids, diseaseIds: diseases.ids };
+  return edgeBatch(rows, (m) => ({ prevalence: m.prevalence, count: m.count, source: m.source }));
 }
 
-/** Parameters of one `merge-notes-mentions` batch, shaped like manifestationBatch. */
-export function mentionBatch(rows: readonly NotesMentionEdge[]): { rows: Row[]; featureIds: string[]; diseaseIds: string[] } {
+/** A disease → feature edge batch (merge-manifestations, merge-notes-mentions): each row's ids by position, then its own properties. */
+function edgeBatch<E extends { diseaseId: string; featureId: string }>(rows: readonly E[], props: (e: E) => Row): { rows: Row[]; featureIds: string[]; diseaseIds: string[] } {
   const features = new IdPositions();
   const diseases = new IdPositions();
-  const shaped = rows.map((m) => ({ d: diseases.of(m.diseaseId), f: features.of(m.featureId), count: m.count }));
+  const shaped = rows.map((e) => ({ d: diseases.of(e.diseaseId), f: features.of(e.featureId), ...props(e) }));
   return { rows: shaped, featureIds: features.ids, diseaseIds: diseases.ids };
 }
 

@@ -1,6 +1,6 @@
 // (:Disease)-[:NOTES_MENTION {count}]->(:Feature) for diseases whose records are partly notes
 // (issue 24): how many of the disease's records with notes (Disease.notedRecords) state the
-// feature. Parameters shaped as merge-manifestations' (kg-build/load-neo4j.ts mentionBatch).
+// feature. Parameters shaped as merge-manifestations' (kg-build/load-neo4j.ts edgeBatch).
 CALL {
   UNWIND range(0, size($featureIds) - 1) AS i
   OPTIONAL MATCH (f:Feature {id: $featureIds[i]})

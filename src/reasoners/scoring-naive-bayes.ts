@@ -131,8 +131,8 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     // The features d never showed, each at p0 (coded) or, weighed by γ_notes, at p0 of the notes.
     let sum = (codedF - counted) * Math.log(1 - p0) + gamma * (notesF - (m.features.length - counted)) * Math.log(1 - p0Notes);
     for (let i = 0; i < m.features.length; i++) {
-      // Counted edges (EHR) are smoothed; estimated edges (LLM, no count) are clamped.
-      // Counted edges (EHR) are smoothed over the records that could show them (domain/prevalence.ts).
+      // Counted edges (EHR) are smoothed over the records that could show them (domain/prevalence.ts);
+      // estimated edges (LLM, triples, the text view: no count) are clamped.
       const a = t.unreportedMask[m.features[i]!] ? alpha : notesAlpha;
       const p = n > 0 && m.counts[i]! > 0 ? (m.counts[i]! + a) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * a) : clamp(m.prevalence[i]!);
       lp[i] = Math.log(p);
