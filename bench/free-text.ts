@@ -43,7 +43,7 @@ const { values: a } = parseArgs({
     quiet: { type: 'boolean', default: false },
     json: { type: 'string' },
     // Issue 26: the sets the posterior calibration is fitted on after the accuracy runs ('' skips it). Never a blind set.
-    'calibrate-on': { type: 'string', default: 'datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl' },
+    'calibrate-on': { type: 'string', default: 'datasets/vignettes/cal.jsonl' },
   },
 });
 const log = (s: string) => process.stderr.write(`[free-text] ${s}\n`);

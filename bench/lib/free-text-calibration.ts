@@ -1,7 +1,7 @@
 /**
  * The free-text bench's calibration figures (issue 26): every vignette set through the served
  * diagnose path before and after the build's posterior calibration is fitted on the
- * calibration sets (by default the two dev sets; never the blind test*.jsonl), with the same
+ * calibration sets (by default datasets/vignettes/cal.jsonl, written blind and never tuned on; never the blind test*.jsonl), with the same
  * metrics `dxgraph eval` reports (src/eval/calibration-metrics.ts: ECE, Brier, log-loss, AUROC
  * of the top-1 probability, true diagnosis under 1%, bootstrap 95% intervals).
  */

@@ -82,6 +82,8 @@ export const CV_MIN_CASES = 50;
 export interface FitOptions {
   /** Choose the optional stages by cross-fitted NLL (default true). */
   select?: boolean;
+  /** The raw posterior is a candidate of the cross-fitted choice (default true): kept when no fit beats it out of sample. */
+  identity?: boolean;
 }
 
 export function fitCalibrationParams(samples: readonly CalibrationSample[], grid: readonly (number | null)[] = TAIL_GRID, mix = true, opts: FitOptions = {}): TemperatureFit {
@@ -126,12 +128,18 @@ function selectStages(samples: readonly CalibrationSample[], grid: readonly (num
   if ((opts.select ?? true) && samples.length >= CV_MIN_CASES) {
     // Fold f holds every CV_FOLDS-th case from f: deterministic, and each fold sees every kind of case in the order given.
     const loss: Record<StageChoice, number> = { base: 0, mix: 0, top: 0, mixTop: 0 };
+    let rawLoss = 0;
     for (let f = 0; f < CV_FOLDS; f++) {
       const test = samples.filter((_, i) => i % CV_FOLDS === f);
       const fitted = stages(samples.filter((_, i) => i % CV_FOLDS !== f));
       for (const k of STAGE_CHOICES) loss[k] += meanNll(test, fitted[k]) * test.length;
+      rawLoss += meanNll(test, undefined) * test.length;
     }
     pick = STAGE_CHOICES.reduce((a, k) => (loss[k] < loss[a] - 1e-9 ? k : a), 'base' as StageChoice);
+    // Held-out cases the raw posterior already fits as well as any fit (a near-perfect set read
+    // with near-certainty, say) keep it: a fit there only moves numbers by the folds' noise, and
+    // it cost log-loss and the top-1 AUROC on such sets (issue 26, docs/free-text.md).
+    if ((opts.identity ?? true) && rawLoss <= loss[pick] + 1e-9) return { ...IDENTITY, n: samples.length, nllBefore: before, nllAfter: before, iterations: 0 };
   } else {
     pick = STAGE_CHOICES.reduce((a, k) => (all[k].nllAfter < all[a].nllAfter - 1e-9 ? k : a), 'base' as StageChoice);
   }
@@ -139,6 +147,8 @@ function selectStages(samples: readonly CalibrationSample[], grid: readonly (num
 }
 
 const STAGE_CHOICES = ['base', 'mix', 'top', 'mixTop'] as const;
+/** β = 1, no tail, no stage: the raw posterior exactly (temperature.ts). */
+const IDENTITY: KindTemperature = { b0: 1, b1: 0, tail: null, mix: null };
 type StageChoice = (typeof STAGE_CHOICES)[number];
 
 /**

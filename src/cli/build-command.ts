@@ -172,6 +172,6 @@ export function registerBuildCommand(program: Command): void {
     .option('--gate-sample <n>', 'training records annotated for the information-density gate (default 300; 0: no gate)', num('gate-sample', { integer: true }))
     .option('--batch-size <n>', 'rows per Neo4j UNWIND batch', num('batch-size', { integer: true }), 5000)
     .option('--calibrate-held-out <spec>', "then fit the posterior calibration on these held-out patients (never in the build; e.g. a validate split); sources needing a mapping: use `dxgraph calibrate`")
-    .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/dev.jsonl)')
+    .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/cal.jsonl)')
     .action(runBuildCommand);
 }

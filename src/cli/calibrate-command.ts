@@ -57,7 +57,7 @@ export function calibrateOptions(cmd: Command, prefix = ''): Command {
   const f = (name: string) => `--${prefix}${name}`;
   return cmd
     .option(`${f('held-out')} <spec>`, 'held-out patients never in the build (e.g. ddxplus:DIR of a validate split), as build --source')
-    .option(`${f('text-cases')} <list>`, 'comma list of JSON Lines files of labelled free text ({"text", "condition"}; e.g. datasets/vignettes/dev.jsonl)');
+    .option(`${f('text-cases')} <list>`, 'comma list of JSON Lines files of labelled free text ({"text", "condition"}; e.g. datasets/vignettes/cal.jsonl)');
 }
 
 export function registerCalibrateCommand(program: Command): void {

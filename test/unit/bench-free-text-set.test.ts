@@ -44,3 +44,14 @@ describe('datasets/vignettes/dev.jsonl (the free-text dev set)', () => {
     assert.deepEqual(set.map((v) => v.id), set.map((_, i) => `v${String(i + 1).padStart(3, '0')}`));
   });
 });
+
+describe('datasets/vignettes/cal.jsonl (the calibration set, issue 26)', () => {
+  it('holds 3 cases of every condition, each third of the file covering all 49 (so --calibrate-every and folds see every condition)', async () => {
+    const set = await loadVignettes(root('datasets/vignettes/cal.jsonl'), root('datasets/ddxplus'));
+    const conditions = Object.keys(JSON.parse(await readFile(root('datasets/ddxplus/release_conditions.json'), 'utf8')) as object);
+    assert.equal(set.length, 147);
+    assert.deepEqual(set.map((v) => v.id), set.map((_, i) => `v${1101 + i}`));
+    for (let t = 0; t < 3; t++) assert.deepEqual(new Set(set.slice(49 * t, 49 * (t + 1)).map((v) => v.condition)), new Set(conditions), `third ${t + 1}`);
+    for (const v of set) assert.equal(v.tags.includes('short'), v.text.length < 60, `${v.id} short`);
+  });
+});

@@ -100,6 +100,18 @@ describe('posterior calibration (issue 26)', () => {
     assert.ok(Math.abs(meanNll(samples, selected) - selected.nllAfter) < 1e-9, 'the stored NLL is of what is applied');
   });
 
+  it('fit: cases the raw posterior already fits keep it (β = 1, no stage); an overconfident scorer does not', () => {
+    // Drawn from the raw posterior itself: no fit beats it on cases it did not see.
+    const calibrated = synthetic(300, () => 1, 41).map((s) => ({ ...s, completeness: 0.5 }));
+    const kept = fitCalibrationParams(calibrated, [null]);
+    assert.deepEqual([kept.b0, kept.b1, kept.tail ?? null, kept.mix ?? null, kept.topLabel ?? null, kept.topOdds ?? null], [1, 0, null, null, null, null]);
+    assert.equal(kept.nllAfter, kept.nllBefore);
+    const forced = fitCalibrationParams(calibrated, [null], true, { identity: false });
+    assert.notEqual(forced.b0, 1, 'without the raw candidate the fit moves β by the noise of the cases');
+    const overconfident = fitCalibrationParams(synthetic(300, () => 0.5, 43), [null]);
+    assert.ok(inverseTemperature(overconfident, 0.5) < 0.8, `β ${inverseTemperature(overconfident, 0.5)}`);
+  });
+
   it('nelderMead: finds the minimum of a smooth bowl', () => {
     const x = nelderMead((v) => (v[0]! - 1.5) ** 2 + 3 * (v[1]! + 0.5) ** 2, [0, 0], 0.3, 200);
     assert.ok(Math.abs(x[0]! - 1.5) < 1e-3 && Math.abs(x[1]! + 0.5) < 1e-3, JSON.stringify(x));
