@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { readCalibration, writeCalibration, type CalibrationFile } from '../../src/calibration/calibration-file.js';
 import { fitCalibrationParams, fitTemperature, meanNll, type CalibrationSample } from '../../src/calibration/fit-temperature.js';
 import { nelderMead } from '../../src/calibration/nelder-mead.js';
+import { formatCalibration } from '../../src/calibration/run-calibration.js';
 import { calibratedPosterior, inputKind, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax } from '../../src/calibration/temperature.js';
 import { buildDir, manifestPath, type BuildManifest } from '../../src/domain/artifacts.js';
 import { ArtifactError } from '../../src/errors.js';
@@ -110,6 +111,14 @@ describe('posterior calibration (issue 26)', () => {
     assert.notEqual(forced.b0, 1, 'without the raw candidate the fit moves β by the noise of the cases');
     const overconfident = fitCalibrationParams(synthetic(300, () => 0.5, 43), [null]);
     assert.ok(inverseTemperature(overconfident, 0.5) < 0.8, `β ${inverseTemperature(overconfident, 0.5)}`);
+  });
+
+  it('report: says when the raw posterior was kept, and which parameters were fitted otherwise', () => {
+    const file: CalibrationFile = { schema: 'dxgraph-calibration/1', method: 'temperature', buildId: 'kg-x', createdAt: 'now', heldOut: { sources: [], cases: { 'text-case': 147 } },
+      kinds: { text: { b0: 1, b1: 0, tail: null, mix: null, n: 147, nllBefore: 0.15, nllAfter: 0.15, iterations: 0 }, coded: { b0: 0.8, b1: -0.3, tail: 4, mix: null, topLabel: { x: [0.5, 0.9], y: [0.4, 0.95] }, n: 500, nllBefore: 1, nllAfter: 0.9, iterations: 5 } } };
+    const text = formatCalibration(file);
+    assert.match(text, /text\s+n=147\s+raw posterior kept/);
+    assert.match(text, /coded\s+n=500\s+b0=0\.800 b1=-0\.300 tail=4 mix=none top-label/);
   });
 
   it('nelderMead: finds the minimum of a smooth bowl', () => {
