@@ -184,7 +184,7 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
     const calibration = o.calibrateOn && o.calibrateOn.length > 0
       ? await freeTextCalibration({
           config: o.config, calibrateOn: o.calibrateOn, goldOf, log: o.log,
-          sets: [{ path: o.vignettesPath, vignettes }, ...heldOut.map((h) => ({ path: h.path, vignettes: h.vignettes }))],
+          sets: [{ path: o.vignettesPath, vignettes, tunedOn: true }, ...heldOut.map((h) => ({ path: h.path, vignettes: h.vignettes }))],
           open: async () => openQueryService({ graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })) }),
         }, service)
       : undefined;
