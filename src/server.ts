@@ -97,7 +97,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     // DXGRAPH_SESSIONS=neo4j: sessions shared by every replica on this database (docs/deployment.md).
     const store = config.sessionStore?.kind === 'neo4j' ? { kind: 'neo4j' as const, graph, key: config.sessionStore.key } : { kind: 'memory' as const };
     const newestBuild = async () => ((await graph.read('query/snapshot-build'))[0]?.id as string | undefined) ?? null;
-    const sessions = await openConsultation({ snapshot: query.snapshot, query, store, newestBuild, ...consultationSettings(config) });
+    const sessions = await openConsultation({ snapshot: query.snapshot, query, store, newestBuild, calibration: query.artifacts.calibration, ...consultationSettings(config) });
     const app = createApp({
       query,
       kg: new Neo4jKgReader(graph),

@@ -30,7 +30,7 @@ export async function openEvalTarget(opts: { config: Config; logger: Logger; hin
     const query = await openQueryService({ graph, dataDir: opts.config.dataDir, embedder, reasoners, ...(opts.config.gate ? { gate: opts.config.gate } : {}), ...(opts.config.query?.recordRetrieval ? { recordRetrieval: opts.config.query.recordRetrieval } : {}) });
     // One dialogue at a time: a small session store suffices (old sessions fall out of the LRU).
     const sessions = createConsultation({
-      snapshot: query.snapshot, query, ...(opts.hints ? { hints: opts.hints } : {}), options: { confidence: opts.confidence }, sessions: { maxSessions: 16 },
+      snapshot: query.snapshot, query, calibration: query.artifacts.calibration, ...(opts.hints ? { hints: opts.hints } : {}), options: { confidence: opts.confidence }, sessions: { maxSessions: 16 },
     });
     return { query, sessions, close: () => graph.close() };
   } catch (e) {

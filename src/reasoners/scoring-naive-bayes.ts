@@ -118,7 +118,6 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
   };
   const codedF = t.unreportedMask.reduce((a, x) => a + x, 0);
   const notesF = s.features.length - codedF;
-  let edgeCounts = 0;
   for (let d = 0; d < D; d++) {
     const n = s.diseases[d]!.recordCount;
     const m = s.manifestations[d]!;
@@ -138,7 +137,6 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
       lp[i] = Math.log(p);
       l1[i] = Math.log(1 - p);
       sum += t.unreportedShare[m.features[i]!]! * l1[i]!;
-      edgeCounts += m.counts[i]!;
       t.marginal[m.features[i]!]! += m.counts[i]!;
     }
     const unseen = declared ? declaredUnseen(s, d) : new Map<number, readonly [number, number]>();
@@ -153,7 +151,7 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     t.allAbsent[d] = sum;
     t.logPrior[d] = Math.log((n + 1) / (s.totalRecords + D));
   }
-  t.meanFeaturesPerRecord = s.meanFeaturesPerRecord ?? (s.totalRecords > 0 ? edgeCounts / s.totalRecords : 0);
+  t.meanFeaturesPerRecord = typicalRecordLength(s);
   for (let f = 0; f < F; f++) t.marginal[f] = s.totalRecords > 0 ? Math.min(1 - EPS, Math.max(EPS, t.marginal[f]! / s.totalRecords)) : EPS;
   perSnap.set(key, t);
   return t;
@@ -172,6 +170,15 @@ export function effectiveUnreportedWeight(t: NbTables, reportedWeight: number, l
 }
 
 /** How complete a description is: reported weight / mean features per training record, at most 1 (1 when the KG has no records). */
+/** How many features a complete record reports: the snapshot's own figure, else the edges' counts per record. */
+export function typicalRecordLength(s: Pick<KgSnapshot, 'manifestations' | 'totalRecords' | 'meanFeaturesPerRecord'>): number {
+  if (s.meanFeaturesPerRecord !== undefined) return s.meanFeaturesPerRecord;
+  if (s.totalRecords <= 0) return 0;
+  let edgeCounts = 0;
+  for (const m of s.manifestations) for (let i = 0; i < m.counts.length; i++) edgeCounts += m.counts[i]!;
+  return edgeCounts / s.totalRecords;
+}
+
 export function completeness(t: NbTables, reportedWeight: number): number {
   return t.meanFeaturesPerRecord <= 0 ? 1 : Math.min(1, reportedWeight / t.meanFeaturesPerRecord);
 }

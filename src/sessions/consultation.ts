@@ -24,7 +24,7 @@
  * build it started on and takes answers only on a server serving that build (SessionBuildError).
  */
 import { normalizeAnswer, sameAnswer, type AnswerValue } from '../followups/answers.js';
-import type { FollowupEngine } from '../followups/engine.js';
+import type { FollowupEngine, PatientState } from '../followups/engine.js';
 import { rankDifferential, type FeatureEvidence } from '../followups/posterior.js';
 import type { RankerName } from '../followups/ranker.js';
 import { InputError, NotFoundError } from '../errors.js';
@@ -34,6 +34,7 @@ import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest, 
 import type { SessionRecord, SessionRepository } from './repository.js';
 import { blendPriors, startingPrior } from './starting-prior.js';
 import { historyView, recordedAnswers, sessionView, turnOf, type TurnResult } from './views.js';
+import { calibrateSessionPosterior, type SessionCalibration } from './calibrated-differential.js';
 
 export interface ConsultationOptions {
   /** The top disease's probability at which the response signals "stop asking". */
@@ -101,6 +102,8 @@ export class Consultation implements ConsultationPort {
       buildId?: string | null;
       /** The newest complete build in the KG (Neo4j), asked only when a session's build differs from the served one; absent = never newer. */
       newestBuild?: () => Promise<string | null>;
+      /** The build's posterior calibration, applied to the differential shown after answers (calibrated-differential.ts); absent: shown raw. */
+      calibration?: SessionCalibration | null;
       now?: () => number;
     },
     opts: Partial<ConsultationOptions> = {},
@@ -204,21 +207,26 @@ export class Consultation implements ConsultationPort {
     return sessionView(s, this.deps.store.expiresAt(s), this.opts.maxTurns);
   }
 
+  /** The prior updated by the answers, calibrated as diagnose's differential is (the stop signal reads it too). */
+  private shownPosterior(state: Pick<SessionState, 'description' | 'prior' | 'evidence'>, answers: PatientState['answers']): Float64Array {
+    const posterior = this.deps.engine.posteriorOf({ evidence: [], answers, demographics: null, prior: state.prior, candidateDiseases: null });
+    return calibrateSessionPosterior(posterior, this.deps.calibration ?? null, { description: state.description, findingsKnown: state.evidence.length + answers.length });
+  }
+
   /**
    * The prior updated by the answers, the next questions over it and the stop signal;
    * `shown` replaces the differential displayed (the first turn shows diagnose's own), and
    * `planning` is the KG's reading when the caller already has it (the first turn).
    */
   private assess(
-    state: Pick<SessionState, 'prior' | 'answers' | 'evidence' | 'ranker' | 'questions'>,
+    state: Pick<SessionState, 'description' | 'prior' | 'answers' | 'evidence' | 'ranker' | 'questions'>,
     shown: TurnResult['differential'] | null,
     planning: Float64Array | null = null,
   ): TurnResult {
     const { engine } = this.deps;
     const answers = [...state.answers].map(([qid, answer]) => ({ question: engine.catalogue.byId.get(qid)!, answer }));
     // The description's evidence is already in the prior (diagnose read it): only the answers are added.
-    const differential =
-      shown ?? rankDifferential(engine.model, engine.posteriorOf({ evidence: [], answers, demographics: null, prior: state.prior, candidateDiseases: null }), this.opts.differential);
+    const differential = shown ?? rankDifferential(engine.model, this.shownPosterior(state, answers), this.opts.differential);
     // Questions are planned over the KG's own reading of the description and the answers (the
     // model whose information gain they maximise); measured, that asks better questions than
     // planning over the blend (docs/followups.md#sessions).

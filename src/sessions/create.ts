@@ -10,7 +10,9 @@ import { FollowupEngine } from '../followups/engine.js';
 import { FollowupModel, type ModelOptions } from '../followups/model.js';
 import { buildQuestionCatalogue, type AnswerTypeHints } from '../followups/question-model.js';
 import { followupKgFromSnapshot } from '../followups/snapshot-kg.js';
+import type { PosteriorCalibration } from '../calibration/temperature.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
+import { typicalRecordLength } from '../reasoners/scoring-naive-bayes.js';
 import { Consultation, type ConsultationOptions, type DiagnosePort, type SessionState } from './consultation.js';
 import { MemorySessionRepository } from './memory-repository.js';
 import { Neo4jSessionRepository } from './neo4j-repository.js';
@@ -28,7 +30,7 @@ export interface SessionLimits {
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessions: 1000, maxPerOwner: 100, ttlMs: 30 * 60_000, lifetimeMs: 4 * 3_600_000 };
 
 export interface ConsultationWiring {
-  snapshot: Pick<KgSnapshot, 'diseases' | 'features' | 'manifestations'> & { buildId?: string | null };
+  snapshot: Pick<KgSnapshot, 'diseases' | 'features' | 'manifestations' | 'totalRecords' | 'meanFeaturesPerRecord'> & { buildId?: string | null };
   /** The query pipeline: a session's first turn is one `diagnose` call (consultation.ts). */
   query: DiagnosePort;
   /** Extra answer types per source code, over those the KG's features carry (question-model.ts). */
@@ -38,6 +40,8 @@ export interface ConsultationWiring {
   options?: Partial<ConsultationOptions>;
   /** The KG's newest complete build (server: Neo4j), to tell a retired session from one this replica is behind on. */
   newestBuild?: () => Promise<string | null>;
+  /** The build's posterior calibration (the query service's): the differential after answers is shown calibrated, as diagnose's is. */
+  calibration?: PosteriorCalibration | null;
 }
 
 /** Where sessions live: this process, or Neo4j shared by replicas with content sealed under `key`. */
@@ -75,6 +79,7 @@ function bounds(w: ConsultationWiring): SessionLimits & { now: () => number } {
 }
 
 function consult(w: ConsultationWiring, engine: FollowupEngine, store: SessionRepository<SessionState>): Consultation {
-  const deps = { engine, store, query: w.query, buildId: w.snapshot.buildId ?? null, now: w.sessions?.now ?? Date.now, ...(w.newestBuild ? { newestBuild: w.newestBuild } : {}) };
+  const calibration = w.calibration ? { posterior: w.calibration, meanFeaturesPerRecord: typicalRecordLength(w.snapshot) } : null;
+  const deps = { engine, store, query: w.query, buildId: w.snapshot.buildId ?? null, now: w.sessions?.now ?? Date.now, calibration, ...(w.newestBuild ? { newestBuild: w.newestBuild } : {}) };
   return new Consultation(deps, w.options ?? {});
 }

@@ -5,6 +5,8 @@ import { FollowupModel } from '../../src/followups/model.js';
 import { buildQuestionCatalogue } from '../../src/followups/question-model.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type RankedDisease } from '../../src/query/contracts.js';
 import { Consultation, type SessionState } from '../../src/sessions/consultation.js';
+import type { SessionCalibration } from '../../src/sessions/calibrated-differential.js';
+import { calibratedPosterior } from '../../src/calibration/temperature.js';
 import { SessionBuildError, SessionConflictError, SessionLimitError } from '../../src/sessions/errors.js';
 import { decodeState, encodeState } from '../../src/sessions/session-codec.js';
 import { SessionHistorySchema, SessionViewSchema } from '../../src/sessions/schemas.js';
@@ -30,14 +32,14 @@ class FakeQuery {
 
 const A_FIRST: [string, string, number][] = [['dis:a', 'A', 0.6], ['dis:b', 'B', 0.3], ['dis:c', 'C', 0.1]];
 
-function setup(opts: { confidence?: number; ttlMs?: number; maxTurns?: number; ranked?: [string, string, number][] } = {}) {
+function setup(opts: { confidence?: number; ttlMs?: number; maxTurns?: number; ranked?: [string, string, number][]; calibration?: SessionCalibration } = {}) {
   const model = new FollowupModel(fixtureKg(), { alpha: 0.5 });
   const engine = new FollowupEngine(model, buildQuestionCatalogue(model.features));
   const clock = { t: Date.UTC(2025, 0, 1) };
   const store = new MemorySessionRepository<SessionState>({ maxSessions: 5, maxPerOwner: 5, ttlMs: opts.ttlMs ?? 60_000, lifetimeMs: 3_600_000, now: () => clock.t });
   const query = new FakeQuery(opts.ranked ?? A_FIRST);
   const options = { confidence: opts.confidence ?? 0.95, questions: 3, ...(opts.maxTurns ? { maxTurns: opts.maxTurns } : {}) };
-  const c = new Consultation({ engine, store, query, buildId: 'kg-1', now: () => clock.t }, options);
+  const c = new Consultation({ engine, store, query, buildId: 'kg-1', now: () => clock.t, ...(opts.calibration ? { calibration: opts.calibration } : {}) }, options);
   /** Another server on the same store, serving `buildId` (a replica after a rebuild). */
   const replica = (buildId: string, newest?: string) => new Consultation({ engine, store, query, buildId, now: () => clock.t, ...(newest ? { newestBuild: async () => newest } : {}) }, options);
   return { c, clock, query, store, engine, replica };
@@ -71,6 +73,25 @@ describe('sessions: consultation', () => {
     assert.equal(r.stop.stop, true);
     assert.equal(r.stop.reason, 'confident');
     assert.ok(!r.questions.some((q) => q.id === 'q:E_4' || q.id === 'q:E_2'));
+  });
+  it('after answers the differential is shown calibrated as diagnose\'s is (coded kind, completeness grown by the answers), in the same order, and the stop signal reads it', async () => {
+    // β = 0.4 at completeness 0, 0.2 lower per unit: an overconfident reading flattened.
+    const calibration: SessionCalibration = { posterior: { method: 'temperature', kinds: { coded: { b0: 0.4, b1: -0.2 } } }, meanFeaturesPerRecord: 6 };
+    const answers = { answers: [{ questionId: 'q:E_4', answer: { type: 'options' as const, optionIds: ['V_2'] } }, { questionId: 'q:E_2', answer: { type: 'no' as const } }] };
+    const raw = setup({ confidence: 0.9 });
+    const cal = setup({ confidence: 0.9, calibration });
+    const r = await raw.c.answer(K, (await raw.c.start(K, { findings: [cough] })).sessionId, answers);
+    const v = await cal.c.start(K, { findings: [cough] });
+    assert.deepEqual(v.differential.map((d) => d.probability), [0.6, 0.3, 0.1], 'the first turn is diagnose\'s own (calibrated there)');
+    const k = await cal.c.answer(K, v.sessionId, answers);
+    assert.deepEqual(k.differential.map((d) => d.diseaseId), r.differential.map((d) => d.diseaseId), 'calibration never reorders');
+    // cough (matched) + two answers = 3 of a typical record's 6 findings
+    const expected = calibratedPosterior(Float64Array.from(r.differential, (d) => Math.log(d.probability)), calibration.posterior.kinds.coded, 3 / 6).probs;
+    for (const [i, d] of k.differential.entries()) assert.ok(Math.abs(d.probability - expected[i]!) < 1e-9, `${d.diseaseId} ${d.probability} vs ${expected[i]}`);
+    assert.ok(k.differential[0]!.probability < r.differential[0]!.probability);
+    assert.equal(r.stop.stop, true);
+    assert.equal(k.stop.topProbability, k.differential[0]!.probability);
+    assert.equal(k.stop.stop, k.differential[0]!.probability >= 0.9);
   });
   it('without any description (age and sex only, as the masking protocol at 100%) starts from the KG prior without calling diagnose', async () => {
     const { c, query } = setup();
