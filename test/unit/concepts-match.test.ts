@@ -3,6 +3,7 @@ import { buildConceptIndex } from '../../src/clinical-text/concepts/concept-inde
 import { deriveForms } from '../../src/clinical-text/concepts/derive-forms.js';
 import { editDistance, stem, tokenize } from '../../src/clinical-text/concepts/normalize.js';
 import { resolveFeatures } from '../../src/clinical-text/concepts/resolve-features.js';
+import { crossesOpposites, inflectionOf, isRealWord } from '../../src/clinical-text/concepts/real-words.js';
 import type { InputFinding } from '../../src/query/contracts.js';
 import { miniLexicon, miniSnapshot } from '../support/concept-fixture.js';
 
@@ -35,6 +36,17 @@ describe('concept layer: lexicon lookup', () => {
     assert.deepEqual(resolve('feaver'), ['+fever']);
     assert.deepEqual(resolve('coughin'), ['+cough']);
     assert.deepEqual(resolve('crushing'), []); // no pain head word: not a pain character, and not "cough"
+  });
+
+  it('never "corrects" a word spelled right into another (real-words.ts): "couch" is no cough, "bilat" no bloating', () => {
+    assert.deepEqual(resolve('couch'), []);
+    assert.deepEqual(resolve('lying on the couch'), []);
+    assert.deepEqual(resolve('feaver'), ['+fever'], 'a misspelling is still corrected');
+    assert.ok(isRealWord('older') && isRealWord('prostate') && isRealWord('bilat') && isRealWord('wasnt'));
+    assert.ok(!isRealWord('feaver') && !isRealWord('swolen') && !isRealWord('breth'));
+    assert.ok(inflectionOf('squeaking', 'squeaky') && inflectionOf('purulence', 'purulent'));
+    assert.ok(!inflectionOf('prostate', 'prostrated') && !inflectionOf('reflex', 'reflux') && !inflectionOf('couch', 'cough'));
+    assert.ok(crossesOpposites('hypotension', 'hypertension') && crossesOpposites('tachycardia', 'bradycardia') && !crossesOpposites('feaver', 'fever'));
   });
 
   it('prefers the longest concept ("former smoker" over "smoker")', () => {

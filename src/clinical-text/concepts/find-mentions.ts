@@ -1,6 +1,7 @@
 import { featureFor, type ConceptIndex, type FormEntry } from './concept-index.js';
 import { namesRelative } from './family-forms.js';
 import { contentTokens, editDistance, tokenize, typoBudget, type Token } from './normalize.js';
+import { crossesOpposites, inflectionOf, isRealWord } from './real-words.js';
 import { phoneticIndex, soundsLike, type PhoneticIndex } from './sounds-like.js';
 
 /**
@@ -44,18 +45,21 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
   fuzzyCache.set(index, memo);
   const hit = memo.get(token.norm);
   if (hit) return hit;
+  // A word spelled right was meant ("older", "couch", "prostate"): only read as a vocabulary word
+  // it is an inflection of ("squeaking" → "squeaky"), never by sound (real-words.ts).
+  const real = isRealWord(token.norm);
   let best = budget + 1;
   let found: Candidate[] = [];
   for (const s of budget === 0 ? [] : index.byStem.keys()) {
     if (s.length < 4 || s[0] !== token.stem[0]) continue;
     const d = editDistance(token.stem, s, budget);
-    if (d > budget || d > best) continue;
+    if (d > budget || d > best || crossesOpposites(token.stem, s) || (real && !inflectionOf(token.stem, s))) continue;
     if (d < best) found = [];
     best = d;
     found.push({ stem: s, penalty: TYPO });
   }
   // Spelled as it sounds ("coff", "diarea"): a phonetic match, a little less sure than one edit.
-  if (found.length === 0) {
+  if (found.length === 0 && !real) {
     const p = phoneticFor(index);
     found = [...new Set([...soundsLike(p.stems, token.stem), ...soundsLike(p.written, token.norm)])].map((stem) => ({ stem, penalty: SOUNDS_LIKE }));
   }
