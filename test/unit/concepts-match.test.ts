@@ -3,7 +3,7 @@ import { buildConceptIndex } from '../../src/clinical-text/concepts/concept-inde
 import { deriveForms } from '../../src/clinical-text/concepts/derive-forms.js';
 import { editDistance, stem, tokenize } from '../../src/clinical-text/concepts/normalize.js';
 import { resolveFeatures } from '../../src/clinical-text/concepts/resolve-features.js';
-import { crossesOpposites, inflectionOf, isRealWord } from '../../src/clinical-text/concepts/real-words.js';
+import { confusedFor, crossesOpposites, inflectionOf, isRealWord } from '../../src/clinical-text/concepts/real-words.js';
 import type { InputFinding } from '../../src/query/contracts.js';
 import { miniLexicon, miniSnapshot } from '../support/concept-fixture.js';
 
@@ -47,6 +47,11 @@ describe('concept layer: lexicon lookup', () => {
     assert.ok(inflectionOf('squeaking', 'squeaky') && inflectionOf('purulence', 'purulent'));
     assert.ok(!inflectionOf('prostate', 'prostrated') && !inflectionOf('reflex', 'reflux') && !inflectionOf('couch', 'cough'));
     assert.ok(crossesOpposites('hypotension', 'hypertension') && crossesOpposites('tachycardia', 'bradycardia') && !crossesOpposites('feaver', 'fever'));
+    // A real word written often for another is read as that one only.
+    assert.equal(confusedFor('hart'), 'heart');
+    assert.equal(confusedFor('couch'), null);
+    assert.notDeepEqual(resolve('heart attack'), []);
+    assert.deepEqual(resolve('hart attack'), resolve('heart attack'));
   });
 
   it('prefers the longest concept ("former smoker" over "smoker")', () => {

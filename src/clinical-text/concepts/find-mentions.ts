@@ -1,7 +1,7 @@
 import { featureFor, type ConceptIndex, type FormEntry } from './concept-index.js';
 import { namesRelative } from './family-forms.js';
-import { contentTokens, editDistance, tokenize, typoBudget, type Token } from './normalize.js';
-import { crossesOpposites, inflectionOf, isRealWord } from './real-words.js';
+import { contentTokens, editDistance, stem, tokenize, typoBudget, type Token } from './normalize.js';
+import { confusedFor, crossesOpposites, inflectionOf, isRealWord } from './real-words.js';
 import { phoneticIndex, soundsLike, type PhoneticIndex } from './sounds-like.js';
 
 /**
@@ -48,6 +48,13 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
   // A word spelled right was meant ("older", "couch", "prostate"): only read as a vocabulary word
   // it is an inflection of ("squeaking" → "squeaky"), never by sound (real-words.ts).
   const real = isRealWord(token.norm);
+  const meant = real ? confusedFor(token.norm) : null;
+  if (meant !== null) {
+    const s = stem(meant);
+    const found = index.byStem.has(s) ? [{ stem: s, penalty: TYPO }] : [];
+    memo.set(token.norm, found);
+    return found;
+  }
   let best = budget + 1;
   let found: Candidate[] = [];
   for (const s of budget === 0 ? [] : index.byStem.keys()) {

@@ -6,7 +6,8 @@
  * "swolen", "short of breth") are no English word and are still corrected.
  *
  * A word is real when Hunspell's en_US dictionary (dictionary-en, through nspell) spells it so,
- * or it is clinical shorthand or an apostrophe-less contraction of real-words.json. And a
+ * or it is clinical shorthand or an apostrophe-less contraction of real-words.json; a few real
+ * words written often for another ("hart" for heart) are read as that word only. And a
  * correction never crosses the prefixes that file lists as opposites.
  */
 import nspell from 'nspell';
@@ -17,6 +18,8 @@ interface RealWordsFile {
   shorthand: string[];
   contractions: string[];
   contrastivePrefixes: [string, string][];
+  /** A real word often written for another: it may be read as that one, and only as it. */
+  confusables: Record<string, string>;
 }
 
 const file = data as unknown as RealWordsFile;
@@ -41,4 +44,9 @@ export function inflectionOf(a: string, b: string): boolean {
   let k = 0;
   while (k < a.length && k < b.length && a[k] === b[k]) k++;
   return k >= Math.max(5, 0.8 * Math.min(a.length, b.length));
+}
+
+/** The word a real word is often written for ("hart" → "heart"), if any. */
+export function confusedFor(word: string): string | null {
+  return Object.hasOwn(file.confusables, word) ? file.confusables[word]! : null;
 }
