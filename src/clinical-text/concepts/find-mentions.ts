@@ -45,33 +45,40 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
   fuzzyCache.set(index, memo);
   const hit = memo.get(token.norm);
   if (hit) return hit;
-  // A word spelled right was meant ("older", "couch", "prostate"): only read as a vocabulary word
-  // it is an inflection of ("squeaking" → "squeaky"), never by sound (real-words.ts).
-  const real = isRealWord(token.norm);
-  const meant = real ? confusedFor(token.norm) : null;
+  // A real word written often for another ("hart") is read as that one only (real-words.ts).
+  const meant = confusedFor(token.norm);
   if (meant !== null) {
-    const s = stem(meant);
-    const found = index.byStem.has(s) ? [{ stem: s, penalty: TYPO }] : [];
+    const found = index.byStem.has(stem(meant)) ? [{ stem: stem(meant), penalty: TYPO }] : [];
     memo.set(token.norm, found);
     return found;
   }
+  let found = withinBudget(index, token, budget, null);
+  // Spelled as it sounds ("coff", "diarea"): a phonetic match, a little less sure than one edit.
+  if (found.length === 0) {
+    const p = phoneticFor(index);
+    found = [...new Set([...soundsLike(p.stems, token.stem), ...soundsLike(p.written, token.norm)])].map((stem) => ({ stem, penalty: SOUNDS_LIKE }));
+  }
+  // A word spelled right was meant ("older", "couch", "prostate"): read only as a vocabulary word
+  // it inflects ("squeaking" → "squeaky"), never by sound. Asked only when there is a candidate:
+  // the dictionary costs a few hundred ms to load, and most words never need it.
+  if (found.length > 0 && isRealWord(token.norm)) found = withinBudget(index, token, budget, (s) => inflectionOf(token.stem, s));
+  if (memo.size > 50_000) memo.clear();
+  memo.set(token.norm, found);
+  return found;
+}
+
+/** Vocabulary stems within the typo budget, at the least distance, of the same first letter and never across opposite prefixes. */
+function withinBudget(index: ConceptIndex, token: Token, budget: number, keep: ((s: string) => boolean) | null): Candidate[] {
   let best = budget + 1;
   let found: Candidate[] = [];
   for (const s of budget === 0 ? [] : index.byStem.keys()) {
     if (s.length < 4 || s[0] !== token.stem[0]) continue;
     const d = editDistance(token.stem, s, budget);
-    if (d > budget || d > best || crossesOpposites(token.stem, s) || (real && !inflectionOf(token.stem, s))) continue;
+    if (d > budget || d > best || crossesOpposites(token.stem, s) || (keep && !keep(s))) continue;
     if (d < best) found = [];
     best = d;
     found.push({ stem: s, penalty: TYPO });
   }
-  // Spelled as it sounds ("coff", "diarea"): a phonetic match, a little less sure than one edit.
-  if (found.length === 0 && !real) {
-    const p = phoneticFor(index);
-    found = [...new Set([...soundsLike(p.stems, token.stem), ...soundsLike(p.written, token.norm)])].map((stem) => ({ stem, penalty: SOUNDS_LIKE }));
-  }
-  if (memo.size > 50_000) memo.clear();
-  memo.set(token.norm, found);
   return found;
 }
 

@@ -46,7 +46,7 @@ export function inflectionOf(a: string, b: string): boolean {
   return k >= Math.max(5, 0.8 * Math.min(a.length, b.length));
 }
 
-/** The word a real word is often written for ("hart" → "heart"), if any. */
+/** The word a real word is often written for ("hart" → "heart"), if any (every such word is real). */
 export function confusedFor(word: string): string | null {
   return Object.hasOwn(file.confusables, word) ? file.confusables[word]! : null;
 }
