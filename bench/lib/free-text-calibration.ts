@@ -60,16 +60,18 @@ export async function freeTextCalibration(
   const calibrated = await o.open();
   const sets: SetCalibration[] = [];
   const acc = (xs: { correct: boolean }[]) => xs.filter((x) => x.correct).length / Math.max(1, xs.length);
-  const row = (path: string, fittedOn: boolean, b: ProbabilityCase[], a: ProbabilityCase[], tunedOn = false): SetCalibration => ({ path, fittedOn, ...(tunedOn ? { tunedOn } : {}), before: calibrationMetrics(b), after: calibrationMetrics(a), top1: { before: acc(b), after: acc(a) } });
+  const row = (set: { path: string; tunedOn?: boolean }, b: ProbabilityCase[], a: ProbabilityCase[]): SetCalibration => ({
+    path: set.path, fittedOn: o.calibrateOn.includes(set.path), ...(set.tunedOn ? { tunedOn: true } : {}), before: calibrationMetrics(b), after: calibrationMetrics(a), top1: { before: acc(b), after: acc(a) },
+  });
   const afters: ProbabilityCase[][] = [];
   for (const [i, s] of o.sets.entries()) {
     afters.push(await probabilities(calibrated, s.vignettes, o.goldOf));
-    sets.push(row(s.path, o.calibrateOn.includes(s.path), before[i]!, afters[i]!, s.tunedOn ?? false));
+    sets.push(row(s, before[i]!, afters[i]!));
   }
   // The blind sets (neither calibrated on nor tuned on), pooled: one figure on more cases (ECE is
   // noisy on ~100). A tuned-on set is read better than unseen text, so it stays out of the pool.
   const unseen = o.sets.map((s, i) => i).filter((i) => !o.calibrateOn.includes(o.sets[i]!.path) && !o.sets[i]!.tunedOn);
-  if (unseen.length > 1) sets.push(row(`pooled (${unseen.length} blind sets)`, false, unseen.flatMap((i) => before[i]!), unseen.flatMap((i) => afters[i]!)));
+  if (unseen.length > 1) sets.push(row({ path: `pooled (${unseen.length} blind sets)` }, unseen.flatMap((i) => before[i]!), unseen.flatMap((i) => afters[i]!)));
   return { fittedOn: o.calibrateOn, sets };
 }
 

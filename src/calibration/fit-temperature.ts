@@ -147,9 +147,9 @@ function selectStages(samples: readonly CalibrationSample[], grid: readonly (num
 }
 
 const STAGE_CHOICES = ['base', 'mix', 'top', 'mixTop'] as const;
+type StageChoice = (typeof STAGE_CHOICES)[number];
 /** β = 1, no tail, no stage: the raw posterior exactly (temperature.ts). */
 const IDENTITY: KindTemperature = { b0: 1, b1: 0, tail: null, mix: null };
-type StageChoice = (typeof STAGE_CHOICES)[number];
 
 /**
  * Every candidate on one set of cases: β(c) and the tail scale s (base); β(c) refitted jointly

@@ -169,7 +169,6 @@ export function effectiveUnreportedWeight(t: NbTables, reportedWeight: number, l
   return lambda * completeness(t, reportedWeight) ** power;
 }
 
-/** How complete a description is: reported weight / mean features per training record, at most 1 (1 when the KG has no records). */
 /** How many features a complete record reports: the snapshot's own figure, else the edges' counts per record. */
 export function typicalRecordLength(s: Pick<KgSnapshot, 'manifestations' | 'totalRecords' | 'meanFeaturesPerRecord'>): number {
   if (s.meanFeaturesPerRecord !== undefined) return s.meanFeaturesPerRecord;
@@ -179,6 +178,7 @@ export function typicalRecordLength(s: Pick<KgSnapshot, 'manifestations' | 'tota
   return edgeCounts / s.totalRecords;
 }
 
+/** How complete a description is: reported weight / mean features per training record, at most 1 (1 when the KG has no records). */
 export function completeness(t: NbTables, reportedWeight: number): number {
   return t.meanFeaturesPerRecord <= 0 ? 1 : Math.min(1, reportedWeight / t.meanFeaturesPerRecord);
 }

@@ -48,11 +48,12 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
   // A real word written often for another ("hart") is read as that one only (real-words.ts).
   const meant = confusedFor(token.norm);
   if (meant !== null) {
-    const found = index.byStem.has(stem(meant)) ? [{ stem: stem(meant), penalty: TYPO }] : [];
+    const s = stem(meant);
+    const found = index.byStem.has(s) ? [{ stem: s, penalty: TYPO }] : [];
     memo.set(token.norm, found);
     return found;
   }
-  let found = withinBudget(index, token, budget, null);
+  let found = withinBudget(index, token, budget);
   // Spelled as it sounds ("coff", "diarea"): a phonetic match, a little less sure than one edit.
   if (found.length === 0) {
     const p = phoneticFor(index);
@@ -68,7 +69,7 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
 }
 
 /** Vocabulary stems within the typo budget, at the least distance, of the same first letter and never across opposite prefixes. */
-function withinBudget(index: ConceptIndex, token: Token, budget: number, keep: ((s: string) => boolean) | null): Candidate[] {
+function withinBudget(index: ConceptIndex, token: Token, budget: number, keep?: (s: string) => boolean): Candidate[] {
   let best = budget + 1;
   let found: Candidate[] = [];
   for (const s of budget === 0 ? [] : index.byStem.keys()) {
