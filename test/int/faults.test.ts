@@ -184,7 +184,7 @@ describe('faults: a private Neo4j killed and restarted, broken indexes, broken L
   });
 
   describe('LLM endpoint down, slow, failing or returning garbage', () => {
-    const TIMEOUT = 1500;
+    const TIMEOUT = 800;
     let fake: FakeOpenAI;
     const servers: DxServer[] = [];
     const logs: string[] = [];

@@ -186,7 +186,7 @@ describe('fuzz and load against the real server (`dxgraph serve` process)', func
 
   // DX_LOAD_CONNECTIONS=50 DX_LOAD_SECONDS=60 gives the full bench:load run on this server.
   const connections = Number(process.env.DX_LOAD_CONNECTIONS ?? 10);
-  const seconds = Number(process.env.DX_LOAD_SECONDS ?? 5);
+  const seconds = Number(process.env.DX_LOAD_SECONDS ?? 3);
   it(`load: ${connections} clients for ${seconds} s on /v1/diagnose, 0 errors (full run: npm run bench:load)`, async () => {
     const rss0 = rssMb(child.pid!);
     const r = await runLoad({ url, connections, durationSeconds: seconds, apiKey: API_KEY });
