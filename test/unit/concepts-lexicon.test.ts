@@ -393,6 +393,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['swollen left ankle', ['E_151', 'E_152=V_35']],
       ['I wake up at night gasping for air', ['E_67']],
       ['my poop is black', ['E_140']],
+      // DDXPlus codes a hernia's bulge as a skin lesion in the groin, worse on straining.
+      ['reducible L groin swelling', ['E_129']],
+      ['enlarges with straining, cough impulse', ['E_221']],
     ];
     for (const [text, want] of cases) {
       const got = resolve(text);
@@ -466,6 +469,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['sick for 3 days', ['E_148']],
       ['lips swelling after eating peanuts', ['E_215']],
       ['chest pain radiating to the back', ['E_55=V_170', 'E_55=V_171']],
+      // The "stomach" of "stomach cramps" is the belly the cramps name, not also the epigastrium.
+      ['stomach cramps', ['E_55=V_197']],
     ];
     for (const [text, never] of cases) {
       const got = resolve(text);

@@ -199,6 +199,11 @@ const cases: [string, string, string[]][] = [
   ['also', 'I have a headache, also a runny nose', ['+headache', '+runny nose']],
   ['demographics are no findings', '62M', []],
   ['gibberish stays one finding', 'asdf qwer', ['+asdf qwer']],
+  // --- shorthand (session 16): "+" joins findings; "?" on an abbreviation questions that word only
+  ['plus sign joins findings', 'pleuritic CP + SOB', ['+pleuritic CP', '+SOB']],
+  ['query mark on an abbreviation', '?PTX 20M sudden L pleuritic CP + SOB', ['?PTX', '+sudden L pleuritic CP', '+SOB']],
+  ['query mark on written words keeps its clause', '?septic arthritis, fever', ['?septic arthritis', '+fever']],
+  ['normal intake is no finding', 'Eating and drinking. Drinking well.', []],
   ['empty text', '  \n ', []],
 ];
 

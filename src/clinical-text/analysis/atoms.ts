@@ -30,7 +30,7 @@ export interface Atom {
 
 /** Reporting phrases that start a new finding even after other words ("retired mechanic presents with ..."). */
 const REPORTING = new Set(['presents with', 'presenting with', 'comes in with', 'came in with', 'complains of', 'complaining of', 'c/o', 'reports', 'endorses']);
-const JOINERS = new Set(['and', 'or', 'nor', '&', '/', 'plus', 'with', 'w/', 'and/or', 'vs', 'versus']);
+const JOINERS = new Set(['and', 'or', 'nor', '&', '+', '/', 'plus', 'with', 'w/', 'and/or', 'vs', 'versus']);
 const MULTI_JOINERS: string[][] = [['as', 'well', 'as'], ['along', 'with'], ['associated', 'with'], ['accompanied', 'by'], ['together', 'with'], ['and', 'also']];
 const BOUNDARY = new Set([',', ':', '-']);
 
@@ -103,9 +103,18 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
   let from = seg.from;
   let joiner: string | null = null;
   let exposure = false;
+  // "?PTX sudden pleuritic CP": a query mark on an abbreviation questions that one word, not the clause
+  // ("?septic arthritis" keeps the clause: a written-out diagnosis runs on).
+  let queried = -1;
   for (let k = seg.from; k < seg.to; k++) {
     const t = tokens[k]!;
     const hit = at[k];
+    if (k === queried && k > from && k < seg.to) {
+      out.push({ seg: segIndex, from, to: k, joiner });
+      joiner = null;
+      from = k;
+    }
+    if (t.norm === '?q' && hit?.i === k && /^[A-Z]{2,5}s?$/.test(tokens[k + 1]?.raw ?? '')) queried = k + 2;
     if (hit?.i === k && hit.defs.some((d) => d.kind === 'exposure')) exposure = true;
     const insideCue = hit !== undefined && hit.i < k; // the "with" of "presents with" joins nothing
     const width = insideCue ? 0 : multiJoiner(tokens, k) || (JOINERS.has(t.norm) ? 1 : 0);

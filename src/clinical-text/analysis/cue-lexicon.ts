@@ -131,6 +131,9 @@ const PSEUDO: [string, string | null][] = [
   ['no significant change', null], ['no definite change', null], ['no increase', null], ['not certain', null], ['gram negative', null],
   ['no matter', null], ['no pmh', ''], ['no significant pmh', ''], ['no past medical history', ''], ['no significant past medical history', ''],
   ['no medical history', ''], ['no significant medical history', ''], ['no known medical problems', ''], ['no medical problems', ''],
+  // Normal intake, not alcohol ("eating and drinking", "drinking well" in a child's note).
+  ['eating and drinking', ''], ['eating and drinking well', ''], ['eating and drinking normally', ''], ['drinking well', ''],
+  ['drinking fluids', ''], ['drinking normally', ''], ['feeding well', ''],
   ['no pmhx', ''], ['no psh', ''], ['no meds', ''], ['no medications', ''], ['no regular medications', ''], ['takes no medications', ''],
   ['no known drug allergies', ''], ['nkda', ''],
   ["haven't been able to", null], ['havent been able to', null], ['have not been able to', null], ["hasn't been able to", null],

@@ -116,7 +116,9 @@ function applyCue(input: ScopeInput, a: Atom, h: CueHit, ctx: AtomContext, to: {
   const text = input.text.slice(input.tokens[h.i]!.start, input.tokens[h.j - 1]!.end);
   const key = KEY[d.kind];
   if (key) {
-    (d.direction === 'backward' ? to.own : to.local)[key] = { cue: text, kind: d.kind, list: d.list, seg: a.seg };
+    // A query mark on an abbreviation ("?PTX") is the atom's own: atomsOf ends the atom after it.
+    const own = d.direction === 'backward' || (input.tokens[h.i]!.norm === '?q' && /^[A-Z]{2,5}s?$/.test(input.tokens[h.i + 1]?.raw ?? ''));
+    (own ? to.own : to.local)[key] = { cue: text, kind: d.kind, list: d.list, seg: a.seg };
     if (/^no longer$/i.test(text)) to.state.neg = null; // historical, and present
     return;
   }

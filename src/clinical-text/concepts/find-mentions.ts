@@ -141,7 +141,11 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
 }
 
 /** Which mentions compete for "longest wins": modifiers (triggers, sites, values) never hide concepts. */
-const family = (m: Mention): string => (m.entry.target.kind === 'evidence' || m.entry.target.kind === 'feature' || m.entry.target.kind === 'absent' ? 'concept' : m.entry.target.kind);
+// A body site inside a longer value mention is that value's site ("stomach" of "stomach cramps" is the belly the cramps name, not also the epigastrium).
+const family = (m: Mention): string => {
+  const k = m.entry.target.kind;
+  return k === 'evidence' || k === 'feature' || k === 'absent' ? 'concept' : k === 'site' ? 'value' : k;
+};
 
 /** A concept mention that cannot become a feature (a 0-10 question's name, a code the KG lacks) must not hide one that can. */
 function resolvable(index: ConceptIndex, m: Mention): boolean {
