@@ -396,6 +396,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       // DDXPlus codes a hernia's bulge as a skin lesion in the groin, worse on straining.
       ['reducible L groin swelling', ['E_129']],
       ['enlarges with straining, cough impulse', ['E_221']],
+      // Each disease's own appetite question: bronchiolitis E_32, pneumonia E_161, Chagas E_174.
+      ['off her food', ['E_32', 'E_161', 'E_174']],
     ];
     for (const [text, want] of cases) {
       const got = resolve(text);
@@ -471,6 +473,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['chest pain radiating to the back', ['E_55=V_170', 'E_55=V_171']],
       // The "stomach" of "stomach cramps" is the belly the cramps name, not also the epigastrium.
       ['stomach cramps', ['E_55=V_197']],
+      // Sounds like "cast" only if a misspelling could add two letters.
+      ['non-caseating granulomas', ['E_110']],
     ];
     for (const [text, never] of cases) {
       const got = resolve(text);

@@ -39,13 +39,16 @@ function vowelSwap(a: string, b: string): boolean {
   return true;
 }
 
+/** A misspelling rarely adds two letters: "caseat" (of "caseating") is no "cast". */
+const muchShorter = (meant: string, written: string): boolean => meant.length < written.length - 1;
+
 export function soundsLike(index: PhoneticIndex, word: string): string[] {
   if (word.length < 4 || /\d/.test(word)) return [];
   // Four letters leave little room: "grew" sounds like "crow" two edits away, and is a word.
   const budget = word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length * 0.4));
   const out = new Set<string>();
   for (const c of codes(word)) {
-    for (const e of index.byCode.get(c) ?? []) if (!vowelSwap(word, e.word) && editDistance(word, e.word, budget) <= budget) out.add(e.stem);
+    for (const e of index.byCode.get(c) ?? []) if (!vowelSwap(word, e.word) && !muchShorter(e.word, word) && editDistance(word, e.word, budget) <= budget) out.add(e.stem);
   }
   return [...out];
 }
