@@ -398,6 +398,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['enlarges with straining, cough impulse', ['E_221']],
       // Each disease's own appetite question: bronchiolitis E_32, pneumonia E_161, Chagas E_174.
       ['off her food', ['E_32', 'E_161', 'E_174']],
+      ['purulent nasal d/c and congestion', ['E_182', 'E_181']],
+      ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],
+      ['epigastric pain boring through to the back', ['E_55=V_197', 'E_57=V_39']],
     ];
     for (const [text, want] of cases) {
       const got = resolve(text);
@@ -452,6 +455,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.deepEqual(signed('non-productive cough'), ['+E_201', '-E_77']);
     assert.deepEqual(signed('nonsmoker'), ['-E_79']);
     assert.deepEqual(signed('unvaccinated'), ['-E_209']);
+    // "I can breathe fine" says there is no shortness of breath (an embedding once read it as "cannot breathe").
+    assert.deepEqual(signed('I can breathe fine'), ['-E_66']);
+    assert.deepEqual(signed('get out of breath easily'), ['+E_66']);
     // "rest pain" is the rest-pain question alone, so "No rest pain" negates it and not pain itself.
     assert.deepEqual(signed('rest pain'), ['+E_14']);
   });
@@ -475,6 +481,10 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['stomach cramps', ['E_55=V_197']],
       // Sounds like "cast" only if a misspelling could add two letters.
       ['non-caseating granulomas', ['E_110']],
+      // Pus from the nose is no sputum.
+      ['purulent nasal d/c and congestion', ['E_77']],
+      // A site is one phrase: no "upper back" from "upper stomach ... back".
+      ['dull pain in my upper stomach that bores into my back', ['E_55=V_170', 'E_55=V_127']],
     ];
     for (const [text, never] of cases) {
       const got = resolve(text);

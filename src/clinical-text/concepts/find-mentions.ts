@@ -133,6 +133,8 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
   }
   const spread = Math.max(...positions) - Math.min(...positions) + 1;
   if (!ordered && spread > entry.stems.length + WINDOW_SLACK) return null;
+  // A body site is written as one phrase: "upper stomach that bores into my back" names no upper back.
+  if (entry.target.kind === 'site' && spread > positions.length) return null;
   // Reversed words may not straddle another word: "pain in my chest" is chest pain, "pain
   // relieved by rest" is no rest pain.
   const reversed = positions.some((p, i) => i > 0 && p < positions[i - 1]!);
@@ -140,8 +142,11 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
   return { at: positions.map((p) => slots[p]!.at), score: (ordered ? ORDERED : UNORDERED) * penalty, typo: penalty < 1 };
 }
 
-/** Which mentions compete for "longest wins": modifiers (triggers, sites, values) never hide concepts. */
-// A body site inside a longer value mention is that value's site ("stomach" of "stomach cramps" is the belly the cramps name, not also the epigastrium).
+/**
+ * Which mentions compete for "longest wins": modifiers (triggers, sites, values) never hide concepts.
+ * A body site inside a longer value mention is that value's site ("stomach" of "stomach cramps" is
+ * the belly the cramps name, not also the epigastrium).
+ */
 const family = (m: Mention): string => {
   const k = m.entry.target.kind;
   return k === 'evidence' || k === 'feature' || k === 'absent' ? 'concept' : k === 'site' ? 'value' : k;
