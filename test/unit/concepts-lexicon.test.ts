@@ -399,6 +399,7 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       // Each disease's own appetite question: bronchiolitis E_32, pneumonia E_161, Chagas E_174.
       ['off her food', ['E_32', 'E_161', 'E_174']],
       ['purulent nasal d/c and congestion', ['E_182', 'E_181']],
+      ['sometimes blood in what I cough up', ['E_45']],
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],
       ['epigastric pain boring through to the back', ['E_55=V_197', 'E_57=V_39']],
     ];
