@@ -400,6 +400,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['off her food', ['E_32', 'E_161', 'E_174']],
       ['purulent nasal d/c and congestion', ['E_182', 'E_181']],
       ['sometimes blood in what I cough up', ['E_45']],
+      ['bringing up yellowish stuff', ['E_77']],
+      ['flu shot this season', ['E_209']],
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],
       ['epigastric pain boring through to the back', ['E_55=V_197', 'E_57=V_39']],
     ];
@@ -484,6 +486,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['non-caseating granulomas', ['E_110']],
       // Pus from the nose is no sputum.
       ['purulent nasal d/c and congestion', ['E_77']],
+      // A flu shot is a vaccination, not a recent flu.
+      ['flu shot this season', ['E_0']],
       // A site is one phrase: no "upper back" from "upper stomach ... back".
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_170', 'E_55=V_127']],
     ];
