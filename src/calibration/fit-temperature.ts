@@ -127,23 +127,38 @@ function selectStages(samples: readonly CalibrationSample[], grid: readonly (num
   let pick: StageChoice;
   if ((opts.select ?? true) && samples.length >= CV_MIN_CASES) {
     // Fold f holds every CV_FOLDS-th case from f: deterministic, and each fold sees every kind of case in the order given.
-    const loss: Record<StageChoice, number> = { base: 0, mix: 0, top: 0, mixTop: 0 };
-    let rawLoss = 0;
+    // Out-of-fold NLL of every case under each candidate (and the raw posterior).
+    const oof: Record<StageChoice | 'raw', number[]> = { base: [], mix: [], top: [], mixTop: [], raw: [] };
     for (let f = 0; f < CV_FOLDS; f++) {
       const test = samples.filter((_, i) => i % CV_FOLDS === f);
       const fitted = stages(samples.filter((_, i) => i % CV_FOLDS !== f));
-      for (const k of STAGE_CHOICES) loss[k] += meanNll(test, fitted[k]) * test.length;
-      rawLoss += meanNll(test, undefined) * test.length;
+      for (const s of test) {
+        for (const k of STAGE_CHOICES) oof[k].push(meanNll([s], fitted[k]));
+        oof.raw.push(meanNll([s], undefined));
+      }
     }
-    pick = STAGE_CHOICES.reduce((a, k) => (loss[k] < loss[a] - 1e-9 ? k : a), 'base' as StageChoice);
-    // Held-out cases the raw posterior already fits as well as any fit (a near-perfect set read
-    // with near-certainty, say) keep it: a fit there only moves numbers by the folds' noise, and
-    // it cost log-loss and the top-1 AUROC on such sets (issue 26, docs/free-text.md).
-    if ((opts.identity ?? true) && rawLoss <= loss[pick] + 1e-9) return { ...IDENTITY, n: samples.length, nllBefore: before, nllAfter: before, iterations: 0 };
+    const loss = (k: StageChoice) => oof[k].reduce((a, x) => a + x, 0);
+    pick = STAGE_CHOICES.reduce((a, k) => (loss(k) < loss(a) - 1e-9 ? k : a), 'base' as StageChoice);
+    // The raw posterior is kept unless the fit beats it out of sample by more than one standard
+    // error of the per-case gain (the one-standard-error rule, Breiman et al. 1984: prefer the
+    // simplest model within noise of the best). A near-perfect set read with near-certainty gains
+    // only the folds' noise from a fit, and such fits cost log-loss on sets easier than their
+    // calibration cases (issue 26, docs/free-text.md).
+    if ((opts.identity ?? true) && !clearGain(oof.raw, oof[pick])) return { ...IDENTITY, n: samples.length, nllBefore: before, nllAfter: before, iterations: 0 };
   } else {
     pick = STAGE_CHOICES.reduce((a, k) => (all[k].nllAfter < all[a].nllAfter - 1e-9 ? k : a), 'base' as StageChoice);
   }
   return { ...all[pick], nllBefore: before, nllAfter: meanNll(samples, all[pick]) };
+}
+
+/** True when the per-case NLL gain of `fit` over `raw` has a mean above one standard error (and above 0). */
+export function clearGain(raw: readonly number[], fit: readonly number[]): boolean {
+  const n = raw.length;
+  if (n < 2) return false;
+  const d = raw.map((r, i) => r - fit[i]!);
+  const mean = d.reduce((a, x) => a + x, 0) / n;
+  const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  return mean > 1e-9 && mean > sd / Math.sqrt(n);
 }
 
 const STAGE_CHOICES = ['base', 'mix', 'top', 'mixTop'] as const;

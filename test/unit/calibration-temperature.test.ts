@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCalibration, writeCalibration, type CalibrationFile } from '../../src/calibration/calibration-file.js';
-import { fitCalibrationParams, fitTemperature, meanNll, type CalibrationSample } from '../../src/calibration/fit-temperature.js';
+import { clearGain, fitCalibrationParams, fitTemperature, meanNll, type CalibrationSample } from '../../src/calibration/fit-temperature.js';
 import { nelderMead } from '../../src/calibration/nelder-mead.js';
 import { formatCalibration } from '../../src/calibration/run-calibration.js';
 import { calibratedPosterior, inputKind, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax } from '../../src/calibration/temperature.js';
@@ -111,6 +111,19 @@ describe('posterior calibration (issue 26)', () => {
     assert.notEqual(forced.b0, 1, 'without the raw candidate the fit moves β by the noise of the cases');
     const overconfident = fitCalibrationParams(synthetic(300, () => 0.5, 43), [null]);
     assert.ok(inverseTemperature(overconfident, 0.5) < 0.8, `β ${inverseTemperature(overconfident, 0.5)}`);
+  });
+
+  it('fit: a gain within one standard error of the per-case gains keeps the raw posterior (one-standard-error rule)', () => {
+    // Mean gain 0.01 nats, spread 0.2: noise. The same mean with little spread, or a large gain: real.
+    const raw = Array.from({ length: 150 }, (_, i) => 0.5 + (i % 2 === 0 ? 0.2 : -0.2));
+    assert.equal(clearGain(raw, raw.map((r, i) => r - 0.01 + (i % 2 === 0 ? -0.2 : 0.2))), false);
+    assert.equal(clearGain(raw, raw.map((r, i) => r - 0.01 + (i % 3 === 0 ? 0.001 : -0.0005))), true);
+    assert.equal(clearGain(raw, raw.map((r) => r - 0.1)), true);
+    assert.equal(clearGain(raw, raw.map((r) => r + 0.05)), false, 'a loss is no gain');
+    // Slightly overconfident cases (β 0.9): the fit's out-of-sample gain is within noise, so nothing moves.
+    const near = synthetic(300, () => 0.9, 47).map((s) => ({ ...s, completeness: 0.5 }));
+    const kept = fitCalibrationParams(near, [null]);
+    assert.deepEqual([kept.b0, kept.b1], [1, 0], `β ${inverseTemperature(kept, 0.5)}`);
   });
 
   it('report: says when the raw posterior was kept, and which parameters were fitted otherwise', () => {
