@@ -400,6 +400,7 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['off her food', ['E_32', 'E_161', 'E_174']],
       ['purulent nasal d/c and congestion', ['E_182', 'E_181']],
       ['sometimes blood in what I cough up', ['E_45']],
+      ['it hurts every time I breathe in', ['E_220']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],
@@ -461,6 +462,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     // "I can breathe fine" says there is no shortness of breath (an embedding once read it as "cannot breathe").
     assert.deepEqual(signed('I can breathe fine'), ['-E_66']);
     assert.deepEqual(signed('get out of breath easily'), ['+E_66']);
+    // A lexical negative is one written phrase ("breath sounds ok" is an exam finding), and it denies its concept wherever their words meet.
+    assert.deepEqual(signed('breath sounds ok bilaterally'), []);
+    assert.deepEqual(signed('cough, non productive'), ['+E_201', '-E_77']);
     // "rest pain" is the rest-pain question alone, so "No rest pain" negates it and not pain itself.
     assert.deepEqual(signed('rest pain'), ['+E_14']);
   });

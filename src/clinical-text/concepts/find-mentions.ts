@@ -134,7 +134,8 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
   const spread = Math.max(...positions) - Math.min(...positions) + 1;
   if (!ordered && spread > entry.stems.length + WINDOW_SLACK) return null;
   // A body site is written as one phrase: "upper stomach that bores into my back" names no upper back.
-  if (entry.target.kind === 'site' && spread > positions.length) return null;
+  // So is a lexical negative: "breath sounds ok" is an exam finding, not "breathing ok".
+  if ((entry.target.kind === 'site' || entry.target.kind === 'absent') && spread > positions.length) return null;
   // Reversed words may not straddle another word: "pain in my chest" is chest pain, "pain
   // relieved by rest" is no rest pain.
   const reversed = positions.some((p, i) => i > 0 && p < positions[i - 1]!);
@@ -190,7 +191,9 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[], scop
     const dominated = !duplicate && kept.some((k) => family(k) === family(m) && k.at.length > m.at.length && k.score >= m.score && m.at.every((p) => k.at.includes(p)));
     if (!dominated && !duplicate) kept.push(m);
   }
-  return kept;
+  // A lexical negative denies its concept wherever their words meet: "cough, non productive" is no productive cough.
+  const denied = kept.filter((m) => m.entry.target.kind === 'absent');
+  return kept.filter((m) => m.entry.target.kind !== 'evidence' || !denied.some((d) => targetCode(d) === targetCode(m) && d.at.some((p) => m.at.includes(p))));
 }
 
 /**
@@ -222,6 +225,8 @@ function candidateEntries(index: ConceptIndex, slots: readonly { cands: Candidat
   }
   return out.sort((a, b) => a.at - b.at || a.e - b.e).map((x) => x.e);
 }
+
+const targetCode = (m: Mention): string | null => ('code' in m.entry.target ? m.entry.target.code : null);
 
 export function targetKey(m: Mention): string {
   const t = m.entry.target;
