@@ -401,6 +401,10 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['purulent nasal d/c and congestion', ['E_182', 'E_181']],
       ['sometimes blood in what I cough up', ['E_45']],
       ['it hurts every time I breathe in', ['E_220']],
+      ['he makes a loud gasping noise when he finally does and sometimes throws up after', ['E_112', 'E_166']],
+      ['has gone yellow over the last few weeks, his eyes too', ['E_129']],
+      ['his poo is pale and greasy', ['E_188']],
+      ['he has to sit bolt upright in the chair', ['E_217']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],
@@ -465,6 +469,7 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     // A lexical negative is one written phrase ("breath sounds ok" is an exam finding), and it denies its concept wherever their words meet.
     assert.deepEqual(signed('breath sounds ok bilaterally'), []);
     assert.deepEqual(signed('cough, non productive'), ['+E_201', '-E_77']);
+    assert.deepEqual(signed('he missed some of his jabs'), ['-E_209']);
     // "rest pain" is the rest-pain question alone, so "No rest pain" negates it and not pain itself.
     assert.deepEqual(signed('rest pain'), ['+E_14']);
   });
@@ -492,6 +497,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['purulent nasal d/c and congestion', ['E_77']],
       // A flu shot is a vaccination, not a recent flu.
       ['flu shot this season', ['E_0']],
+      // Breathing is no pain on breathing.
+      ["he's bubbling when he breathes", ['E_220']],
+      ['his poo is pale', ['E_154']],
       // A site is one phrase: no "upper back" from "upper stomach ... back".
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_170', 'E_55=V_127']],
     ];

@@ -204,6 +204,7 @@ const cases: [string, string, string[]][] = [
   ['query mark on an abbreviation', '?PTX 20M sudden L pleuritic CP + SOB', ['?PTX', '+sudden L pleuritic CP', '+SOB']],
   ['query mark on written words keeps its clause', '?septic arthritis, fever', ['?septic arthritis', '+fever']],
   ['normal intake is no finding', 'Eating and drinking. Drinking well.', []],
+  ['a note\'s setting is a heading, not a question', 'UC note: 29F, scratchy sore throat', ['+scratchy sore throat']],
   ['empty text', '  \n ', []],
 ];
 
