@@ -405,6 +405,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['has gone yellow over the last few weeks, his eyes too', ['E_129']],
       ['his poo is pale and greasy', ['E_188']],
       ['he has to sit bolt upright in the chair', ['E_217']],
+      ['wont feed good', ['E_32']],
+      ['nose full of mucus', ['E_181']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],

@@ -23,10 +23,11 @@ const lexicon: ConceptLexicon = {
     E_209: ev('vaccinations up to date', { forms: ['vaccinated', 'shots up to date'], context: 'history' }),
     E_115: ev('unprotected sex', { forms: ['no condoms'], context: 'exposure' }),
     E_201: ev('cough', { forms: ['coughing'] }),
+    E_167: ev('pregnant', { forms: ['expecting a baby'] }),
   },
 };
 
-const features: FeatureNode[] = ['E_209', 'E_115', 'E_201'].map((code) => ({ id: `feat:${code}`, text: code, kind: 'ehr', code, valueCode: null, question: null, valueText: null, antecedent: null }));
+const features: FeatureNode[] = ['E_209', 'E_115', 'E_201', 'E_167'].map((code) => ({ id: `feat:${code}`, text: code, kind: 'ehr', code, valueCode: null, question: null, valueText: null, antecedent: null }));
 const snapshot = buildSnapshot({
   categories: [{ id: 'cat:c', name: 'C' }],
   subcategories: [{ id: 'sub:s', name: 'S', categoryId: 'cat:c' }],
@@ -35,7 +36,7 @@ const snapshot = buildSnapshot({
   manifestations: features.map((f) => ({ diseaseId: 'dis:d', featureId: f.id, prevalence: 1, count: 1, source: 'ehr' as const })),
 });
 
-const VOCAB = ['vaccinations', 'vaccinated', 'shots', 'up', 'date', 'condom', 'condoms', 'sex', 'unprotected', 'cough', 'coughing', 'no'];
+const VOCAB = ['vaccinations', 'vaccinated', 'shots', 'up', 'date', 'condom', 'condoms', 'sex', 'unprotected', 'cough', 'coughing', 'no', 'baby', 'expecting'];
 const bagOfWords: PhraseEmbedder = {
   id: 'bag-of-words',
   embedVectors: (texts) => texts.map((t) => {
@@ -78,5 +79,10 @@ describe('concept layer: the matching stage across findings', () => {
   it('a phrase without a real word gets no embedding reading ("TB" landed on "tingly")', () => {
     // "sex" alone is near "unprotected sex" (cosine 0.71), but three letters carry too little.
     assert.deepEqual(read([finding('sex', 'present', { start: 0, end: 3 })]), [[]]);
+  });
+
+  it('words that only say who the patient is get no embedding reading ("baby" landed on "expecting a baby")', () => {
+    assert.deepEqual(read([finding('baby', 'present', { start: 0, end: 4 })]), [[]]);
+    assert.deepEqual(read([finding('expecting baby', 'present', { start: 0, end: 14 })]), [['E_167 present']]);
   });
 });

@@ -22,6 +22,8 @@ const cases: [string, number | null, 'M' | 'F' | null, string[]][] = [
   ['18mo M, barky cough', 1.5, 'M', ['barky cough']],
   ['8mo M, wheeze', 0.67, 'M', ['wheeze']],
   ['my baby (10 months) is wheezy', 0.83, null, ['wheezy']],
+  ['baby 9 weeks, cough and breathing very fast', 0.17, null, ['cough', 'breathing very fast']],
+  ['baby boy 4 months, cough', 0.33, 'M', ['cough']],
   ['3yoM with fever', 3, 'M', ['fever']],
   ['Pt is a 45 yo M presenting with SOB', 45, 'M', ['SOB']],
   ['age: 45\nsex: male', 45, 'M', []],

@@ -134,6 +134,8 @@ const PSEUDO: [string, string | null][] = [
   // Normal intake, not alcohol ("eating and drinking", "drinking well" in a child's note).
   ['eating and drinking', ''], ['eating and drinking well', ''], ['eating and drinking normally', ''], ['drinking well', ''],
   ['drinking fluids', ''], ['drinking normally', ''], ['feeding well', ''],
+  // A treatment that fails ("puffers not touching it") is no denial of a finding.
+  ['not touching it', ''], ["isn't touching it", ''], ['isnt touching it', ''], ["aren't touching it", ''], ['arent touching it', ''],
   ['no pmhx', ''], ['no psh', ''], ['no meds', ''], ['no medications', ''], ['no regular medications', ''], ['takes no medications', ''],
   ['no known drug allergies', ''], ['nkda', ''],
   ["haven't been able to", null], ['havent been able to', null], ['have not been able to', null], ["hasn't been able to", null],

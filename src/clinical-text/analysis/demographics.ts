@@ -36,6 +36,8 @@ const AGE_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\b(?<age>\d{1,3}(?:\.\d)?)\s*-?\s*${UNIT}\s*-?\s*(?:old|of\s+age)\b${TAIL}`, 'gi'),
   // "45 y/o F", "45yo female", "2yo", "6 m/o"
   new RegExp(String.raw`\b(?<age>\d{1,3})\s*(?<unit>yo|y\/o|y\.o\.?|yr\/o|m\/o|mo\/o)${TAIL}`, 'gi'),
+  // "baby 9 weeks", "infant girl, 4 months", "newborn 10 days": an infant's age without "old"
+  new RegExp(String.raw`\b(?:baby|infant|newborn|neonate)(?:\s+(?<noun>boy|girl))?\s*,?\s*(?:aged\s+)?(?<age>\d{1,2})\s*${CHILD_UNIT}\b`, 'gi'),
   // "my baby (10 months)"
   new RegExp(String.raw`\(\s*(?<age>\d{1,3})\s*${UNIT}(?:\s+old)?\s*\)`, 'gi'),
   // "age 45", "aged 45", "age: 45"

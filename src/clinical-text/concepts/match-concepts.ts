@@ -96,7 +96,9 @@ const unknownCache = new WeakMap<ConceptSet, WeakMap<object, (stem: string) => b
 const NO_LEXICON = {};
 
 /** A phrase with a real word in it: an unknown abbreviation ("TB") has no meaning a word vector could carry. */
-const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 && !/\d/.test(t.norm));
+const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 && !/\d/.test(t.norm) && !PERSON.has(t.norm));
+/** Words that name who the patient is ("baby", "infant girl"): no finding, and nearest to "expecting a baby". */
+const PERSON = new Set(['baby', 'babies', 'infant', 'newborn', 'neonate', 'toddler', 'child', 'girl', 'daughter', 'son', 'patient', 'gentleman', 'lady', 'woman', 'male', 'female']);
 
 /** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
 function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null): void {
