@@ -407,6 +407,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['he has to sit bolt upright in the chair', ['E_217']],
       ['wont feed good', ['E_32']],
       ['nose full of mucus', ['E_181']],
+      ['sleeping with someone new without protection', ['E_115']],
+      ["she won't lie flat", ['E_217']],
+      ['off her milk', ['E_32']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],
@@ -502,6 +505,7 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       // Breathing is no pain on breathing.
       ["he's bubbling when he breathes", ['E_220']],
       ['his poo is pale', ['E_154']],
+      ['went out in the sun without protection', ['E_115']],
       // A site is one phrase: no "upper back" from "upper stomach ... back".
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_170', 'E_55=V_127']],
     ];

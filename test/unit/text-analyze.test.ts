@@ -205,6 +205,7 @@ const cases: [string, string, string[]][] = [
   ['query mark on written words keeps its clause', '?septic arthritis, fever', ['?septic arthritis', '+fever']],
   ['normal intake is no finding', 'Eating and drinking. Drinking well.', []],
   ['a note\'s setting is a heading, not a question', 'UC note: 29F, scratchy sore throat', ['+scratchy sore throat']],
+  ['"won\'t lie flat" is an inability, not a denial', "won't lie flat", ["+won't lie flat"]],
   ['a failing treatment is no denial', 'my usual puffers not touching it, more phlegm', ['+usual puffers', '+more phlegm']],
   ['empty text', '  \n ', []],
 ];

@@ -135,6 +135,8 @@ const PSEUDO: [string, string | null][] = [
   ['eating and drinking', ''], ['eating and drinking well', ''], ['eating and drinking normally', ''], ['drinking well', ''],
   ['drinking fluids', ''], ['drinking normally', ''], ['feeding well', ''],
   // A treatment that fails ("puffers not touching it") is no denial of a finding.
+  // "won't lie flat": cannot, not denies.
+  ["won't lie flat", null], ['wont lie flat', null], ["won't lie down", null], ['wont lie down', null],
   ['not touching it', ''], ["isn't touching it", ''], ['isnt touching it', ''], ["aren't touching it", ''], ['arent touching it', ''],
   ['no pmhx', ''], ['no psh', ''], ['no meds', ''], ['no medications', ''], ['no regular medications', ''], ['takes no medications', ''],
   ['no known drug allergies', ''], ['nkda', ''],
