@@ -410,6 +410,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['sleeping with someone new without protection', ['E_115']],
       ["she won't lie flat", ['E_217']],
       ['off her milk', ['E_32']],
+      ["I'm soaking the sheets at night", ['E_50']],
+      ['now bringing up a bit of blood', ['E_45']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],

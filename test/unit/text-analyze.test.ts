@@ -206,6 +206,7 @@ const cases: [string, string, string[]][] = [
   ['normal intake is no finding', 'Eating and drinking. Drinking well.', []],
   ['a note\'s setting is a heading, not a question', 'UC note: 29F, scratchy sore throat', ['+scratchy sore throat']],
   ['"won\'t lie flat" is an inability, not a denial', "won't lie flat", ["+won't lie flat"]],
+  ['who a relative lives with starts no new subject', 'My uncle I live with was treated for TB last year.', ['+fam hist TB']],
   ['a failing treatment is no denial', 'my usual puffers not touching it, more phlegm', ['+usual puffers', '+more phlegm']],
   ['empty text', '  \n ', []],
 ];

@@ -182,11 +182,14 @@ function defs(phrases: readonly string[], kind: CueKind, direction: CueDef['dire
   return phrases.map((p) => ({ tokens: p.split(' '), kind, direction, list, rewrite: null }));
 }
 
+/** "my uncle I live with has TB": who the relative lives with starts no new subject. */
+const LIVES_WITH = ['i live with ', 'we live with ', 'who lives with us ', 'who lives with me ', 'that lives with us ', 'living with us ', 'who lives with them '];
+
 function relationDefs(nouns: readonly string[], kind: 'family' | 'other'): CueDef[] {
   const out: CueDef[] = [];
   for (const n of nouns) {
     for (const form of [n, `${n}'s`]) {
-      for (const adv of ['', 'also ', 'just ', 'recently ']) {
+      for (const adv of ['', 'also ', 'just ', 'recently ', ...LIVES_WITH]) {
         for (const v of RELATION_VERBS) out.push({ tokens: `${form} ${adv}${v}`.split(' '), kind, direction: 'forward', list: 'strong', rewrite: null });
       }
     }
