@@ -412,6 +412,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['off her milk', ['E_32']],
       ["I'm soaking the sheets at night", ['E_50']],
       ['now bringing up a bit of blood', ['E_45']],
+      ['When I rush for the bus or carry the shopping up the hill', ['E_218']],
+      ['a squeezing feeling in my chest that spreads to my left arm', ['E_55=V_29', 'E_57=V_31']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_197', 'E_57=V_170']],
