@@ -413,6 +413,9 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ["I'm soaking the sheets at night", ['E_50']],
       ['now bringing up a bit of blood', ['E_45']],
       ['When I rush for the bus or carry the shopping up the hill', ['E_218']],
+      ['he make a whistle noise breathing in', ['E_194']],
+      ['feel like im going crazy', ['E_16']],
+      ['way worse since the wildfire smoke this week', ['E_222']],
       ['a squeezing feeling in my chest that spreads to my left arm', ['E_55=V_29', 'E_57=V_31']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],
@@ -510,6 +513,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ["he's bubbling when he breathes", ['E_220']],
       ['his poo is pale', ['E_154']],
       ['went out in the sun without protection', ['E_115']],
+      // Smoke in the air is no smoking.
+      ['way worse since the wildfire smoke this week', ['E_79']],
       // A site is one phrase: no "upper back" from "upper stomach ... back".
       ['dull pain in my upper stomach that bores into my back', ['E_55=V_170', 'E_55=V_127']],
     ];

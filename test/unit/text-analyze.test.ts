@@ -204,6 +204,7 @@ const cases: [string, string, string[]][] = [
   ['query mark on an abbreviation', '?PTX 20M sudden L pleuritic CP + SOB', ['?PTX', '+sudden L pleuritic CP', '+SOB']],
   ['query mark on written words keeps its clause', '?septic arthritis, fever', ['?septic arthritis', '+fever']],
   ['normal intake is no finding', 'Eating and drinking. Drinking well.', []],
+  ['words an embedding took for findings are dropped', 'he drinks ok. they pass after 10 min', []],
   ['a note\'s setting is a heading, not a question', 'UC note: 29F, scratchy sore throat', ['+scratchy sore throat']],
   ['"won\'t lie flat" is an inability, not a denial', "won't lie flat", ["+won't lie flat"]],
   ['who a relative lives with starts no new subject', 'My uncle I live with was treated for TB last year.', ['+fam hist TB']],

@@ -133,7 +133,10 @@ const PSEUDO: [string, string | null][] = [
   ['no medical history', ''], ['no significant medical history', ''], ['no known medical problems', ''], ['no medical problems', ''],
   // Normal intake, not alcohol ("eating and drinking", "drinking well" in a child's note).
   ['eating and drinking', ''], ['eating and drinking well', ''], ['eating and drinking normally', ''], ['drinking well', ''],
-  ['drinking fluids', ''], ['drinking normally', ''], ['feeding well', ''],
+  ['drinking fluids', ''], ['drinking normally', ''], ['feeding well', ''], ['drinks ok', ''], ['drinking ok', ''], ['eating ok', ''],
+  ['eats and drinks', ''], ['drinks well', ''],
+  // Words an embedding took for a finding: "they pass after 10 min" is no fainting, "cold air" no "out cold".
+  ['they pass', ''], ['it passes', ''], ['passes after', ''], ['cold air', ''],
   // A treatment that fails ("puffers not touching it") is no denial of a finding.
   // "won't lie flat": cannot, not denies.
   ["won't lie flat", null], ['wont lie flat', null], ["won't lie down", null], ['wont lie down', null],
