@@ -55,3 +55,20 @@ describe('datasets/vignettes/cal.jsonl (the calibration set, issue 26)', () => {
     for (const v of set) assert.equal(v.tags.includes('short'), v.text.length < 60, `${v.id} short`);
   });
 });
+
+describe('datasets/vignettes/dev-c.jsonl and dev-d.jsonl (dev sets written blind)', () => {
+  for (const [file, first] of [['dev-c', 1301], ['dev-d', 1501]] as const) {
+    it(`${file}: 3 cases of every condition, ids v${first}.. in order, each condition in both styles`, async () => {
+      const set = await loadVignettes(root(`datasets/vignettes/${file}.jsonl`), root('datasets/ddxplus'));
+      const conditions = Object.keys(JSON.parse(await readFile(root('datasets/ddxplus/release_conditions.json'), 'utf8')) as object);
+      assert.equal(set.length, 147);
+      assert.deepEqual(set.map((v) => v.id), set.map((_, i) => `v${first + i}`));
+      for (const c of conditions) {
+        const mine = set.filter((v) => v.condition === c);
+        assert.equal(mine.length, 3, c);
+        assert.deepEqual(new Set(mine.map((v) => v.style)), new Set(['clinician', 'lay']), c);
+      }
+      for (const v of set) assert.equal(v.tags.includes('short'), v.text.length < 60, `${v.id} short`);
+    });
+  }
+});
