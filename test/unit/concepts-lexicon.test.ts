@@ -416,6 +416,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['he make a whistle noise breathing in', ['E_194']],
       ['feel like im going crazy', ['E_16']],
       ['way worse since the wildfire smoke this week', ['E_222']],
+      ['coughing fits so bad i puke', ['E_166']],
+      ['went red as a lobster all over my top half', ['E_92']],
       ['a squeezing feeling in my chest that spreads to my left arm', ['E_55=V_29', 'E_57=V_31']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],

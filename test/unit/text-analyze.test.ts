@@ -205,6 +205,7 @@ const cases: [string, string, string[]][] = [
   ['query mark on written words keeps its clause', '?septic arthritis, fever', ['?septic arthritis', '+fever']],
   ['normal intake is no finding', 'Eating and drinking. Drinking well.', []],
   ['words an embedding took for findings are dropped', 'he drinks ok. they pass after 10 min', []],
+  ['the cold outside is no cold', 'chest tightness walking uphill or in the cold', ['+chest tightness walking uphill']],
   ['where one was born is no birth history', 'born and raised in rural Bolivia', ['+in rural Bolivia']],
   ['a note\'s setting is a heading, not a question', 'UC note: 29F, scratchy sore throat', ['+scratchy sore throat']],
   ['"won\'t lie flat" is an inability, not a denial', "won't lie flat", ["+won't lie flat"]],

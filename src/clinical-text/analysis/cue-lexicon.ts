@@ -136,7 +136,7 @@ const PSEUDO: [string, string | null][] = [
   ['drinking fluids', ''], ['drinking normally', ''], ['feeding well', ''], ['drinks ok', ''], ['drinking ok', ''], ['eating ok', ''],
   ['eats and drinks', ''], ['drinks well', ''],
   // Words an embedding took for a finding: "they pass after 10 min" is no fainting, "cold air" no "out cold".
-  ['they pass', ''], ['it passes', ''], ['passes after', ''], ['cold air', ''], ['born and raised', ''], ['born and bred', ''],
+  ['they pass', ''], ['it passes', ''], ['passes after', ''], ['cold air', ''], ['in the cold', ''], ['cold weather', ''], ['born and raised', ''], ['born and bred', ''],
   // A treatment that fails ("puffers not touching it") is no denial of a finding.
   // "won't lie flat": cannot, not denies.
   ["won't lie flat", null], ['wont lie flat', null], ["won't lie down", null], ['wont lie down', null],
