@@ -418,6 +418,7 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['way worse since the wildfire smoke this week', ['E_222']],
       ['coughing fits so bad i puke', ['E_166']],
       ['went red as a lobster all over my top half', ['E_92']],
+      ['dull upper tummy pain', ['E_55=V_197']],
       ['a squeezing feeling in my chest that spreads to my left arm', ['E_55=V_29', 'E_57=V_31']],
       ['bringing up yellowish stuff', ['E_77']],
       ['flu shot this season', ['E_209']],
@@ -505,6 +506,7 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
       ['chest pain radiating to the back', ['E_55=V_170', 'E_55=V_171']],
       // The "stomach" of "stomach cramps" is the belly the cramps name, not also the epigastrium.
       ['stomach cramps', ['E_55=V_197']],
+      ['dull upper tummy pain', ['E_55=V_187']],
       // Sounds like "cast" only if a misspelling could add two letters.
       ['non-caseating granulomas', ['E_110']],
       // Pus from the nose is no sputum.
