@@ -1,5 +1,5 @@
 import type { CueHit } from './cues.js';
-import { isWord, type Token } from './segment.js';
+import { isWord, queriesAbbreviation, type Token } from './segment.js';
 import { ADJECTIVES, BODY, FIXED_PAIRS, LEADING_FILLER, MODIFIER_ADJECTIVES, MODIFIER_SKIP, MODIFIER_START, WITH_KEEP, opensWithSubject } from './words.js';
 
 /** Words inside a describing phrase: "worse when I take a deep breath or lie down" stays one modifier. */
@@ -103,8 +103,7 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
   let from = seg.from;
   let joiner: string | null = null;
   let exposure = false;
-  // "?PTX sudden pleuritic CP": a query mark on an abbreviation questions that one word, not the clause
-  // ("?septic arthritis" keeps the clause: a written-out diagnosis runs on).
+  // "?PTX sudden pleuritic CP": the atom ends after the queried abbreviation (segment.ts).
   let queried = -1;
   for (let k = seg.from; k < seg.to; k++) {
     const t = tokens[k]!;
@@ -114,7 +113,7 @@ export function atomsOf(tokens: readonly Token[], at: (CueHit | undefined)[], se
       joiner = null;
       from = k;
     }
-    if (t.norm === '?q' && hit?.i === k && /^[A-Z]{2,5}s?$/.test(tokens[k + 1]?.raw ?? '')) queried = k + 2;
+    if (hit?.i === k && queriesAbbreviation(tokens, k)) queried = k + 2;
     if (hit?.i === k && hit.defs.some((d) => d.kind === 'exposure')) exposure = true;
     const insideCue = hit !== undefined && hit.i < k; // the "with" of "presents with" joins nothing
     const width = insideCue ? 0 : multiJoiner(tokens, k) || (JOINERS.has(t.norm) ? 1 : 0);

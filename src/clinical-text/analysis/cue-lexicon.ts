@@ -137,9 +137,9 @@ const PSEUDO: [string, string | null][] = [
   ['eats and drinks', ''], ['drinks well', ''],
   // Words an embedding took for a finding: "they pass after 10 min" is no fainting, "cold air" no "out cold".
   ['they pass', ''], ['it passes', ''], ['passes after', ''], ['cold air', ''], ['in the cold', ''], ['cold weather', ''], ['born and raised', ''], ['born and bred', ''],
-  // A treatment that fails ("puffers not touching it") is no denial of a finding.
   // "won't lie flat": cannot, not denies.
   ["won't lie flat", null], ['wont lie flat', null], ["won't lie down", null], ['wont lie down', null],
+  // A treatment that fails ("puffers not touching it") is no denial of a finding.
   ['not touching it', ''], ["isn't touching it", ''], ['isnt touching it', ''], ["aren't touching it", ''], ['arent touching it', ''],
   ['no pmhx', ''], ['no psh', ''], ['no meds', ''], ['no medications', ''], ['no regular medications', ''], ['takes no medications', ''],
   ['no known drug allergies', ''], ['nkda', ''],

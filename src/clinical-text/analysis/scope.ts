@@ -2,7 +2,7 @@ import type { Atom } from './atoms.js';
 import type { CueKind } from './cue-lexicon.js';
 import type { CueHit } from './cues.js';
 import { listContinues, pick, placement, type Scope, type ScopeInput } from './scope-rules.js';
-import { isWord } from './segment.js';
+import { isWord, queriesAbbreviation } from './segment.js';
 import type { Assertion, Experiencer, Temporality } from './types.js';
 import { LEADING_FILLER, TRAILING_FILLER, opensWithSubject } from './words.js';
 
@@ -116,8 +116,8 @@ function applyCue(input: ScopeInput, a: Atom, h: CueHit, ctx: AtomContext, to: {
   const text = input.text.slice(input.tokens[h.i]!.start, input.tokens[h.j - 1]!.end);
   const key = KEY[d.kind];
   if (key) {
-    // A query mark on an abbreviation ("?PTX") is the atom's own: atomsOf ends the atom after it.
-    const own = d.direction === 'backward' || (input.tokens[h.i]!.norm === '?q' && /^[A-Z]{2,5}s?$/.test(input.tokens[h.i + 1]?.raw ?? ''));
+    // A query mark on an abbreviation ("?PTX") is the atom's own (segment.ts).
+    const own = d.direction === 'backward' || queriesAbbreviation(input.tokens, h.i);
     (own ? to.own : to.local)[key] = { cue: text, kind: d.kind, list: d.list, seg: a.seg };
     if (/^no longer$/i.test(text)) to.state.neg = null; // historical, and present
     return;

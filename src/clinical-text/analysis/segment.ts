@@ -52,6 +52,12 @@ export function splitSentences(text: string): Span[] {
 
 const TOKEN = /\bw\/(?![A-Za-z0-9])|\?(?=[A-Za-z])|[-+](?=[A-Za-z])|[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:[/.\-&][A-Za-z0-9]+(?:['’][A-Za-z]+)?)*|[,:+&?/()-]/g;
 
+/**
+ * "?PTX": a query mark attached to an abbreviation questions that one word (atomsOf ends the atom
+ * after it, and the scope is the atom's own); on written words ("?septic arthritis") it keeps its clause.
+ */
+export const queriesAbbreviation = (tokens: readonly Token[], i: number): boolean => tokens[i]?.norm === '?q' && /^[A-Z]{2,5}s?$/.test(tokens[i + 1]?.raw ?? '');
+
 /** Word and punctuation tokens of text[span]. */
 export function tokenize(text: string, span: Span): Token[] {
   const out: Token[] = [];
