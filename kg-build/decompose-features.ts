@@ -1,6 +1,7 @@
 import type { Embeddings } from '@langchain/core/embeddings';
 import type { FeatureNode, ManifestationEdge, NotesMentionEdge } from '../src/domain/kg.js';
 import type { DiseaseClusters } from './cluster-diseases.js';
+import { notesSupport, type NotesSupportReport } from './notes-support.js';
 import { featureIdOf, isFreeTextKey } from './feature-key.js';
 import { readSpool, type FeatureProto, type RecordScan } from './scan-records.js';
 import { embedAll } from './vectors.js';
@@ -21,9 +22,15 @@ export interface DecomposeOptions {
    * from those alone; notes count only below it (Infinity: always pooled with the notes).
    */
   completeRecordsFirst: number;
+  /** A manifestation learnt from notes only needs this many of its disease's notes (notes-support.ts)... */
+  minNoteSupport: number;
+  /** ...when the disease has at least this many notes; a thinly documented one keeps what a single note says. */
+  thinDiseaseNotes: number;
+  /** An emergent concept is kept only when some disease shows it beyond the rest at this corrected p-value (diagnostic-association.ts). */
+  emergentMaxP: number;
 }
 
-export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5 };
+export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.001 };
 
 export interface DecomposedFeatures {
   features: FeatureNode[];
@@ -34,6 +41,8 @@ export interface DecomposedFeatures {
   canonical: ReadonlyMap<string, string>;
   /** Emergent concepts of the notes: candidates seen and concepts kept (0 / 0 without notes). */
   emergent: { candidates: number; kept: number };
+  /** What the notes' support rules left out (notes-support.ts). */
+  support: NotesSupportReport;
   /** Diseases whose records are partly notes: how their notes speak of each feature (NotesMentionEdge), and how many records had notes. */
   notesMentions: NotesMentionEdge[];
   notedRecords: ReadonlyMap<string, number>;
@@ -101,6 +110,7 @@ export async function decomposeFeatures(
     return { count, observed: Math.max(1, complete + (inc.mentions.get(key) ?? 0)) };
   };
   const recordsOf = new Map(clusters.diseases.map((d) => [d.id, d.recordCount]));
+  const support = notesSupport({ noted, notedPresent, noteOnly }, opts);
   const used = new Set<string>();
   const manifestations: ManifestationEdge[] = [];
   for (const [diseaseId, perDisease] of [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
@@ -108,7 +118,7 @@ export async function decomposeFeatures(
     for (const [key, all] of [...perDisease.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
       if (n === 0) continue;
       const { count, observed } = estimate(diseaseId, key, n, all);
-      if (count < Math.max(1, opts.minCount)) continue;
+      if (count < Math.max(1, opts.minCount) || !support.keeps(diseaseId, key, count)) continue;
       used.add(key);
       manifestations.push({ diseaseId, featureId: featureIdOf(key), prevalence: count / observed, count, source: 'ehr' });
     }
@@ -116,7 +126,7 @@ export async function decomposeFeatures(
   const features = [...used].sort().map((key) => ({ ...toNode(emergent.protos.get(key) ?? scan.features.get(key)!), ...(noteOnly(key) ? { fromNotes: true } : {}) }));
   const merged = [...canonical.entries()].filter(([k, v]) => k !== v && !isEmergentKey(k)).length;
   const mixed = mixedDiseases(recordsOf, noted, notedPresent, used);
-  return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept }, ...mixed };
+  return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept - support.report.undiagnostic }, support: support.report, ...mixed };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Embeddings } from '@langchain/core/embeddings';
 import { agnes } from 'ml-hclust';
 import { EMERGENT_VOCABULARY } from '../src/clinical-text/concepts/tiers.js';
+import { NO_FINDING_ALONE } from '../src/clinical-text/concepts/emergent-phrases.js';
 import type { FeatureProto } from './scan-records.js';
 import { dot, embedAll } from './vectors.js';
 
@@ -52,7 +53,7 @@ export async function emergentConcepts(input: EmergentInput, options: Partial<Em
   const keys = [...input.support.keys()].filter(isEmergentKey);
   const canonical = new Map<string, string | null>(keys.map((k) => [k, null]));
   // Below k a phrase can join no concept: it could identify a patient, and is noise anyway.
-  const shared = keys.filter((k) => input.support.get(k)! >= opts.minPatients).sort((a, b) => input.support.get(b)! - input.support.get(a)! || a.localeCompare(b));
+  const shared = keys.filter((k) => input.support.get(k)! >= opts.minPatients && !namesNoFinding(input.protos.get(k))).sort((a, b) => input.support.get(b)! - input.support.get(a)! || a.localeCompare(b));
   const groups = await cluster(shared.slice(0, opts.maxClustered), input, opts.mergeSimilarity);
   for (const k of shared.slice(opts.maxClustered)) groups.push([k]);
   const protos = new Map<string, FeatureProto>();
@@ -65,6 +66,9 @@ export async function emergentConcepts(input: EmergentInput, options: Partial<Em
   }
   return { canonical, protos, candidates: keys.length, kept: protos.size };
 }
+
+/** A one-word candidate that only qualifies a finding (emergent-phrases.ts NO_FINDING_ALONE). */
+const namesNoFinding = (p: FeatureProto | undefined): boolean => p !== undefined && NO_FINDING_ALONE.has(p.forms?.[0] ?? p.text);
 
 async function cluster(keys: string[], input: EmergentInput, minSim: number): Promise<string[][]> {
   if (keys.length < 2 || minSim > 1) return keys.map((k) => [k]);

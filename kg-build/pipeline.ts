@@ -1,3 +1,4 @@
+import type { NotesSupportReport } from './notes-support.js';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GraphStore } from '../src/adapters/neo4j/graph-store.js';
@@ -95,7 +96,7 @@ export interface BuildOutcome {
   /** The gate stage: its manifest entry, or why it trained no classifier. */
   gate?: GateStageOutcome;
   /** What was read from notes: notes, findings, sections left out, identifiers scrubbed, emergent concepts. */
-  notes: ReadNotesReport & { emergent: { candidates: number; kept: number } };
+  notes: ReadNotesReport & { emergent: { candidates: number; kept: number }; support: NotesSupportReport };
 }
 
 export async function runBuild(input: BuildInput, services: BuildServices): Promise<BuildOutcome> {
@@ -209,7 +210,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const manifest = split ? await recordSplit(input.dataDir, gated.manifest, split) : gated.manifest;
     await setCurrent(input.dataDir, buildId);
     const { features, ...scanRest } = scan;
-    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples, gate: gated.gate, notes: { ...notesReport, emergent: ehr.emergent } };
+    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples, gate: gated.gate, notes: { ...notesReport, emergent: ehr.emergent, support: ehr.support } };
   } finally {
     progress.stop();
     await rm(spoolPath, { force: true });

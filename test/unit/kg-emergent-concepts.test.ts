@@ -52,6 +52,14 @@ describe('kg-build emergent-concepts', () => {
     assert.equal(out.kept, out.protos.size);
   });
 
+  it('a one-word candidate that only qualifies a finding ("sometimes", "worse") is no concept however shared; its pairs still are', async () => {
+    const out = await run([{ stems: 'sometim', surface: 'sometimes', records: 30 }, { stems: 'wors', surface: 'worse', records: 30 }, { stems: 'wors bend', surface: 'worse bending', records: 6 }], { minPatients: 5 });
+    assert.equal(out.canonical.get('e:sometim'), null);
+    assert.equal(out.canonical.get('e:wors'), null);
+    assert.equal(out.canonical.get('e:wors bend'), 'e:wors bend');
+    assert.equal(out.kept, 1);
+  });
+
   it('exactly minPatients records is enough', async () => {
     const out = await run([{ ...rare, records: 5 }], { minPatients: 5 });
     assert.equal(out.canonical.get('e:guard abdomen'), 'e:guard abdomen');

@@ -29,6 +29,19 @@ const FILLER: ReadonlySet<string> = new Set([
   'mrn', 'dob', 'acct', 'ssn', 'phone', 'tel', 'address', 'name', 'email', 'seen', 'visit', 'date',
 ]);
 
+/**
+ * Words that name no finding alone, though they qualify one ("worse bending", "goes away"): a
+ * candidate of one such word is never a concept, its pairs still can be. Before this list they were
+ * concepts because a writer used them for one condition's cases ("sometimes", "say", "side").
+ */
+export const NO_FINDING_ALONE: ReadonlySet<string> = new Set([
+  'worse', 'better', 'side', 'sometimes', 'only', 'across', 'during', 'under', 'between', 'say', 'says', 'said', 'goes', 'comes',
+  'happens', 'lasts', 'changes', 'episodes', 'normal', 'positive', 'negative', 'left', 'right', 'same', 'similar', 'usual', 'even',
+  'every', 'maybe', 'something', 'stuff', 'super', 'really', 'bad', 'look', 'looks', 'help', 'trying', 'whole', 'full', 'able',
+  'unable', 'took', 'gave', 'given', 'found', 'brought', 'keep', 'should', 'once', 'ill', 'fine', 'weird', 'big', 'small', 'low',
+  'high', 'base', 'regular', 'occasional', 'constant', 'intermittent', 'increasing',
+]);
+
 const RELATIVE = 'fh ';
 
 function contentWords(text: string): { stem: string; norm: string }[] {
