@@ -13,7 +13,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { loadNotesSet as load, runNotesBench } from './lib/notes-kg-run.js';
+import { loadNotesSet as load, NOTES_CORPORA, runNotesBench } from './lib/notes-kg-run.js';
 import { runServedNotes } from './lib/notes-kg-served.js';
 import { formatFreeTextCalibration } from './lib/free-text-calibration.js';
 import { benchNeo4j } from './lib/neo4j.js';
@@ -21,8 +21,8 @@ import type { DecomposeOptions } from '../kg-build/decompose-features.js';
 
 const { values: a } = parseArgs({
   options: {
-    train: { type: 'string', default: 'datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl' },
-    test: { type: 'string', default: 'datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl,datasets/vignettes/test-c.jsonl' },
+    train: { type: 'string', default: NOTES_CORPORA[0]!.train.join(',') },
+    test: { type: 'string', default: NOTES_CORPORA[0]!.test.join(',') },
     k: { type: 'string', default: '5' },
     reasoner: { type: 'string' },
     // Build options as JSON (decompose-features' DecomposeOptions), for tuning on a dev split.

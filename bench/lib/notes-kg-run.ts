@@ -20,8 +20,8 @@ export interface NotesSet {
 
 /** The shipped corpora: DDXPlus-condition vignettes (dev sets train, blind sets test) and the primary-care notes. */
 export const NOTES_CORPORA = [
-  { train: ['datasets/vignettes/dev.jsonl', 'datasets/vignettes/dev-b.jsonl'], test: ['datasets/vignettes/test.jsonl', 'datasets/vignettes/test-b.jsonl', 'datasets/vignettes/test-c.jsonl'] },
-  { train: ['datasets/notes-pc/train-a.jsonl', 'datasets/notes-pc/train-b.jsonl'], test: ['datasets/notes-pc/test.jsonl'] },
+  { train: ['dev', 'dev-b', 'dev-c', 'dev-d', 'dev-e'].map((f) => `datasets/vignettes/${f}.jsonl`), test: ['datasets/vignettes/test.jsonl', 'datasets/vignettes/test-b.jsonl', 'datasets/vignettes/test-c.jsonl'] },
+  { train: ['a', 'b', 'c', 'd'].map((f) => `datasets/notes-pc/train-${f}.jsonl`), test: ['datasets/notes-pc/test.jsonl'] },
 ];
 
 export async function loadNotesSet(path: string): Promise<NotesSet> {

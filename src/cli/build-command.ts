@@ -27,6 +27,7 @@ interface BuildFlags {
   mapping?: string[];
   queryFile?: string[];
   minPatients?: number;
+  minNoteSupport?: number;
   hierarchy: string;
   strict?: boolean;
   recordsInGraph?: boolean;
@@ -47,10 +48,11 @@ interface BuildFlags {
 
 const HIERARCHY_MODES = ['auto', 'statistical', 'icd10', 'llm'] as const;
 
-function num(flag: string, opts: { integer?: boolean } = {}) {
+function num(flag: string, opts: { integer?: boolean; min?: number } = {}) {
   return (v: string): number => {
     const n = Number(v);
     if (v.trim() === '' || !Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) throw new InputError(`--${flag} must be a${opts.integer ? 'n integer' : ' number'}, got '${v}'`, { field: flag });
+    if (opts.min !== undefined && n < opts.min) throw new InputError(`--${flag} must be at least ${opts.min}, got '${v}'`, { field: flag });
     return n;
   };
 }
@@ -68,7 +70,10 @@ export function paramsFromFlags(o: BuildFlags): BuildParams {
     hierarchy: o.hierarchy as HierarchyRequest,
     sizes: { subcategories: size('subcategories', o.subcategories), categories: size('categories', o.categories) },
     cluster: {},
-    decompose: o.minPatients !== undefined ? { emergent: { minPatients: o.minPatients } } : {},
+    decompose: {
+      ...(o.minPatients !== undefined ? { emergent: { minPatients: o.minPatients } } : {}),
+      ...(o.minNoteSupport !== undefined ? { minNoteSupport: o.minNoteSupport } : {}),
+    },
     keyDifferences: {},
     index: {},
     batchSize: o.batchSize,
@@ -158,6 +163,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources (repeat: in the order of those sources)', collect)
     .option('--query-file <file>', 'SQL query yielding the rows (postgres; repeat: in the order of the postgres sources)', collect)
     .option('--min-patients <k>', 'records an emergent concept read from notes, and each phrase stored for it, must have been seen in (default 5)', num('min-patients', { integer: true }))
+    .option('--min-note-support <n>', "notes of a disease a finding learnt from notes needs to become its manifestation (default 2; 1 keeps every note's finding; diseases with fewer than 5 notes always keep them)", num('min-note-support', { integer: true, min: 1 }))
     .option('--hierarchy <mode>', 'auto (ICD-10 when ~all diseases have codes, else LLM if configured, else statistical) | statistical | icd10 | llm', 'auto')
     .option('--lexicon <file>', 'concept lexicon (JSON) naming statistical groups (default: datasets/lexicon/ddxplus-lexicon.json when present)')
     .option('--subcategories <n>', "number of L2 subcategories, or 'auto'", 'auto')

@@ -56,8 +56,8 @@ describe('datasets/vignettes/cal.jsonl (the calibration set, issue 26)', () => {
   });
 });
 
-describe('datasets/vignettes/dev-c.jsonl and dev-d.jsonl (dev sets written blind)', () => {
-  for (const [file, first] of [['dev-c', 1301], ['dev-d', 1501]] as const) {
+describe('datasets/vignettes/dev-c.jsonl, dev-d.jsonl and dev-e.jsonl (dev sets written blind)', () => {
+  for (const [file, first] of [['dev-c', 1301], ['dev-d', 1501], ['dev-e', 1701]] as const) {
     it(`${file}: 3 cases of every condition, ids v${first}.. in order, each condition in both styles`, async () => {
       const set = await loadVignettes(root(`datasets/vignettes/${file}.jsonl`), root('datasets/ddxplus'));
       const conditions = Object.keys(JSON.parse(await readFile(root('datasets/ddxplus/release_conditions.json'), 'utf8')) as object);

@@ -138,6 +138,8 @@ describe('dxgraph build flags', () => {
     assert.deepEqual(p.sizes, { subcategories: 12, categories: 'auto' });
     assert.deepEqual(p.split, { testFraction: 0.2, seed: 7 });
     assert.equal(p.recordsInGraph, true);
+    assert.deepEqual(p.decompose, {});
+    assert.deepEqual(paramsFromFlags({ ...flags, minPatients: 3, minNoteSupport: 1 }).decompose, { emergent: { minPatients: 3 }, minNoteSupport: 1 });
   });
   it('reject bad combinations naming the flag', () => {
     assert.throws(() => paramsFromFlags({ ...flags, hierarchy: 'kmeans' }), /--hierarchy must be one of/);
