@@ -211,6 +211,12 @@ const cases: [string, string, string[]][] = [
   ['"won\'t lie flat" is an inability, not a denial', "won't lie flat", ["+won't lie flat"]],
   ['who a relative lives with starts no new subject', 'My uncle I live with was treated for TB last year.', ['+fam hist TB']],
   ['a failing treatment is no denial', 'my usual puffers not touching it, more phlegm', ['+usual puffers', '+more phlegm']],
+  // --- session 17 (dev-e): a faculty "gone" is its loss; idioms and greetings
+  ['a lost faculty is a finding, a gone symptom is not', "my appetite's gone and smell is gone; the pain is gone", ['+loss of appetite', '+loss of smell', '-pain']],
+  ['"my voice has completely gone" is a lost voice', 'my voice has completely gone', ['+loss of voice']],
+  ['"still isn\'t right" denies nothing after it', "he still isn't right after that gastro bug", ['+after that gastro bug']],
+  ['a letter\'s greeting is no surgery', 'Dear surgery, I have a stuffy nose', ['+stuffy nose']],
+  ['idioms read as what they mean', 'hair is falling out, bad breath, pulse is all over the shop', ['+hair loss', '+halitosis', '+irregular pulse']],
   ['empty text', '  \n ', []],
 ];
 

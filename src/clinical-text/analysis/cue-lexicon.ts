@@ -137,6 +137,14 @@ const PSEUDO: [string, string | null][] = [
   ['eats and drinks', ''], ['drinks well', ''],
   // Words an embedding took for a finding: "they pass after 10 min" is no fainting, "cold air" no "out cold".
   ['they pass', ''], ['it passes', ''], ['passes after', ''], ['cold air', ''], ['in the cold', ''], ['cold weather', ''], ['born and raised', ''], ['born and bred', ''],
+  // "still isn't right": unwell, not a denial of what follows ("isn't right after that gastro bug").
+  ["isn't right", ''], ['isnt right', ''], ["hasn't been right", ''], ["not been right", ''], ["hasn't been right since", ''], ["not right since", ''], ["isn't himself", ''], ["isn't herself", ''],
+  // A letter's greeting ("Dear surgery", a British GP practice) is no surgery.
+  ['dear surgery', ''], ['dear practice', ''], ['dear gp', ''], ['dear doctor', ''], ['dear doc', ''], ['hi doctor', ''], ['hi doc', ''],
+  // Idioms an embedding took for other findings: hair falling out is no fall, bad breath no breathlessness, a pulse "all over the shop" is irregular.
+  ['hair is falling out', 'hair loss'], ['hair falling out', 'hair loss'], ['hair is falling', 'hair loss'], ['hair falling', 'hair loss'], ['bad breath', 'halitosis'],
+  ['pulse is all over the shop', 'irregular pulse'], ['pulse is all over the place', 'irregular pulse'], ['pulse all over the place', 'irregular pulse'], ['pulse all over the shop', 'irregular pulse'],
+  ['heart is all over the place', 'irregular heartbeat'], ['heartbeat is all over the place', 'irregular heartbeat'],
   // "won't lie flat": cannot, not denies.
   ["won't lie flat", null], ['wont lie flat', null], ["won't lie down", null], ['wont lie down', null],
   // A treatment that fails ("puffers not touching it") is no denial of a finding.
@@ -160,6 +168,17 @@ const PSEUDO: [string, string | null][] = [
   ["wasn't in my body", null], ['wasnt in my body', null], ['not in my body', null], ["wasn't real", null], ['not real', null],
   ["don't feel like myself", null], ['dont feel like myself', null], ['not myself', null], ["can't sleep", null], ['no sleep', null],
 ];
+
+/**
+ * "My smell is gone" is a loss, not a denial: "gone" after a faculty says it is lost, after a
+ * symptom ("the pain is gone") that the symptom is. Each faculty's "<it> is gone" reads as its loss.
+ */
+const LOST_FACULTIES: readonly [string, string][] = [
+  ['smell', 'loss of smell'], ['sense of smell', 'loss of smell'], ['taste', 'loss of taste'], ['sense of taste', 'loss of taste'],
+  ['voice', 'loss of voice'], ['appetite', 'loss of appetite'], ['hearing', 'hearing loss'],
+];
+const GONE = ['is gone', 'has gone', "'s gone", 'gone', 'is completely gone', 'has completely gone', 'completely gone', 'is totally gone', 'has totally gone', 'went', 'has gone completely', 'is going'];
+const LOST: [string, string][] = LOST_FACULTIES.flatMap(([f, loss]) => GONE.map((g): [string, string] => [g.startsWith("'") ? `${f}${g}` : `${f} ${g}`, loss]));
 
 const FAMILY_NOUNS = [
   'mother', 'mom', 'mum', 'mommy', 'father', 'dad', 'daddy', 'sister', 'brother', 'sibling', 'siblings', 'parent', 'parents', 'aunt',
@@ -206,7 +225,7 @@ function relationDefs(nouns: readonly string[], kind: 'family' | 'other'): CueDe
 }
 
 export const CUE_DEFS: readonly CueDef[] = [
-  ...PSEUDO.map(([p, rewrite]): CueDef => ({ tokens: p.split(' '), kind: 'pseudo', direction: 'forward', list: 'none', rewrite })),
+  ...[...PSEUDO, ...LOST].map(([p, rewrite]): CueDef => ({ tokens: p.split(' '), kind: 'pseudo', direction: 'forward', list: 'none', rewrite })),
   ...defs(NEG_STRONG, 'negated', 'forward', 'strong'),
   ...defs(NEG_WEAK, 'negated', 'forward', 'weak'),
   ...defs(NEG_AUX, 'negated', 'forward', 'none'),
