@@ -30,4 +30,14 @@ describe('a denied site is no denied pain (DDXPlus question set with the lexicon
     assert.ok(got.length > 0 && !got.includes('-E_53'), got.join(' '));
   });
   it('"pain" denied: the pain question itself', () => assert.deepEqual(read('pain'), ['-E_53']));
+  // Session 17: a denied circumstance is no denied finding.
+  it('"pain when I walk uphill" denied: the exertion question E_218, not the pain E_53', () => {
+    const got = read('pain when I walk uphill');
+    assert.ok(got.includes('-E_218') && !got.includes('-E_53'), got.join(' '));
+  });
+  it('"pain at all" denied: no concept after the circumstance word, so the pain stays denied', () => assert.deepEqual(read('pain at all'), ['-E_53']));
+  it('"flank pain on the left" denied: a site after the word is no circumstance', () => {
+    const got = read('flank pain on the left');
+    assert.ok(got.length > 0 && got.every((x) => x.startsWith('-E_55=')), got.join(' '));
+  });
 });

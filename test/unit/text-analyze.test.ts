@@ -217,6 +217,7 @@ const cases: [string, string, string[]][] = [
   ['"still isn\'t right" denies nothing after it', "he still isn't right after that gastro bug", ['+after that gastro bug']],
   ['a letter\'s greeting is no surgery', 'Dear surgery, I have a stuffy nose', ['+stuffy nose']],
   ['idioms read as what they mean', 'hair is falling out, bad breath, pulse is all over the shop', ['+hair loss', '+halitosis', '+irregular pulse']],
+  ['pain-free now denies no pain; still working is no contact', 'chest pressure at rest, currently pain-free, still going to work', ['+chest pressure at rest']],
   ['empty text', '  \n ', []],
 ];
 

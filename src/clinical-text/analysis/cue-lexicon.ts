@@ -139,6 +139,12 @@ const PSEUDO: [string, string | null][] = [
   ['they pass', ''], ['it passes', ''], ['passes after', ''], ['cold air', ''], ['in the cold', ''], ['cold weather', ''], ['born and raised', ''], ['born and bred', ''],
   // "still isn't right": unwell, not a denial of what follows ("isn't right after that gastro bug").
   ["isn't right", ''], ['isnt right', ''], ["hasn't been right", ''], ["not been right", ''], ["hasn't been right since", ''], ["not right since", ''], ["isn't himself", ''], ["isn't herself", ''],
+  // Pain-free now is no denial of the pain that brought the patient ("3 episodes today ..., currently pain-free").
+  ['currently pain-free', ''], ['currently pain free', ''], ['pain-free now', ''], ['pain free now', ''], ['now pain-free', ''], ['now pain free', ''], ['pain-free at present', ''],
+  // Still working says how ill one is not, not who was ill around one ("going around at work").
+  ['still going to work', ''], ['still going into work', ''], ['still working', ''], ['still at work', ''],
+  // "Feeling sick" is nausea; "being sick" (vomiting) is what an embedding took it for. The lexicon cannot say it: "feel" is a stopword there, and "sick for 3 days" is no nausea.
+  ['feels sick', 'nauseous'], ['feeling sick', 'nauseous'], ['feel sick', 'nauseous'], ['felt sick', 'nauseous'], ['feeling very sick', 'very nauseous'], ['feels very sick', 'very nauseous'],
   // A letter's greeting ("Dear surgery", a British GP practice) is no surgery.
   ['dear surgery', ''], ['dear practice', ''], ['dear gp', ''], ['dear doctor', ''], ['dear doc', ''], ['hi doctor', ''], ['hi doc', ''],
   // Idioms an embedding took for other findings: hair falling out is no fall, bad breath no breathlessness, a pulse "all over the shop" is irregular.

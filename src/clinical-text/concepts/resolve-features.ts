@@ -106,7 +106,8 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   const stopped = stoppedHabit(f);
   const cueTokens = stopped ? tokenize(f.cue!) : [];
   const tokens = expand(index, [...cueTokens, ...input.tokens]);
-  const mentions = findMentions(index, tokens, { family: f.experiencer === 'family', said: `${f.cue ?? ''} ${f.text}` });
+  const found = findMentions(index, tokens, { family: f.experiencer === 'family', said: `${f.cue ?? ''} ${f.text}` });
+  const mentions = f.polarity === 'absent' ? deniedInCircumstanceOnly(tokens, found) : found;
   const clauseTokens = expand(index, input.clauseTokens);
   const clauseTriggers = clauseTokens.length > 0 ? findMentions(index, clauseTokens).filter((m) => m.entry.target.kind === 'trigger') : [];
   const ownTriggers = mentions.filter((m) => m.entry.target.kind === 'trigger');
@@ -186,4 +187,22 @@ function deniedAtSiteOnly(index: ConceptIndex, out: ConceptMatch[]): ConceptMatc
     const f = index.snapshot.features[m.feature]!;
     return !(m.polarity === 'absent' && f.code !== null && parents.has(f.code) && f.valueCode === null);
   });
+}
+
+/** Words that open the circumstance of a finding: "pain when walking", "cough with sputum", "SOB at rest". */
+const CIRCUMSTANCE = new Set(['when', 'whenever', 'on', 'with', 'during', 'while', 'after', 'at']);
+
+/**
+ * "No pain when I walk uphill" denies the pain's circumstance, not the pain; "no cough with
+ * sputum" a productive cough, not a cough. In a denied finding whose words after a circumstance
+ * word name a concept, the concepts named wholly before that word are left unsaid (a dev-e GERD
+ * note's burning chest pain was denied by "no pain when I walk uphill"). Without a concept after it
+ * ("no pain at all") the denial stands whole.
+ */
+function deniedInCircumstanceOnly(tokens: readonly Token[], mentions: Mention[]): Mention[] {
+  const cut = tokens.findIndex((t, i) => i > 0 && CIRCUMSTANCE.has(t.norm));
+  if (cut < 0) return mentions;
+  const after = mentions.filter((m) => m.entry.target.kind !== 'site' && m.at.every((p) => p >= cut));
+  if (after.length === 0) return mentions;
+  return mentions.filter((m) => !m.at.every((p) => p < cut));
 }
