@@ -218,6 +218,7 @@ const cases: [string, string, string[]][] = [
   ['a letter\'s greeting is no surgery', 'Dear surgery, I have a stuffy nose', ['+stuffy nose']],
   ['idioms read as what they mean', 'hair is falling out, bad breath, pulse is all over the shop', ['+hair loss', '+halitosis', '+irregular pulse']],
   ['pain-free now denies no pain; still working is no contact', 'chest pressure at rest, currently pain-free, still going to work', ['+chest pressure at rest']],
+  ['"came back" is no back', 'the burning pain came back, it pops back in when I lie down', ['+burning pain', '+in when I lie down']],
   ['empty text', '  \n ', []],
 ];
 
