@@ -1,4 +1,3 @@
-import type { NotesSupportReport } from './notes-support.js';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GraphStore } from '../src/adapters/neo4j/graph-store.js';
@@ -35,6 +34,7 @@ import type { NoteReaderDeps } from '../src/clinical-text/read-notes.js';
 import { emptyNotesReport, readRecordNotes, type ReadNotesReport } from './read-notes-stage.js';
 import { createSplitTracker } from '../src/sources/split-tracker.js';
 import { recordSplit } from './split-artifact.js';
+import type { NotesSupportReport } from './notes-support.js';
 
 /** Everything that shapes the KG; recorded on the KgBuild node and part of the build id. */
 export interface BuildParams {

@@ -47,7 +47,7 @@ export interface NotesBenchResult {
   table: string;
 }
 
-export const toRecord = (n: NotesSet['notes'][number], i: number): NormalizedRecord => ({
+const toRecord = (n: NotesSet['notes'][number], i: number): NormalizedRecord => ({
   id: `notes:${n.id}:${i}`, diagnosis: n.condition, icd10: null, age: n.age, sex: n.sex, findings: [], initialFindingCode: null, text: '', location: n.id,
   notes: [{ origin: 'text', title: null, text: n.text }],
 });

@@ -184,10 +184,11 @@ const LOST_FACULTIES: readonly [string, string][] = [
   ['voice', 'loss of voice'], ['appetite', 'loss of appetite'], ['hearing', 'hearing loss'],
 ];
 const GONE = ['is gone', 'has gone', "'s gone", 'gone', 'is completely gone', 'has completely gone', 'completely gone', 'is totally gone', 'has totally gone', 'went', 'has gone completely', 'is going'];
+const LOST: [string, string][] = LOST_FACULTIES.flatMap(([f, loss]) => GONE.map((g): [string, string] => [g.startsWith("'") ? `${f}${g}` : `${f} ${g}`, loss]));
+
 /** "The pain came back", "it pops back in": the adverb, not the body site (it read a back pain). */
 const BACK_VERBS = ['come', 'comes', 'came', 'coming', 'go', 'goes', 'went', 'going', 'gone', 'pop', 'pops', 'popped', 'popping', 'get', 'gets', 'got', 'getting', 'push', 'pushes', 'pushed', 'bring', 'brings', 'brought', 'keeps coming', 'flared', 'flares'];
 const ADVERB_BACK: [string, string][] = BACK_VERBS.map((v) => [`${v} back`, '']);
-const LOST: [string, string][] = LOST_FACULTIES.flatMap(([f, loss]) => GONE.map((g): [string, string] => [g.startsWith("'") ? `${f}${g}` : `${f} ${g}`, loss]));
 
 const FAMILY_NOUNS = [
   'mother', 'mom', 'mum', 'mommy', 'father', 'dad', 'daddy', 'sister', 'brother', 'sibling', 'siblings', 'parent', 'parents', 'aunt',
