@@ -6,6 +6,7 @@ import type { ConceptSet } from './concepts/concept-set.js';
 import { matchConcepts, unknownWords } from './concepts/match-concepts.js';
 import { emergentPhrases, type EmergentPhrase } from './concepts/emergent-phrases.js';
 import type { ConceptLexicon } from './concepts/types.js';
+import { impliedParentOf } from './concepts/yes-feature.js';
 
 /**
  * Notes → findings at build time (issue 24), with the very functions that read a query:
@@ -92,6 +93,12 @@ export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): N
       out.unread++;
       if (f.polarity === 'present') for (const p of phrases) candidates.set(p.key, p);
     });
+  }
+  // A follow-on answer implies its question's yes, as the query side reads it (implied-parents.ts):
+  // a note's sore throat (pain location: pharynx) is a pain, or its notes and a query disagree on it.
+  for (const [feature, polarity] of [...byFeature]) {
+    const parent = polarity === 'present' ? impliedParentOf(deps.vocabulary, feature) : undefined;
+    if (parent !== undefined && !byFeature.has(parent)) byFeature.set(parent, 'present');
   }
   for (const [feature, polarity] of byFeature) out.findings.push(toFinding(deps.vocabulary.features[feature]!, polarity));
   out.candidates = [...candidates.values()];

@@ -1,5 +1,5 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
-import { yesNoFeatureOf } from './yes-feature.js';
+import { yesNoFeatureOf } from '../clinical-text/concepts/yes-feature.js';
 
 /**
  * Declared-but-unseen features (scoring-naive-bayes.ts, pδ): a source that ships a condition

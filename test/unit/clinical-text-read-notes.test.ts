@@ -98,6 +98,22 @@ describe('clinical-text read-notes: a note read against the vocabularies', () =>
     assert.deepEqual(r.scrubbed, { DATE: 2 });
   });
 
+  // A follow-on answer implies its question's yes, as the query side adds it (implied-parents.ts):
+  // a DDXPlus record always has both, and a note's sore throat (a pain location) is a pain.
+  it('a present follow-on answer brings its parent question\'s yes; a denied one or a parent said otherwise does not', () => {
+    const v = buildSnapshot({
+      categories: [], subcategories: [], diseases: [], manifestations: [],
+      features: [
+        feature('feat:pain', 'pain somewhere', { code: 'P1' }),
+        feature('feat:throat', 'sore throat', { code: 'L1', valueCode: 'V1', parentCode: 'P1' }),
+      ],
+    });
+    const read = (text: string) => readNotes([note(text)], { ...deps, vocabulary: v }).findings.map((f) => [f.code, f.polarity]).sort();
+    assert.deepEqual(read('HPI: sore throat since Monday.'), [['L1', 'present'], ['P1', 'present']]);
+    assert.deepEqual(read('HPI: no sore throat.'), [['L1', 'absent']]);
+    assert.deepEqual(read('HPI: sore throat. ROS: no pain somewhere.'), [['L1', 'present'], ['P1', 'absent']]);
+  });
+
   // The scrubber's placeholders ("Pt: [NAME] MRN [MRN].") are blanked before reading: in every
   // note's header they would otherwise pass k and become an emergent concept of every disease.
   it('scrub placeholders ([NAME], [MRN], ...) never become candidate emergent phrases', () => {
