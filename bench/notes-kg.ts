@@ -13,7 +13,8 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { loadNotesSet as load, NOTES_CORPORA, runNotesBench } from './lib/notes-kg-run.js';
+import { asAsked, loadNotesSet as load, NOTES_CORPORA, runNotesBench } from './lib/notes-kg-run.js';
+import { defaultNotePreparer } from '../src/clinical-text/prepare-note.js';
 import { runServedNotes } from './lib/notes-kg-served.js';
 import { formatFreeTextCalibration } from './lib/free-text-calibration.js';
 import { benchNeo4j } from './lib/neo4j.js';
@@ -53,7 +54,9 @@ const isHeldOut = (i: number) => every > 0 && i % every === 0;
 let position = 0;
 const marked = loaded.map((s) => ({ ...s, notes: s.notes.map((n) => ({ n, held: isHeldOut(position++) })) }));
 const train = marked.map((s) => ({ name: s.name, notes: s.notes.filter((x) => !x.held).map((x) => x.n) }));
-const calibrationNotes = marked.flatMap((s) => s.notes.filter((x) => x.held).map((x) => x.n));
+// Held-out notes are asked as prepared notes (notes-kg-run.ts asAsked): no method reads a diagnosis section.
+const prepare = await defaultNotePreparer();
+const calibrationNotes = asAsked({ name: 'calibration', notes: marked.flatMap((s) => s.notes.filter((x) => x.held).map((x) => x.n)) }, prepare).notes;
 const tests = await Promise.all(list(a.test!).map(load));
 const k = Number(a.k);
 const out = await runNotesBench({ train, tests, minPatients: k, ...(a.reasoner ? { reasoner: JSON.parse(a.reasoner) as Record<string, number> } : {}), ...(a.decompose ? { decompose: JSON.parse(a.decompose) as Partial<DecomposeOptions> } : {}) }, log);
@@ -73,7 +76,7 @@ if (a.served) {
     }
     const clash = calibrateOn.filter((p) => tests.some((t) => t.name === p) || train.some((t) => t.name === p));
     if (clash.length > 0) throw new Error(`--calibrate-on ${clash.join(', ')}: a training or test set cannot be calibrated on`);
-    const served = await runServedNotes({ config, train, tests, minPatients: k, log, extra, calibrateOn, withSources: a['with-source'] ? list(a['with-source']) : [] });
+    const served = await runServedNotes({ config, train, tests: tests.map((t) => asAsked(t, prepare)), minPatients: k, log, extra, calibrateOn, withSources: a['with-source'] ? list(a['with-source']) : [] });
     const pct = (x: number, n: number) => (Math.round((1000 * x) / n) / 10).toFixed(1);
     process.stdout.write(`\nablation (built through Neo4j in ${served.buildSeconds.toFixed(1)} s, whole diagnose path, top-1 / top-3):\n| setting | ${served.scores.map((s) => s.set.split('/').pop()).join(' | ')} |\n| --- |${served.scores.map(() => ' --- |').join('')}\n`);
     for (const [i, row] of served.scores[0]!.rows.entries()) process.stdout.write(`| ${row.name} | ${served.scores.map((s) => `${pct(s.rows[i]!.top1, s.n)} / ${pct(s.rows[i]!.top3, s.n)}`).join(' | ')} |\n`);
