@@ -28,9 +28,11 @@ export interface DecomposeOptions {
   thinDiseaseNotes: number;
   /** An emergent concept is kept only when some disease shows it beyond the rest at this corrected p-value (diagnostic-association.ts). */
   emergentMaxP: number;
+  /** A single note's finding is kept as an edge when 2+ notes of at least this many other diseases back the finding (notes-support.ts; Infinity: never). */
+  sharedFindingDiseases: number;
 }
 
-export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.001 };
+export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.001, sharedFindingDiseases: 4 };
 
 export interface DecomposedFeatures {
   features: FeatureNode[];
@@ -113,16 +115,19 @@ export async function decomposeFeatures(
   const support = notesSupport({ noted, notedPresent, noteOnly }, opts);
   const used = new Set<string>();
   const manifestations: ManifestationEdge[] = [];
+  const proposed: { kept: boolean; edge: ManifestationEdge; key: string }[] = [];
   for (const [diseaseId, perDisease] of [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
     const n = recordsOf.get(diseaseId) ?? 0;
     for (const [key, all] of [...perDisease.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
       if (n === 0) continue;
       const { count, observed } = estimate(diseaseId, key, n, all);
-      if (count < Math.max(1, opts.minCount) || !support.keeps(diseaseId, key, count)) continue;
-      used.add(key);
-      manifestations.push({ diseaseId, featureId: featureIdOf(key), prevalence: count / observed, count, source: 'ehr' });
+      if (count < Math.max(1, opts.minCount)) continue;
+      const kept = support.keeps(diseaseId, key, count);
+      if (kept) used.add(key);
+      proposed.push({ kept, key, edge: { diseaseId, featureId: featureIdOf(key), prevalence: count / observed, count, source: 'ehr' } });
     }
   }
+  for (const p of support.settle(proposed)) manifestations.push(p.edge);
   const features = [...used].sort().map((key) => ({ ...toNode(emergent.protos.get(key) ?? scan.features.get(key)!), ...(noteOnly(key) ? { fromNotes: true } : {}) }));
   const merged = [...canonical.entries()].filter(([k, v]) => k !== v && !isEmergentKey(k)).length;
   const mixed = mixedDiseases(recordsOf, noted, notedPresent, used);

@@ -47,7 +47,7 @@ describe('kg-build notes-support: what a manifestation learnt from notes needs',
     ['d:other', new Map([['e:common', 1]])],
   ]);
   const noteOnly = (k: string) => k.startsWith('e:') || k.startsWith('t:');
-  const opts = { minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.001 };
+  const opts = { minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.001, sharedFindingDiseases: 2 };
 
   it('drops a single note\'s finding of a well-documented disease and counts it', () => {
     const s = notesSupport({ noted, notedPresent, noteOnly }, opts);
@@ -76,9 +76,35 @@ describe('kg-build notes-support: what a manifestation learnt from notes needs',
   });
 
   it('emergentMaxP 1 and minNoteSupport 1 keep everything (the rules before issue 24\'s size goal)', () => {
-    const s = notesSupport({ noted, notedPresent, noteOnly }, { minNoteSupport: 1, thinDiseaseNotes: 5, emergentMaxP: 1 });
+    const s = notesSupport({ noted, notedPresent, noteOnly }, { minNoteSupport: 1, thinDiseaseNotes: 5, emergentMaxP: 1, sharedFindingDiseases: 2 });
     assert.equal(s.keeps('d:well', 'e:common', 1), true);
     assert.equal(s.keeps('d:well', 't:flush', 1), true);
-    assert.deepEqual(s.report, { unsupportedEdges: 0, thinDiseases: 1, undiagnostic: 0 });
+    assert.deepEqual(s.report, { unsupportedEdges: 0, thinDiseases: 1, undiagnostic: 0, sharedFindingEdges: 0 });
+  });
+
+  // A common finding's single-note edge: the feature is in the KG anyway, and one note of twelve
+  // naming it is not none (naive Bayes' p0); a rare finding's single note stays out.
+  it('settle keeps a single note\'s finding backed by 2+ notes in enough other diseases, counts it, and nothing else', () => {
+    const s = notesSupport({ noted, notedPresent, noteOnly }, opts);
+    const propose = (d: string, key: string, count: number) => ({ kept: s.keeps(d, key, count), key, d });
+    const edges = [
+      propose('d:well', 't:cough', 1), propose('d:thin', 't:cough', 2), propose('d:other', 't:cough', 3),
+      propose('d:well', 't:flush', 1), propose('d:other', 't:flush', 2),
+      propose('d:well', 'e:common', 1),
+    ];
+    assert.equal(s.report.unsupportedEdges, 2, 'cough and flush of d:well refused on their own');
+    const kept = s.settle(edges).map((e) => `${e.d} ${e.key}`);
+    assert.deepEqual(kept, ['d:well t:cough', 'd:thin t:cough', 'd:other t:cough', 'd:other t:flush']);
+    assert.equal(s.report.sharedFindingEdges, 1);
+    assert.equal(s.report.unsupportedEdges, 1, 'flush, backed in one other disease only, stays out');
+    // An undiagnostic emergent concept is never brought back, however many edges it proposes.
+    assert.ok(!kept.includes('d:well e:common'));
+  });
+
+  it('sharedFindingDiseases Infinity: settle keeps exactly what keeps kept', () => {
+    const s = notesSupport({ noted, notedPresent, noteOnly }, { ...opts, sharedFindingDiseases: Infinity });
+    const edges = [{ kept: s.keeps('d:well', 't:cough', 1), key: 't:cough' }, { kept: s.keeps('d:other', 't:cough', 3), key: 't:cough' }];
+    assert.deepEqual(s.settle(edges), [edges[1]]);
+    assert.equal(s.report.sharedFindingEdges, 0);
   });
 });
