@@ -91,6 +91,7 @@ function toInputFinding(f: TextFinding): InputFinding {
     temporality: f.temporality,
     cue: f.cue,
     values: f.values,
+    ...(f.measured ? { measured: f.measured } : {}),
   };
 }
 

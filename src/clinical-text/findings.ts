@@ -29,6 +29,11 @@ export interface InputFinding {
     temperatureC?: number;
     duration?: { value: number; unit: 'hour' | 'day' | 'week' | 'month' | 'year'; days: number };
   };
+  /**
+   * Free-text findings read from a measurement ("HR 118" -> "Elevated heart rate"): what was measured.
+   * Their text is a vocabulary term, read by its exact forms only (never by the embedding fallback).
+   */
+  measured?: { analyte: string; loinc: string; value: number; unit: string };
 }
 
 export interface FeatureMatch {

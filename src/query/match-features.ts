@@ -76,7 +76,9 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
       matches.push(...viaConcepts);
       continue;
     }
-    for (const hit of hitsOf.get(fi) ?? []) {
+    // A measured finding is a vocabulary term (InputFinding.measured): no nearest feature stands in for it.
+    const fuzzy = input.findings[fi]!.measured ? [] : (hitsOf.get(fi) ?? []);
+    for (const hit of fuzzy) {
       if (!(hit.score > input.threshold) || hit.score < floor) continue;
       const idx = snapshot.featureIndex.get(hit.id);
       if (idx === undefined) continue; // index row for a feature the KG no longer has

@@ -160,8 +160,10 @@ const cases: [string, string, string[]][] = [
   ['family history of', 'family history of colon cancer', ['+fam colon cancer']],
   ['FHx header', 'FHx: MI', ['+fam MI']],
   ['FHx heading over a longer entry', 'FHx: mother MI at 50', ['+fam mother MI at 50']],
-  ['vital signs are measurements, not findings ("RA" after a saturation is room air)', 'Accessory muscle use, SpO2 86% RA, HR 118, RR 26, BP 150/90', ['+Accessory muscle use']],
-  ['a temperature stays the fever finding beside other vitals', 'HR 118, T 38.9', ['+fever']],
+  // The numbers are read as what they show (measurements.ts), never as words: "RA" after a saturation is room air.
+  ['vital signs are measurements, read as the abnormal findings they show ("RA" after a saturation is room air)', 'Accessory muscle use, SpO2 86% RA, HR 118, RR 26, BP 150/90', ['+Accessory muscle use', '+Hypoxemia', '+Elevated heart rate', '+Polypnea']],
+  ['a temperature stays the fever finding beside other vitals', 'HR 118, T 38.9', ['+Elevated heart rate', '+fever']],
+  ['normal vital signs say nothing', 'SpO2 98% RA, HR 78, RR 14, BP 122/76', []],
   ['RA as a diagnosis is untouched', 'Hx of RA on methotrexate', ['+hist RA on methotrexate']],
   ['without a condom is unprotected sex, not a negation', 'had sex without a condom last month', ['+sex without a condom last month']],
   ['with after a relieving verb stays in the finding', 'pain comes on with exertion and goes away with rest', ['+pain comes on with exertion', '+goes away with rest']],

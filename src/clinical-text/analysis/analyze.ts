@@ -5,6 +5,7 @@ import { buildFindings } from './findings.js';
 import { assignContexts } from './scope.js';
 import { splitSentences, tokenize, type Token } from './segment.js';
 import { vitalSigns } from './vitals.js';
+import { measurementFindings } from './measurements.js';
 import type { Span, TextAnalysis, TextFinding } from './types.js';
 import { findValues, type ValueHit } from './values.js';
 
@@ -37,7 +38,9 @@ export function analyzeClinicalText(text: string): TextAnalysis {
   const demographics = { ...demo.demographics };
   relativeAsPatient(text, findings, demographics);
   for (const f of findings) worstEver(f);
-  return { findings, demographics };
+  // Measured vitals and labs, read as the abnormal finding they show (measurements.ts); in text order.
+  const measured = measurementFindings(text, demographics.age);
+  return { findings: measured.length === 0 ? findings : [...findings, ...measured].sort((a, b) => a.span.start - b.span.start), demographics };
 }
 
 /** "never had a headache this bad", "never felt pain like this": a superlative, not a denial. */

@@ -37,6 +37,16 @@ export interface TextFinding {
   /** The cue text that set a non-default attribute ("denies", "mother had", "h/o", "no"). */
   cue: string | null;
   values: ExtractedValues;
+  /** Set when the finding was read from a measurement ("HR 118" -> "Elevated heart rate", measurements.ts). */
+  measured?: MeasuredValue;
+}
+
+/** A measurement a finding was read from: what, its LOINC code, the value in the rule's base unit. */
+export interface MeasuredValue {
+  analyte: string;
+  loinc: string;
+  value: number;
+  unit: string;
 }
 
 export interface Demographics {

@@ -52,7 +52,9 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
     input.findings.forEach((finding, i) => {
       if (found.has(i) || !readable(finding) || (input.only && !input.only.has(i))) return;
       const clause = input.text && finding.clause ? input.text.slice(finding.clause.start, finding.clause.end) : '';
-      const hits = index ? resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] }) : matchEmergent(deps.snapshot, finding);
+      const read = index ? resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] }) : matchEmergent(deps.snapshot, finding);
+      // A measured finding's text is a vocabulary term as written: "Hypoxemia" is no misspelt "hyposmia".
+      const hits = finding.measured ? read.filter((h) => !h.via.startsWith('typo-tolerant')) : read;
       if (hits.length > 0) found.set(i, hits);
     });
   }
@@ -102,7 +104,8 @@ const PERSON = new Set(['baby', 'babies', 'infant', 'newborn', 'neonate', 'toddl
 
 /** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
 function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null): void {
-  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && worded(findings[i]!.text));
+  // A measured finding is a vocabulary term: read exactly or not at all ("Elevated heart rate" is no felt palpitation).
+  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && !findings[i]!.measured && worded(findings[i]!.text));
   if (left.length === 0) return;
   const forms = formVectorsFor(index, embedder);
   const vectors = embedder.embedVectors(left.map((i) => findings[i]!.text));

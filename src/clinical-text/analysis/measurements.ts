@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import rules from './measurement-rules.json' with { type: 'json' };
+import type { Span, TextFinding } from './types.js';
+
+/**
+ * Measured vital signs and lab results ("HR 118", "SpO2 88% RA", "glucose 2.1 mmol/L", "Na 128"),
+ * read as the abnormal finding they show ("Tachycardia", "Hypoxemia", "Hypoglycemia",
+ * "Hyponatremia"): a note's numbers say what its words often do not, and a bag of words cannot
+ * tell 2.1 from 21. The rules are data (`measurement-rules.json`: names, units, limits, the
+ * finding named by its HPO label); a value inside the limits, an implausible one or one with a
+ * unit the rule does not know says nothing. Deterministic, no I/O, nothing logged.
+ */
+const Rule = z.object({
+  analyte: z.string().min(1),
+  loinc: z.string().regex(/^\d+-\d$/),
+  base: z.string().min(1),
+  names: z.array(z.string().min(1)).min(1),
+  units: z.record(z.string(), z.number().positive()),
+  plausible: z.tuple([z.number(), z.number()]),
+  minAge: z.number().optional(),
+  /** "first": the value is the first of a pair ("BP 82/50": systolic). */
+  pair: z.literal('first').optional(),
+  low: z.object({ below: z.number(), finding: z.string().min(1) }).optional(),
+  high: z.object({ above: z.number(), finding: z.string().min(1) }).optional(),
+});
+export type MeasurementRule = z.infer<typeof Rule>;
+
+export interface Measurement {
+  analyte: string;
+  loinc: string;
+  /** In the rule's base unit. */
+  value: number;
+  span: Span;
+  /** The rule's base unit. */
+  unit: string;
+  /** The abnormal finding, or null when the value is within the limits. */
+  finding: string | null;
+}
+
+// Validated once at load: a malformed rules file is a programming error, not a silent no-op.
+export const MEASUREMENT_RULES: readonly MeasurementRule[] = z.array(Rule).parse(rules.rules);
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+// A short or capitalised name is an abbreviation and matches as written ("K", "Cr", "HR"): "k" and "hr" are other words.
+const caseSensitive = (name: string) => name.length < 4 || name !== name.toLowerCase();
+const LINK = String.raw`\s*(?:(?:of|was|is|were|at|now|:|=|-)\s*)*`;
+
+interface Compiled {
+  rule: MeasurementRule;
+  res: RegExp[];
+  units: [string, number][];
+}
+
+const COMPILED: readonly Compiled[] = MEASUREMENT_RULES.map((rule) => {
+  const num = rule.pair === 'first' ? String.raw`(?<num>\d{2,3})\s*\/\s*\d{2,3}` : String.raw`(?<num>\d+(?:\.\d+)?)`;
+  const bySensitivity = [rule.names.filter(caseSensitive), rule.names.filter((n) => !caseSensitive(n))];
+  const res = bySensitivity
+    .filter((names) => names.length > 0)
+    .map((names, i) => new RegExp(String.raw`(?<![\w/])(?:${names.map(escape).join('|')})(?![\w])${LINK}${num}(?![\d.]*\d)`, `g${i === 1 || bySensitivity[0]!.length === 0 ? 'i' : ''}`));
+  // Longest unit first, so "mg/dL" is not read as "mg".
+  const units = Object.entries(rule.units).sort((a, b) => b[0].length - a[0].length);
+  return { rule, res, units };
+});
+
+/** The unit written right after the number: its factor, undefined when none is written, null when one the rule does not know is. */
+function unitAfter(text: string, at: number, units: readonly [string, number][]): number | undefined | null {
+  const rest = text.slice(at, at + 16);
+  const spaced = /^\s*/.exec(rest)![0].length;
+  for (const [unit, factor] of units) {
+    const after = rest.slice(spaced, spaced + unit.length);
+    if (after.toLowerCase() === unit.toLowerCase() && !/^[a-z]/i.test(rest.slice(spaced + unit.length))) return factor;
+  }
+  return UNIT_LIKE.test(rest) ? null : undefined;
+}
+
+/** A unit-like word after the number ("lac 3 cm", "K 5 mg"): a measurement of something else. */
+const UNIT_LIKE = /^\s?(?:%|\/|[mµunpk]?(?:g|mol|eq|iu|u|l)(?:\/[a-z0-9^]+)?\b|(?:cm|mm|kg|ml|min|mins|h|hrs?|hours?|days?|d|wks?|weeks?|mo|months?|y|yrs?|years?|yo)\b)/i;
+
+export function readMeasurements(text: string, age: number | null): Measurement[] {
+  const out: Measurement[] = [];
+  for (const { rule, res, units } of COMPILED) {
+    if (rule.minAge !== undefined && age !== null && age < rule.minAge) continue;
+    for (const re of res) {
+      for (const m of text.matchAll(re)) {
+        const raw = Number(m.groups!['num']);
+        const end = m.index + m[0].length;
+        const factor = unitAfter(text, end, units);
+        if (factor === null) continue;
+        const [lo, hi] = rule.plausible;
+        const candidates = factor !== undefined ? [factor] : [...new Set([1, ...units.map(([, f]) => f)])];
+        const f = candidates.find((c) => raw * c >= lo && raw * c <= hi);
+        if (f === undefined) continue;
+        const value = raw * f;
+        const finding = rule.low && value < rule.low.below ? rule.low.finding : rule.high && value > rule.high.above ? rule.high.finding : null;
+        out.push({ analyte: rule.analyte, loinc: rule.loinc, value, unit: rule.base, span: { start: m.index, end }, finding });
+      }
+    }
+  }
+  return out.sort((a, b) => a.span.start - b.span.start);
+}
+
+/** The abnormal measurements as findings of the patient's, present now (one per finding: "HR 118 ... HR 124" is one tachycardia). */
+export function measurementFindings(text: string, age: number | null): TextFinding[] {
+  const seen = new Set<string>();
+  const out: TextFinding[] = [];
+  for (const m of readMeasurements(text, age)) {
+    if (m.finding === null || seen.has(m.finding)) continue;
+    seen.add(m.finding);
+    const measured = { analyte: m.analyte, loinc: m.loinc, value: Math.round(m.value * 1000) / 1000, unit: m.unit };
+    out.push({ text: m.finding, span: m.span, clause: m.span, assertion: 'present', experiencer: 'patient', temporality: 'current', cue: null, values: {}, measured });
+  }
+  return out;
+}

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { analyzeClinicalText } from '../../src/clinical-text/analysis/analyze.js';
+import { MEASUREMENT_RULES, measurementFindings, readMeasurements } from '../../src/clinical-text/analysis/measurements.js';
+import { loadHpo } from '../../src/vocabularies/load-hpo.js';
+import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
+import type { InputFinding } from '../../src/clinical-text/findings.js';
+import { buildSnapshot } from '../../src/query/kg-snapshot.js';
+
+/**
+ * Measured vitals and labs read as the abnormal finding they show (measurement-rules.json): units
+ * converted, bare numbers placed by plausibility, values inside the limits or of another
+ * measurement ignored, children's vital signs left alone.
+ */
+const read = (text: string, age: number | null = 40) => readMeasurements(text, age).map((m) => [m.analyte, Math.round(m.value * 100) / 100, m.finding]);
+
+describe('clinical-text measurements: numbers read as findings', () => {
+  it('reads a clinician\'s vital signs, the blood pressure\'s systolic value first', () => {
+    assert.deepEqual(read('HR 118 irregularly irregular, BP 82/50, RR 28, SpO2 86% on RA'), [
+      ['heart rate', 118, 'Elevated heart rate'], ['systolic blood pressure', 82, 'Hypotension'], ['respiratory rate', 28, 'Polypnea'], ['oxygen saturation', 86, 'Hypoxemia'],
+    ]);
+  });
+
+  it('converts written units to the rule\'s base unit (glucose mg/dL, WBC per mm3, bilirubin mg/dL)', () => {
+    assert.deepEqual(read('glucose 450 mg/dL'), [['glucose', 24.98, 'High blood glucose']]);
+    assert.deepEqual(read('WBC 15000/mm3'), [['white cell count', 15, 'Leukocytosis']]);
+    assert.deepEqual(read('bili 3.2 mg/dL'), [['total bilirubin', 54.72, 'Hyperbilirubinemia']]);
+  });
+
+  it('places a bare number by plausibility: glucose 2.1 is mmol/L, glucose 250 is mg/dL', () => {
+    assert.deepEqual(read('glucose 2.1'), [['glucose', 2.1, 'Hypoglycemia']]);
+    assert.deepEqual(read('glucose 250'), [['glucose', 13.88, null]]);
+    assert.deepEqual(read('glucose 300'), [['glucose', 16.65, 'High blood glucose']]);
+  });
+
+  it('a value inside the limits is read with no finding; an implausible one or one in a foreign unit not at all', () => {
+    assert.deepEqual(read('HR 88, Na 139, K 4.1'), [['heart rate', 88, null], ['sodium', 139, null], ['potassium', 4.1, null]]);
+    assert.deepEqual(read('HR 9000'), []);
+    assert.deepEqual(read('K 3 cm lesion'), []);
+  });
+
+  it('abbreviations match as written: "K 6.1" is potassium, "k" and "hr" in words are not', () => {
+    assert.deepEqual(read('K 6.1'), [['potassium', 6.1, 'Hyperkalemia']]);
+    assert.deepEqual(read('walked 2 k yesterday, for 1 hr 20 min'), []);
+    assert.deepEqual(read('G2P1, para 2'), []);
+  });
+
+  it('a child\'s heart and breathing rates are not judged by adult limits; an unknown age is', () => {
+    assert.deepEqual(read('HR 140, RR 40', 2), []);
+    assert.deepEqual(read('HR 140', null), [['heart rate', 140, 'Elevated heart rate']]);
+    assert.deepEqual(read('SpO2 88%', 2), [['oxygen saturation', 88, 'Hypoxemia']]);
+  });
+
+  it('one finding per abnormality, however many readings show it', () => {
+    assert.deepEqual(measurementFindings('HR 118 on arrival, HR 124 at 2h, Na 128', 50).map((f) => f.text), ['Elevated heart rate', 'Hyponatremia']);
+  });
+
+  it('the analysis adds them as the patient\'s present findings, in text order, beside what the words say', () => {
+    const a = analyzeClinicalText('54M, palpitations. Exam: HR 132, BP 88/60. Labs: K 2.9. Denies chest pain.');
+    const texts = a.findings.map((f) => `${f.text}:${f.assertion}`);
+    for (const t of ['Elevated heart rate:present', 'Hypotension:present', 'Hypokalemia:present', 'palpitations:present', 'chest pain:absent']) assert.ok(texts.includes(t), texts.join(' | '));
+    const order = ['palpitations', 'Elevated heart rate', 'Hypotension', 'Hypokalemia', 'chest pain'].map((t) => texts.findIndex((x) => x.startsWith(`${t}:`)));
+    assert.deepEqual(order, [...order].sort((x, y) => x - y));
+    for (const f of a.findings.filter((x) => /^[A-Z]/.test(x.text))) assert.equal(f.experiencer, 'patient');
+  });
+});
+
+describe('clinical-text measurement-rules.json', () => {
+  // Findings no HPO term names are meant as emergent concepts of the notes (an HPO 2024 release has
+  // no decreased-TSH term); every other one must be read by the phenotype vocabulary as written.
+  const EMERGENT = new Set(['suppressed TSH']);
+
+  it('every finding a rule names is an HPO term\'s label or synonym in the shipped release (but the emergent ones)', async () => {
+    const hpo = await loadHpo();
+    assert.ok(hpo.ok, 'the HPO release installed by npm run setup');
+    const forms = new Set(hpo.value.concepts.flatMap((c) => c.forms.map((f) => f.toLowerCase())));
+    const named = MEASUREMENT_RULES.flatMap((r) => [r.low?.finding, r.high?.finding]).filter((f): f is string => f !== undefined);
+    assert.ok(named.length >= 20);
+    for (const f of named) if (!EMERGENT.has(f)) assert.ok(forms.has(f.toLowerCase()), `${f}: no HPO term`);
+  });
+
+  it('limits are inside the plausible range, low below high', () => {
+    for (const r of MEASUREMENT_RULES) {
+      const [lo, hi] = r.plausible;
+      assert.ok(lo < hi, r.analyte);
+      if (r.low) assert.ok(r.low.below > lo && r.low.below < hi, r.analyte);
+      if (r.high) assert.ok(r.high.above > lo && r.high.above < hi, r.analyte);
+      if (r.low && r.high) assert.ok(r.low.below < r.high.above, r.analyte);
+    }
+  });
+});
+
+describe('concept layer: a measured finding is read by its exact forms only', () => {
+  const snapshot = buildSnapshot({
+    categories: [], subcategories: [], diseases: [], manifestations: [],
+    features: [{ id: 'feat:smell', text: 'hyposmia', kind: 'ehr', code: 'X1', valueCode: null, question: null, valueText: null, antecedent: null }],
+  });
+  const finding = (measured: boolean): InputFinding => ({
+    text: 'Hypoxemia', polarity: 'present', code: null, valueCode: null, assertion: 'present', experiencer: 'patient',
+    ...(measured ? { measured: { analyte: 'oxygen saturation', loinc: '59408-5', value: 86, unit: '%' } } : {}),
+  });
+
+  it('"Hypoxemia" typed by a writer may be a misspelt "hyposmia"; read from "SpO2 86%" it is not', () => {
+    const typed = matchConcepts({ snapshot, lexicon: null, phraseEmbedder: null }, { findings: [finding(false)], text: null });
+    assert.deepEqual([...typed.values()].flat().map((m) => m.featureText), ['hyposmia'], 'the typo-tolerant reading this guards against');
+    const measured = matchConcepts({ snapshot, lexicon: null, phraseEmbedder: null }, { findings: [finding(true)], text: null });
+    assert.deepEqual([...measured.values()].flat(), []);
+  });
+});
