@@ -23,6 +23,7 @@ describe('clinical-text measurements: numbers read as findings', () => {
   it('converts written units to the rule\'s base unit (glucose mg/dL, WBC per mm3, bilirubin mg/dL)', () => {
     assert.deepEqual(read('glucose 450 mg/dL'), [['glucose', 24.98, 'High blood glucose']]);
     assert.deepEqual(read('WBC 15000/mm3'), [['white cell count', 15, 'Leukocytosis']]);
+    assert.deepEqual(read('WBC 22,000, Plt 90,000'), [['white cell count', 22, 'Leukocytosis'], ['platelets', 90, 'Thrombocytopenia']]);
     assert.deepEqual(read('bili 3.2 mg/dL'), [['total bilirubin', 54.72, 'Hyperbilirubinemia']]);
   });
 

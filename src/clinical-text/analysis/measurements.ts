@@ -52,7 +52,8 @@ interface Compiled {
 }
 
 const COMPILED: readonly Compiled[] = MEASUREMENT_RULES.map((rule) => {
-  const num = rule.pair === 'first' ? String.raw`(?<num>\d{2,3})\s*\/\s*\d{2,3}` : String.raw`(?<num>\d+(?:\.\d+)?)`;
+  // Thousands may be grouped ("WBC 22,000", "Plt 450,000"); a decimal comma is not read.
+  const num = rule.pair === 'first' ? String.raw`(?<num>\d{2,3})\s*\/\s*\d{2,3}` : String.raw`(?<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)`;
   const bySensitivity = [rule.names.filter(caseSensitive), rule.names.filter((n) => !caseSensitive(n))];
   const res = bySensitivity
     .filter((names) => names.length > 0)
@@ -82,7 +83,7 @@ export function readMeasurements(text: string, age: number | null): Measurement[
     if (rule.minAge !== undefined && age !== null && age < rule.minAge) continue;
     for (const re of res) {
       for (const m of text.matchAll(re)) {
-        const raw = Number(m.groups!['num']);
+        const raw = Number(m.groups!['num']!.replace(/,/g, ''));
         const end = m.index + m[0].length;
         const factor = unitAfter(text, end, units);
         if (factor === null) continue;
