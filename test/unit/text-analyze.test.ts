@@ -190,6 +190,9 @@ const cases: [string, string, string[]][] = [
   ['sentences, semicolons, newlines', 'Chest pain at rest. Shortness of breath; cough\nsweating, nausea', ['+Chest pain at rest', '+Shortness of breath', '+cough', '+sweating', '+nausea']],
   ['list marks', '- fever\n* sore throat\n1. runny nose\n2) headache', ['+fever', '+sore throat', '+runny nose', '+headache']],
   ['and splits symptoms', 'nausea and vomiting', ['+nausea', '+vomiting']],
+  // Slash-joined words are a list (slashed-words.ts); shorthand and rates stay whole.
+  ['a slash joins a list like "and"', 'fever/chills, severe pain/swelling R big toe', ['+fever', '+chills', '+severe pain', '+swelling R big toe']],
+  ['a slash in shorthand or a rate splits nothing', 'N/V. h/o asthma. 3 drinks/day', ['+N/V', '+hist asthma', '+3 drinks/day']],
   ['with joins separate symptoms', 'fever with chills', ['+fever', '+chills']],
   ['worse with keeps its head', 'pain worse with exertion', ['+pain worse with exertion']],
   ['adjectives before and keep their head', 'sharp and stabbing pain', ['+sharp and stabbing pain']],

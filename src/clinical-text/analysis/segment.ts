@@ -1,4 +1,5 @@
 import type { Span } from './types.js';
+import { slashedWords } from '../slashed-words.js';
 
 /**
  * Sentences and tokens. Offsets always refer to the original text: masking (demographics,
@@ -58,11 +59,26 @@ const TOKEN = /\bw\/(?![A-Za-z0-9])|\?(?=[A-Za-z])|[-+](?=[A-Za-z])|[A-Za-z0-9]+
  */
 export const queriesAbbreviation = (tokens: readonly Token[], i: number): boolean => tokens[i]?.norm === '?q' && /^[A-Z]{2,5}s?$/.test(tokens[i + 1]?.raw ?? '');
 
+/** A slash-joined list ("pain/swelling") as its words with the slashes as tokens between them (slashed-words.ts). */
+function slashParts(raw: string, at: number): { raw: string; at: number }[] {
+  const words = slashedWords(raw);
+  if (!words) return [{ raw, at }];
+  const out: { raw: string; at: number }[] = [];
+  let offset = 0;
+  words.forEach((part, i) => {
+    if (i > 0) out.push({ raw: '/', at: at + offset++ });
+    out.push({ raw: part, at: at + offset });
+    offset += part.length;
+  });
+  return out;
+}
+
 /** Word and punctuation tokens of text[span]. */
 export function tokenize(text: string, span: Span): Token[] {
   const out: Token[] = [];
   const s = text.slice(span.start, span.end);
-  for (const m of s.matchAll(TOKEN)) {
+  for (const whole of s.matchAll(TOKEN)) for (const part of slashParts(whole[0], whole.index)) {
+    const m = { 0: part.raw, index: part.at };
     const raw = m[0];
     const start = span.start + m.index;
     let norm = raw.toLowerCase().replace(/’/g, "'");

@@ -1,3 +1,5 @@
+import { slashedWords } from '../slashed-words.js';
+
 /**
  * Tokens for dictionary matching: offsets into the original text, the original casing (for
  * case-sensitive abbreviations), a lowercase form and a light stem, so "coughing" meets
@@ -12,7 +14,8 @@ export interface Token {
   end: number;
 }
 
-// Words with inner slashes stay one token ("n/v", "h/o"); apostrophes join ("can't" → "cant").
+// Words with inner slashes stay one token ("n/v", "h/o") unless they are a list of words
+// ("pain/swelling": slashed-words.ts); apostrophes join ("can't" → "cant").
 const WORD = /[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:\/[A-Za-z0-9]+)*/g;
 
 /** Words that carry no concept: dropped on both sides, so "pain in my chest" ≈ "chest pain". */
@@ -38,9 +41,13 @@ export function stem(word: string): string {
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
-    const raw = m[0];
-    const norm = raw.toLowerCase().replace(/['’]/g, '');
-    out.push({ raw, norm, stem: stem(norm), start: m.index, end: m.index + raw.length });
+    // "pain/swelling" is two words; "N/V" and "h/o" stay one (slashed-words.ts).
+    let at = m.index;
+    for (const raw of slashedWords(m[0]) ?? [m[0]]) {
+      const norm = raw.toLowerCase().replace(/['’]/g, '');
+      out.push({ raw, norm, stem: stem(norm), start: at, end: at + raw.length });
+      at += raw.length + 1;
+    }
   }
   return out;
 }
