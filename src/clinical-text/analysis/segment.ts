@@ -77,16 +77,16 @@ function slashParts(raw: string, at: number): { raw: string; at: number }[] {
 export function tokenize(text: string, span: Span): Token[] {
   const out: Token[] = [];
   const s = text.slice(span.start, span.end);
-  for (const whole of s.matchAll(TOKEN)) for (const part of slashParts(whole[0], whole.index)) {
-    const m = { 0: part.raw, index: part.at };
-    const raw = m[0];
-    const start = span.start + m.index;
-    let norm = raw.toLowerCase().replace(/’/g, "'");
-    const attached = /[A-Za-z]/.test(s[m.index + 1] ?? '') && (m.index === 0 || /[\s,(:;]/.test(s[m.index - 1]!));
-    if (raw === '?' && attached) norm = '?q';
-    else if (raw === '-' && attached) norm = '-neg';
-    else if (raw === '+' && attached) norm = '+pos';
-    out.push({ start, end: start + raw.length, raw, norm });
+  for (const whole of s.matchAll(TOKEN)) {
+    for (const { raw, at } of slashParts(whole[0], whole.index)) {
+      const start = span.start + at;
+      let norm = raw.toLowerCase().replace(/’/g, "'");
+      const attached = /[A-Za-z]/.test(s[at + 1] ?? '') && (at === 0 || /[\s,(:;]/.test(s[at - 1]!));
+      if (raw === '?' && attached) norm = '?q';
+      else if (raw === '-' && attached) norm = '-neg';
+      else if (raw === '+' && attached) norm = '+pos';
+      out.push({ start, end: start + raw.length, raw, norm });
+    }
   }
   return out;
 }
