@@ -4,6 +4,7 @@
  * src/query/contracts.ts re-exports both as part of the query's public contract.
  */
 import type { Polarity } from '../domain/record.js';
+import type { MeasuredValue } from './analysis/types.js';
 
 /** A structured finding in a request (free text is decomposed into these). */
 export interface InputFinding {
@@ -33,7 +34,7 @@ export interface InputFinding {
    * Free-text findings read from a measurement ("HR 118" -> "Elevated heart rate"): what was measured.
    * Their text is a vocabulary term, read by its exact forms only (never by the embedding fallback).
    */
-  measured?: { analyte: string; loinc: string; value: number; unit: string };
+  measured?: MeasuredValue;
 }
 
 export interface FeatureMatch {

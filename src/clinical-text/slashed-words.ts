@@ -7,8 +7,13 @@
 const SLASHED_WORDS = /^[A-Za-z]{3,}(?:\/[A-Za-z]{3,})+$/;
 const RATE = /\/(?:day|days|week|wk|month|night|year|yr|hour|hr|min|minute)s?$/i;
 
-/** The words of a slash-joined list, or null when the token is to stay whole. */
-export function slashedWords(raw: string): string[] | null {
+/** The words of a slash-joined list with their offsets in `raw`, or null when the token is to stay whole. */
+export function slashedWords(raw: string): { word: string; at: number }[] | null {
   if (!SLASHED_WORDS.test(raw) || /^and\/or$/i.test(raw) || RATE.test(raw)) return null;
-  return raw.split('/');
+  let at = 0;
+  return raw.split('/').map((word) => {
+    const part = { word, at };
+    at += word.length + 1;
+    return part;
+  });
 }

@@ -5,8 +5,8 @@ import { slashedWords } from '../../src/clinical-text/slashed-words.js';
 /** Slash-joined words are a list for both tokenizers (the analysis's and the concept layer's). */
 describe('clinical-text slashed-words', () => {
   it('splits a list of words, keeps shorthand, "and/or" and rates whole', () => {
-    assert.deepEqual(slashedWords('pain/swelling'), ['pain', 'swelling']);
-    assert.deepEqual(slashedWords('hot/red/swollen'), ['hot', 'red', 'swollen']);
+    assert.deepEqual(slashedWords('pain/swelling'), [{ word: 'pain', at: 0 }, { word: 'swelling', at: 5 }]);
+    assert.deepEqual(slashedWords('hot/red/swollen')?.map((w) => w.word), ['hot', 'red', 'swollen']);
     for (const whole of ['N/V', 'h/o', 's/p', 'mg/dL', 'and/or', 'drinks/day', 'beers/night', 'pain']) assert.equal(slashedWords(whole), null, whole);
   });
 

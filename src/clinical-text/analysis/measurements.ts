@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import rules from './measurement-rules.json' with { type: 'json' };
-import type { Span, TextFinding } from './types.js';
+import type { MeasuredValue, Span, TextFinding } from './types.js';
 
 /**
  * Measured vital signs and lab results ("HR 118", "SpO2 88% RA", "glucose 2.1 mmol/L", "Na 128"),
@@ -25,14 +25,9 @@ const Rule = z.object({
 });
 export type MeasurementRule = z.infer<typeof Rule>;
 
-export interface Measurement {
-  analyte: string;
-  loinc: string;
-  /** In the rule's base unit. */
-  value: number;
+/** A measurement read from the text (value in the rule's base unit) and where it was written. */
+export interface Measurement extends MeasuredValue {
   span: Span;
-  /** The rule's base unit. */
-  unit: string;
   /** The abnormal finding, or null when the value is within the limits. */
   finding: string | null;
 }
@@ -79,6 +74,8 @@ const UNIT_LIKE = /^\s?(?:%|\/|[mµunpk]?(?:g|mol|eq|iu|u|l)(?:\/[a-z0-9^]+)?\b|
 
 export function readMeasurements(text: string, age: number | null): Measurement[] {
   const out: Measurement[] = [];
+  // Most lay descriptions hold no number: no rule needs scanning them.
+  if (!/\d/.test(text)) return out;
   for (const { rule, res, units } of COMPILED) {
     if (rule.minAge !== undefined && age !== null && age < rule.minAge) continue;
     for (const re of res) {
@@ -107,7 +104,7 @@ export function measurementFindings(text: string, age: number | null): TextFindi
   for (const m of readMeasurements(text, age)) {
     if (m.finding === null || seen.has(m.finding)) continue;
     seen.add(m.finding);
-    const measured = { analyte: m.analyte, loinc: m.loinc, value: Math.round(m.value * 1000) / 1000, unit: m.unit };
+    const measured: MeasuredValue = { analyte: m.analyte, loinc: m.loinc, value: Math.round(m.value * 1000) / 1000, unit: m.unit };
     out.push({ text: m.finding, span: m.span, clause: m.span, assertion: 'present', experiencer: 'patient', temporality: 'current', cue: null, values: {}, measured });
   }
   return out;

@@ -63,14 +63,7 @@ export const queriesAbbreviation = (tokens: readonly Token[], i: number): boolea
 function slashParts(raw: string, at: number): { raw: string; at: number }[] {
   const words = slashedWords(raw);
   if (!words) return [{ raw, at }];
-  const out: { raw: string; at: number }[] = [];
-  let offset = 0;
-  words.forEach((part, i) => {
-    if (i > 0) out.push({ raw: '/', at: at + offset++ });
-    out.push({ raw: part, at: at + offset });
-    offset += part.length;
-  });
-  return out;
+  return words.flatMap((w, i) => [...(i > 0 ? [{ raw: '/', at: at + w.at - 1 }] : []), { raw: w.word, at: at + w.at }]);
 }
 
 /** Word and punctuation tokens of text[span]. */

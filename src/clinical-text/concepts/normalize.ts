@@ -42,11 +42,9 @@ export function tokenize(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
     // "pain/swelling" is two words; "N/V" and "h/o" stay one (slashed-words.ts).
-    let at = m.index;
-    for (const raw of slashedWords(m[0]) ?? [m[0]]) {
+    for (const { word: raw, at } of slashedWords(m[0]) ?? [{ word: m[0], at: 0 }]) {
       const norm = raw.toLowerCase().replace(/['’]/g, '');
-      out.push({ raw, norm, stem: stem(norm), start: at, end: at + raw.length });
-      at += raw.length + 1;
+      out.push({ raw, norm, stem: stem(norm), start: m.index + at, end: m.index + at + raw.length });
     }
   }
   return out;
