@@ -287,6 +287,12 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
     const service = await openQueryService({ graph: store, dataDir: join(dataDir, 'omop'), embedder });
     const res = await service.diagnose(textInput('Crushing chest pain with excessive sweating and nausea. Troponin I high. No fever.'));
     assert.equal(res.differential[0]?.disease, 'Acute non-ST segment elevation myocardial infarction');
+    // Values written in a note fall in the bins the visits' measurement rows were binned into:
+    // heart and breathing rates by their thirds (no range in the rows), SpO2 and CRP by direction.
+    const vitals = await service.diagnose(textInput('Productive cough and fever. RR 30, HR 124, SpO2 86% on room air, CRP 160 mg/L.'));
+    const measured = new Map(vitals.trace.matches.filter((m) => m.via?.startsWith('measured')).map((m) => [omopKg.features.find((f) => f.id === m.featureId)?.code, omopKg.features.find((f) => f.id === m.featureId)?.value]));
+    assert.deepEqual(Object.fromEntries(measured), { 'LOINC:9279-1': 'T3', 'LOINC:8867-4': 'T3', 'LOINC:2708-6': 'L', 'LOINC:1988-5': 'H' });
+    assert.ok(['Pneumonia', 'Influenza'].some((d) => vitals.differential[0]!.disease.includes(d)), vitals.differential[0]!.disease);
 
     for (const dir of ['datasets/fhir-synthetic/bundles', 'datasets/fhir-synthetic/ndjson']) {
       await build(store, `fhir:${dir}`, join(dataDir, dir.split('/').pop()!));

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { binByInterpretation, binByRange, binByTertiles } from '../../src/sources/binning/bins.js';
+import { binByInterpretation, binByRange, binByTertiles, tertileBounds } from '../../src/sources/binning/bins.js';
 import { percentileCont, TertileCollector } from '../../src/sources/binning/tertiles.js';
 
 describe('numeric binning (src/sources/binning)', () => {
@@ -39,5 +39,18 @@ describe('numeric binning (src/sources/binning)', () => {
     assert.match(binByTertiles(40, t, 'Cel').label, /^highest third \(> [\d.]+ Cel\)$/);
     assert.match(binByTertiles(30, t, null).label, /^lowest third \(<= [\d.]+\)$/);
     assert.equal(c.tertiles().has('LOINC:other'), false);
+  });
+  it('reads a tertile label back into the bounds it was written with, unit included; other labels give null', () => {
+    const t = { c1: 88.25, c2: 104.5 };
+    const labels = [80, 95, 130].map((v) => binByTertiles(v, t, '/min').label);
+    assert.deepEqual(labels.map(tertileBounds), [
+      { code: 'T1', low: null, high: 88.25, unit: '/min' },
+      { code: 'T2', low: 88.25, high: 104.5, unit: '/min' },
+      { code: 'T3', low: 104.5, high: null, unit: '/min' },
+    ]);
+    assert.deepEqual(tertileBounds(binByTertiles(0.9, { c1: 1.2e-3, c2: 0.75 }, null).label), { code: 'T3', low: 0.75, high: null, unit: null });
+    assert.equal(tertileBounds(binByTertiles(0.001, { c1: 1.2e-3, c2: 0.75 }, 'ng/mL').label)?.high, 0.0012);
+    assert.equal(tertileBounds('high'), null);
+    assert.equal(tertileBounds('lowest third'), null);
   });
 });

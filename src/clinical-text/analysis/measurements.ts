@@ -13,6 +13,8 @@ import type { MeasuredValue, Span, TextFinding } from './types.js';
 const Rule = z.object({
   analyte: z.string().min(1),
   loinc: z.string().regex(/^\d+-\d$/),
+  /** The analyte's other LOINC codes (by specimen or method): a coded source may record it under any. */
+  alsoLoinc: z.array(z.string().regex(/^\d+-\d$/)).optional(),
   base: z.string().min(1),
   names: z.array(z.string().min(1)).min(1),
   units: z.record(z.string(), z.number().positive()),
@@ -34,6 +36,9 @@ export interface Measurement extends MeasuredValue {
 
 // Validated once at load: a malformed rules file is a programming error, not a silent no-op.
 export const MEASUREMENT_RULES: readonly MeasurementRule[] = z.array(Rule).parse(rules.rules);
+
+/** The rule a measurement was read by, by its LOINC code (MeasuredValue.loinc). */
+export const RULE_BY_LOINC: ReadonlyMap<string, MeasurementRule> = new Map(MEASUREMENT_RULES.map((r) => [r.loinc, r]));
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 // A short or capitalised name is an abbreviation and matches as written ("K", "Cr", "HR"): "k" and "hr" are other words.

@@ -7,6 +7,7 @@ import { tokenize } from './normalize.js';
 import { resolveFeatures, stoppedHabit, type ConceptMatch } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
 import { matchEmergent } from './match-emergent.js';
+import { matchMeasured } from './match-measured.js';
 import { snapshotTiers } from './tiers.js';
 
 /**
@@ -46,6 +47,12 @@ const readable = (f: InputFinding) => !f.code && /[a-z]/i.test(f.text) && f.asse
 
 export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput): Map<number, FeatureMatch[]> {
   const found = new Map<number, ConceptMatch[]>();
+  // A measured value a coded source of the set recorded is that source's binned feature (match-measured.ts): coded first, as the tiers.
+  input.findings.forEach((finding, i) => {
+    if (!finding.measured || (input.only && !input.only.has(i))) return;
+    const hits = matchMeasured(deps.snapshot, finding);
+    if (hits.length > 0) found.set(i, hits);
+  });
   // Tier by tier (tiers.ts): a finding an earlier vocabulary read never reaches a later one.
   for (const tier of snapshotTiers(deps.snapshot)) {
     const index = tier === 'emergent' ? null : conceptIndexFor(deps.snapshot, deps.lexicon, tier);

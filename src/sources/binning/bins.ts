@@ -61,3 +61,36 @@ export function binByTertiles(value: number, t: Tertiles, unit: string | null): 
   if (value <= t.c2) return { code: 'T2', label: `middle third (${fmt(t.c1)}-${fmt(t.c2)}${u})`, rule: 'tertiles' };
   return { code: 'T3', label: `highest third (> ${fmt(t.c2)}${u})`, rule: 'tertiles' };
 }
+
+/** A tertile bin's bounds, read back from its label: a value v is in the bin when low < v <= high (null: unbounded). */
+export interface TertileBounds {
+  code: TertileBinCode;
+  low: number | null;
+  high: number | null;
+  /** The unit the label states (the source's unit of the code's values); null when none was written. */
+  unit: string | null;
+}
+
+const NUM = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
+const TERTILE_LABELS: readonly [TertileBinCode, RegExp][] = [
+  ['T1', new RegExp(String.raw`^lowest third \(<= ${NUM}(?: (.+))?\)$`)],
+  ['T2', new RegExp(String.raw`^middle third \(${NUM}-${NUM}(?: (.+))?\)$`)],
+  ['T3', new RegExp(String.raw`^highest third \(> ${NUM}(?: (.+))?\)$`)],
+];
+
+/**
+ * The inverse of binByTertiles' labels. A KG keeps each bin's label as its feature's value text;
+ * reading the cut points back lets a value written at query time ("HR 118") fall in the bin its
+ * records' values did, by the same cut points (src/clinical-text/concepts/match-measured.ts).
+ * Null for any other label.
+ */
+export function tertileBounds(label: string): TertileBounds | null {
+  for (const [code, re] of TERTILE_LABELS) {
+    const m = re.exec(label);
+    if (!m) continue;
+    if (code === 'T1') return { code, low: null, high: Number(m[1]), unit: m[2] ?? null };
+    if (code === 'T2') return { code, low: Number(m[1]), high: Number(m[2]), unit: m[3] ?? null };
+    return { code, low: Number(m[1]), high: null, unit: m[2] ?? null };
+  }
+  return null;
+}
