@@ -88,6 +88,8 @@ export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): N
         if (f.polarity === 'present') for (const p of emergentPhrases(f, true, unknown)) candidates.set(p.key, p);
         return;
       }
+      // A measured value no vocabulary read is a number, not a phrase ("heart rate 72 /min").
+      if (f.measured) return;
       const phrases = emergentPhrases(f);
       if (phrases.length === 0) return;
       out.unread++;

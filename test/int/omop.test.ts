@@ -293,6 +293,10 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
     const measured = new Map(vitals.trace.matches.filter((m) => m.via?.startsWith('measured')).map((m) => [omopKg.features.find((f) => f.id === m.featureId)?.code, omopKg.features.find((f) => f.id === m.featureId)?.value]));
     assert.deepEqual(Object.fromEntries(measured), { 'LOINC:9279-1': 'T3', 'LOINC:8867-4': 'T3', 'LOINC:2708-6': 'L', 'LOINC:1988-5': 'H' });
     assert.ok(['Pneumonia', 'Influenza'].some((d) => vitals.differential[0]!.disease.includes(d)), vitals.differential[0]!.disease);
+    // A value inside the limits names no abnormality, but falls in its third all the same.
+    const calm = await service.diagnose(textInput('Wheeze and breathlessness at night. HR 64.'));
+    const hr = calm.trace.matches.find((m) => m.via?.startsWith('measured heart rate 64'));
+    assert.equal(omopKg.features.find((f) => f.id === hr?.featureId)?.code, 'LOINC:8867-4');
 
     for (const dir of ['datasets/fhir-synthetic/bundles', 'datasets/fhir-synthetic/ndjson']) {
       await build(store, `fhir:${dir}`, join(dataDir, dir.split('/').pop()!));

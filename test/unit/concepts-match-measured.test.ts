@@ -58,6 +58,16 @@ describe('measured values onto coded LOINC bins (src/clinical-text/concepts/matc
     assert.deepEqual(read('CRP 160 mg/L').map((m) => m.feature), ['crp-H']);
   });
 
+  it('a value inside the limits falls in its third too, and nothing else reads it', () => {
+    assert.deepEqual(read('HR 72, SpO2 98% on room air').map((m) => m.feature), ['hr-T1'], 'SpO2 98: inside the limits, and reference-range bins are not claimed normal');
+    const words: FeatureNode = { id: 'hpo-rate', text: 'Abnormal heart rate', kind: 'ehr', code: 'HP:0001', valueCode: null, question: null, valueText: null, antecedent: null, vocabulary: 'HPO', forms: ['heart rate'] };
+    const noBins = buildSnapshot({ ...snapshotParts(), features: [words] });
+    const d = decompose({ text: 'HR 72', findings: [] });
+    assert.equal(d.findings[0]?.text, 'heart rate 72 /min');
+    assert.equal(d.findings[0]?.measured?.withinLimits, true);
+    assert.equal(matchConcepts({ snapshot: noBins, lexicon: null }, { findings: d.findings, text: 'HR 72' }).size, 0, 'its name is no phrase a vocabulary reads');
+  });
+
   it('a KG without bins of the analyte reads the measurement by its phenotype name, as before', () => {
     const bare = buildSnapshot({ ...snapshotParts(), features: features.filter((f) => !f.code!.startsWith('LOINC:2708')) });
     const d = decompose({ text: 'SpO2 85% on room air', findings: [] });

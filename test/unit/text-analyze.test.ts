@@ -161,9 +161,9 @@ const cases: [string, string, string[]][] = [
   ['FHx header', 'FHx: MI', ['+fam MI']],
   ['FHx heading over a longer entry', 'FHx: mother MI at 50', ['+fam mother MI at 50']],
   // The numbers are read as what they show (measurements.ts), never as words: "RA" after a saturation is room air.
-  ['vital signs are measurements, read as the abnormal findings they show ("RA" after a saturation is room air)', 'Accessory muscle use, SpO2 86% RA, HR 118, RR 26, BP 150/90', ['+Accessory muscle use', '+Hypoxemia', '+Elevated heart rate', '+Polypnea']],
+  ['vital signs are measurements, read as the abnormal findings they show ("RA" after a saturation is room air); a normal one is its value', 'Accessory muscle use, SpO2 86% RA, HR 118, RR 26, BP 150/90', ['+Accessory muscle use', '+Hypoxemia', '+Elevated heart rate', '+Polypnea', '+systolic blood pressure 150 mmHg']],
   ['a temperature stays the fever finding beside other vitals', 'HR 118, T 38.9', ['+Elevated heart rate', '+fever']],
-  ['normal vital signs say nothing', 'SpO2 98% RA, HR 78, RR 14, BP 122/76', []],
+  ['normal vital signs name no abnormality: their values, for binned measurements only', 'SpO2 98% RA, HR 78, RR 14, BP 122/76', ['+oxygen saturation 98 %', '+heart rate 78 /min', '+respiratory rate 14 /min', '+systolic blood pressure 122 mmHg']],
   ['RA as a diagnosis is untouched', 'Hx of RA on methotrexate', ['+hist RA on methotrexate']],
   ['without a condom is unprotected sex, not a negation', 'had sex without a condom last month', ['+sex without a condom last month']],
   ['with after a relieving verb stays in the finding', 'pain comes on with exertion and goes away with rest', ['+pain comes on with exertion', '+goes away with rest']],

@@ -102,15 +102,26 @@ export function readMeasurements(text: string, age: number | null): Measurement[
   return out.sort((a, b) => a.span.start - b.span.start);
 }
 
-/** The abnormal measurements as findings of the patient's, present now (one per finding: "HR 118 ... HR 124" is one tachycardia). */
+/**
+ * The measurements as findings of the patient's, present now, in text order. An abnormal value is
+ * the finding it shows, named by its HPO term (one per finding: "HR 118 ... HR 124" is one raised
+ * heart rate). A value inside the limits names no abnormality: "heart rate 72 /min", marked
+ * `withinLimits`, which no vocabulary reads, only a KG's binned measurements of the analyte
+ * (one per analyte, the first written).
+ */
 export function measurementFindings(text: string, age: number | null): TextFinding[] {
+  const all = readMeasurements(text, age);
+  const abnormal = new Set(all.filter((m) => m.finding !== null).map((m) => m.analyte));
   const seen = new Set<string>();
   const out: TextFinding[] = [];
-  for (const m of readMeasurements(text, age)) {
-    if (m.finding === null || seen.has(m.finding)) continue;
-    seen.add(m.finding);
-    const measured: MeasuredValue = { analyte: m.analyte, loinc: m.loinc, value: Math.round(m.value * 1000) / 1000, unit: m.unit };
-    out.push({ text: m.finding, span: m.span, clause: m.span, assertion: 'present', experiencer: 'patient', temporality: 'current', cue: null, values: {}, measured });
+  for (const m of all) {
+    // An analyte with an abnormal value is that finding; its values inside the limits add nothing.
+    const key = m.finding ?? (abnormal.has(m.analyte) ? null : m.analyte);
+    if (key === null || seen.has(key)) continue;
+    seen.add(key);
+    const value = Math.round(m.value * 1000) / 1000;
+    const measured: MeasuredValue = { analyte: m.analyte, loinc: m.loinc, value, unit: m.unit, ...(m.finding === null ? { withinLimits: true } : {}) };
+    out.push({ text: m.finding ?? `${m.analyte} ${value} ${m.unit}`, span: m.span, clause: m.span, assertion: 'present', experiencer: 'patient', temporality: 'current', cue: null, values: {}, measured });
   }
   return out;
 }

@@ -47,6 +47,11 @@ export interface MeasuredValue {
   loinc: string;
   value: number;
   unit: string;
+  /**
+   * True when the value is inside the rule's limits: the finding names no abnormality ("heart rate
+   * 72 /min") and only a KG's binned measurements read it (concepts/match-measured.ts).
+   */
+  withinLimits?: boolean;
 }
 
 export interface Demographics {

@@ -42,8 +42,8 @@ export function prepareConcepts(deps: MatchConceptsDeps): void {
   if (deps.phraseEmbedder) formVectorsFor(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder);
 }
 
-/** Findings the concept layer may read: free text, not uncertain, not hypothetical. */
-const readable = (f: InputFinding) => !f.code && /[a-z]/i.test(f.text) && f.assertion !== 'hypothetical' && f.assertion !== 'possible';
+/** Findings the concept layer may read: free text, not uncertain, not hypothetical; not a value inside its limits (binned measurements only). */
+const readable = (f: InputFinding) => !f.code && /[a-z]/i.test(f.text) && f.assertion !== 'hypothetical' && f.assertion !== 'possible' && !f.measured?.withinLimits;
 
 export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput): Map<number, FeatureMatch[]> {
   const found = new Map<number, ConceptMatch[]>();
@@ -69,6 +69,7 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
   if (snapshotTiers(deps.snapshot).includes('emergent')) {
     const unknown = unknownWords(deps.snapshot, deps.lexicon);
     for (const [i, hits] of found) {
+      if (input.findings[i]!.measured) continue; // a measurement's name is no phrase of the writer's
       const extra = matchEmergent(deps.snapshot, input.findings[i]!, unknown);
       if (extra.length > 0) found.set(i, [...hits, ...extra]);
     }
