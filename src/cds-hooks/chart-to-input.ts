@@ -4,6 +4,7 @@ import { addCondition, addObservation, emptyIndex } from '../sources/fhir/fhir-i
 import { normalizeReference } from '../sources/fhir/fhir-codes.js';
 import { diagnosticReportNotes, documentReferenceNotes } from '../sources/fhir/fhir-notes.js';
 import { ageAt, eventFinding, historyFinding } from '../sources/omop/visit-to-record.js';
+import { codedMeasurementFinding } from '../clinical-text/analysis/measurements.js';
 
 /**
  * A chart (the FHIR resources of a hook's prefetch) as what `diagnose` takes, through the
@@ -85,10 +86,17 @@ export function chartToInput(resources: readonly Resource[], opts: { patientId: 
   const findings: InputFinding[] = [];
   // This visit's findings first, then history: a caller keeping the first N keeps the visit.
   // No build tertiles here: a value without a reference range or interpretation gives no bin.
+  // One a measurement rule knows (its LOINC code, a unit it converts) is read as the same value
+  // written in a note is: the KG's thirds of it, else the phenotype it shows (measurements.ts).
   for (const e of ix.eventsByEncounter.get(VISIT) ?? []) {
     const f = eventFinding(e, new Map());
     if (f.ok) findings.push(toInput(f.value));
-    else skip(f.error.category);
+    else if (f.error.category !== 'numeric-without-bins') skip(f.error.category);
+    else {
+      const m = e.value.kind === 'number' && e.concept.vocabulary === 'LOINC' ? codedMeasurementFinding(e.concept.code, e.value.value, e.value.unit) : null;
+      if (m) findings.push({ text: m.text, polarity: 'present', code: null, valueCode: null, measured: m.measured });
+      else skip(f.error.category);
+    }
   }
   for (const c of [...ix.conditionsByPatient.values()].flat()) {
     if (c.encounterRef !== null && current.has(c.encounterRef) && !c.problemList) skip('diagnosis-of-this-visit');

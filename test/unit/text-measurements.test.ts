@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { analyzeClinicalText } from '../../src/clinical-text/analysis/analyze.js';
-import { MEASUREMENT_RULES, measurementFindings, readMeasurements } from '../../src/clinical-text/analysis/measurements.js';
+import { codedMeasurementFinding, MEASUREMENT_RULES, measurementFindings, readMeasurements } from '../../src/clinical-text/analysis/measurements.js';
 import { loadHpo } from '../../src/vocabularies/load-hpo.js';
 import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
 import type { InputFinding } from '../../src/clinical-text/findings.js';
@@ -105,5 +105,15 @@ describe('concept layer: a measured finding is read by its exact forms only', ()
     assert.deepEqual([...typed.values()].flat().map((m) => m.featureText), ['hyposmia'], 'the typo-tolerant reading this guards against');
     const measured = matchConcepts({ snapshot, lexicon: null, phraseEmbedder: null }, { findings: [finding(true)], text: null });
     assert.deepEqual([...measured.values()].flat(), []);
+  });
+  it('a coded measurement (LOINC code, value, UCUM unit) gives the finding the same value written in text gives', () => {
+    assert.deepEqual(codedMeasurementFinding('2708-6', 86, '%'), { text: 'Hypoxemia', measured: { analyte: 'oxygen saturation', loinc: '59408-5', value: 86, unit: '%' } });
+    assert.deepEqual(codedMeasurementFinding('8867-4', 72, '/min'), { text: 'heart rate 72 /min', measured: { analyte: 'heart rate', loinc: '8867-4', value: 72, unit: '/min', withinLimits: true } });
+    assert.equal(codedMeasurementFinding('2339-0', 274, 'mg/dL')?.text, 'High blood glucose');
+    assert.equal(codedMeasurementFinding('2339-0', 274, 'mg/dL')?.measured.value, 15.207);
+    assert.equal(codedMeasurementFinding('6690-2', 18, '10*3/uL')?.text, 'Leukocytosis', 'UCUM spelling of 10^9/L');
+    assert.equal(codedMeasurementFinding('8867-4', 72, 'furlongs'), null, 'a unit the rule cannot convert');
+    assert.equal(codedMeasurementFinding('8867-4', 900, '/min'), null, 'implausible');
+    assert.equal(codedMeasurementFinding('1234-5', 1, null), null, 'no rule knows the code');
   });
 });

@@ -77,6 +77,40 @@ function unitAfter(text: string, at: number, units: readonly [string, number][])
 /** A unit-like word after the number ("lac 3 cm", "K 5 mg"): a measurement of something else. */
 const UNIT_LIKE = /^\s?(?:%|\/|[mµunpk]?(?:g|mol|eq|iu|u|l)(?:\/[a-z0-9^]+)?\b|(?:cm|mm|kg|ml|min|mins|h|hrs?|hours?|days?|d|wks?|weeks?|mo|months?|y|yrs?|years?|yo)\b)/i;
 
+/**
+ * A value in the rule's base unit and the finding it shows: `factor` converts the written unit
+ * (undefined: none written, the first factor giving a plausible value is taken); null when implausible.
+ */
+function inBaseUnit(rule: MeasurementRule, raw: number, factor: number | undefined): Omit<Measurement, 'span'> | null {
+  const [lo, hi] = rule.plausible;
+  const candidates = factor !== undefined ? [factor] : [...new Set([1, ...Object.values(rule.units)])];
+  const f = candidates.find((c) => raw * c >= lo && raw * c <= hi);
+  if (f === undefined) return null;
+  const value = raw * f;
+  const finding = rule.low && value < rule.low.below ? rule.low.finding : rule.high && value > rule.high.above ? rule.high.finding : null;
+  return { analyte: rule.analyte, loinc: rule.loinc, value, unit: rule.base, finding };
+}
+
+/** LOINC code (a rule's own or one of its alsoLoinc) → the rule. */
+const RULE_BY_ANY_LOINC: ReadonlyMap<string, MeasurementRule> = new Map(MEASUREMENT_RULES.flatMap((r) => [r.loinc, ...(r.alsoLoinc ?? [])].map((c) => [c, r] as const)));
+
+/**
+ * A coded measurement (a FHIR Observation's LOINC code, value and UCUM unit) as the finding the
+ * same value written in text gives, so it meets the KG the way text does (binned measurements,
+ * else the phenotype it shows). Null when no rule knows the code, the unit does not convert or
+ * the value is implausible.
+ */
+export function codedMeasurementFinding(loinc: string, raw: number, unit: string | null): { text: string; measured: MeasuredValue } | null {
+  const rule = RULE_BY_ANY_LOINC.get(loinc);
+  if (!rule) return null;
+  const factor = unit === null || unit === '' ? undefined : Object.entries(rule.units).find(([u]) => u.toLowerCase() === unit.toLowerCase())?.[1] ?? (unit.toLowerCase() === rule.base.toLowerCase() ? 1 : null);
+  if (factor === null) return null;
+  const m = inBaseUnit(rule, raw, factor);
+  if (m === null) return null;
+  const value = Math.round(m.value * 1000) / 1000;
+  return { text: m.finding ?? `${m.analyte} ${value} ${m.unit}`, measured: { analyte: m.analyte, loinc: m.loinc, value, unit: m.unit, ...(m.finding === null ? { withinLimits: true } : {}) } };
+}
+
 export function readMeasurements(text: string, age: number | null): Measurement[] {
   const out: Measurement[] = [];
   // Most lay descriptions hold no number: no rule needs scanning them.
@@ -89,13 +123,8 @@ export function readMeasurements(text: string, age: number | null): Measurement[
         const end = m.index + m[0].length;
         const factor = unitAfter(text, end, units);
         if (factor === null) continue;
-        const [lo, hi] = rule.plausible;
-        const candidates = factor !== undefined ? [factor] : [...new Set([1, ...units.map(([, f]) => f)])];
-        const f = candidates.find((c) => raw * c >= lo && raw * c <= hi);
-        if (f === undefined) continue;
-        const value = raw * f;
-        const finding = rule.low && value < rule.low.below ? rule.low.finding : rule.high && value > rule.high.above ? rule.high.finding : null;
-        out.push({ analyte: rule.analyte, loinc: rule.loinc, value, unit: rule.base, span: { start: m.index, end }, finding });
+        const read = inBaseUnit(rule, raw, factor);
+        if (read !== null) out.push({ ...read, span: { start: m.index, end } });
       }
     }
   }
