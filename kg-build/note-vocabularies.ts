@@ -49,10 +49,16 @@ export function vocabularyFeatures(v: Vocabulary): FeatureNode[] {
 
 /**
  * A source's own coded concepts (OMOP observations and conditions) as coded-tier features: the
- * key the source's findings have (`c:SNOMED:…=`), read by the concept's name and synonyms.
+ * key the source's findings have (`c:SNOMED:…=`), read by the concept's name and synonyms; its
+ * binned measurements as the bin findings its records carry (`c:LOINC:8867-4=T3`), so a note's
+ * "HR 124" and the visit's heart-rate row are one feature.
  */
 export function sourceConceptFeatures(concepts: readonly VocabularyConcept[]): FeatureNode[] {
-  return concepts.map((c) => node({ text: c.label, polarity: 'present', code: c.code, valueCode: null, question: null, valueText: null, antecedent: null, concept: { vocabulary: c.vocabulary, forms: c.forms } }));
+  return concepts.map((c) =>
+    c.bin
+      ? node({ text: c.label, polarity: 'present', code: c.code, valueCode: c.bin.valueCode, question: c.bin.question, valueText: c.bin.valueText, antecedent: false, answerType: 'one-of', concept: { vocabulary: c.vocabulary, forms: c.forms } })
+      : node({ text: c.label, polarity: 'present', code: c.code, valueCode: null, question: null, valueText: null, antecedent: null, concept: { vocabulary: c.vocabulary, forms: c.forms } }),
+  );
 }
 
 export function noteVocabularies(parts: { ddxplus: DdxplusDictionary | null; lexicon: ConceptLexicon | null; phenotypes: Vocabulary[]; sourceConcepts?: readonly VocabularyConcept[] }): NoteVocabularies {

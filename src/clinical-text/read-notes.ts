@@ -84,8 +84,9 @@ export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): N
           // Said present anywhere in the record wins over a denial elsewhere ("no cough" in ROS, "cough" in HPI).
           if (byFeature.get(feature) !== 'present') byFeature.set(feature, h.polarity);
         }
-        // The words no vocabulary knows still say something ("photosensitive malar" of a rash).
-        if (f.polarity === 'present') for (const p of emergentPhrases(f, true, unknown)) candidates.set(p.key, p);
+        // The words no vocabulary knows still say something ("photosensitive malar" of a rash); a
+        // measurement's name is ours, not the writer's.
+        if (f.polarity === 'present' && !f.measured) for (const p of emergentPhrases(f, true, unknown)) candidates.set(p.key, p);
         return;
       }
       // A measured value no vocabulary read is a number, not a phrase ("heart rate 72 /min").

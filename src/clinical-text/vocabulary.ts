@@ -17,6 +17,12 @@ export interface VocabularyConcept {
   xrefs: string[];
   /** Codes of its parents in the same vocabulary (is_a). */
   parents: string[];
+  /**
+   * A source's binned measurement (OMOP measurement, FHIR Observation value): the bin this concept
+   * is, as the source's findings carry it (src/sources/binning/bin-concepts.ts). Read from notes by
+   * measured values only (concepts/match-measured.ts). Absent: a concept named by its forms.
+   */
+  bin?: { valueCode: string; valueText: string; question: string };
 }
 
 export interface Vocabulary {

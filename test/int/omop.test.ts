@@ -13,6 +13,9 @@ import { openQueryService, textInput } from '../../src/query/query-service.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import type { ImportSummary, RecordSource } from '../../src/sources/types.js';
 import { runBuild } from '../../kg-build/pipeline.js';
+import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
+import { readNotes } from '../../src/clinical-text/read-notes.js';
+import { tertileBounds } from '../../src/sources/binning/bins.js';
 import { SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
@@ -194,6 +197,21 @@ describe('OMOP CDM v5.4 source (real PostgreSQL, real Neo4j, the synthetic set)'
       const coded = new Set(records.flatMap((r) => r.findings.map((f) => f.code)));
       assert.ok(concepts.every((c) => coded.has(c.code) || /^SNOMED:|^ICD10CM:|^LOINC:/.test(c.code)), 'codes spelled as the findings spell them');
       assert.ok(concepts.some((c) => coded.has(c.code)), 'and some of them are findings of the records');
+      // The bins of its numeric codes too, as the records carry them: thirds where the values have no
+      // range, low / normal / high where they have one; the FHIR rendering of the set gives the same.
+      const bins = (cs: typeof concepts) => cs.filter((c) => c.bin).map((c) => `${c.code}=${c.bin!.valueCode}`);
+      assert.deepEqual(bins(concepts).filter((b) => b.startsWith('LOINC:9279-1') || b.startsWith('LOINC:2708-6')), ['LOINC:2708-6=L', 'LOINC:2708-6=N', 'LOINC:2708-6=H', 'LOINC:9279-1=T1', 'LOINC:9279-1=T2', 'LOINC:9279-1=T3']);
+      const recordBins = new Set(records.flatMap((r) => r.findings.filter((f) => /^(?:[LNH]|T[123])$/.test(f.valueCode ?? '')).map((f) => `${f.code}=${f.valueCode}`)));
+      assert.ok([...recordBins].every((b) => bins(concepts).includes(b)), 'every bin a record carries is a concept');
+      const fhir = await openSource(parseSourceSpec('fhir:datasets/fhir-synthetic/bundles'), { strict: false });
+      assert.deepEqual(bins(await fhir.codedConcepts!()), bins(concepts));
+      await fhir.close();
+      // So a note's measured values are read into the visit's bins at build time, as at query time.
+      const vocab = noteVocabularies({ ddxplus: null, lexicon: null, phenotypes: [], sourceConcepts: concepts });
+      const reading = readNotes([{ origin: 'note 1', title: null, text: 'Wheezing. RR 30, HR 64.' }], { vocabulary: vocab.snapshot, lexicon: null, prepare: (text) => ({ text, leftOut: {}, scrubbed: {} }) });
+      const hr = concepts.filter((c) => c.code === 'LOINC:8867-4').find((c) => { const b = tertileBounds(c.bin!.valueText)!; return (b.low === null || 64 > b.low) && (b.high === null || 64 <= b.high); });
+      assert.deepEqual(reading.findings.filter((f) => f.code?.startsWith('LOINC:')).map((f) => `${f.code}=${f.valueCode}`).sort(), [`LOINC:8867-4=${hr!.bin!.valueCode}`, 'LOINC:9279-1=T3']);
+      assert.deepEqual(reading.candidates, [], 'no number became an emergent phrase');
     } finally {
       await src.close();
     }

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { binByInterpretation, binByRange, binByTertiles, tertileBounds } from '../../src/sources/binning/bins.js';
 import { percentileCont, TertileCollector } from '../../src/sources/binning/tertiles.js';
+import { binConcepts } from '../../src/sources/binning/bin-concepts.js';
 
 describe('numeric binning (src/sources/binning)', () => {
   it('bins by the reference range: below low, above high, inside (bounds inclusive), one-sided ranges', () => {
@@ -52,5 +53,18 @@ describe('numeric binning (src/sources/binning)', () => {
     assert.equal(tertileBounds(binByTertiles(0.001, { c1: 1.2e-3, c2: 0.75 }, 'ng/mL').label)?.high, 0.0012);
     assert.equal(tertileBounds('high'), null);
     assert.equal(tertileBounds('lowest third'), null);
+  });
+  it('a source\'s numeric codes as the bin concepts its records can carry, for the note reader', () => {
+    const codes = [
+      { key: 'LOINC:8867-4', vocabulary: 'LOINC', name: 'Heart rate', ranged: false, unit: '/min' },
+      { key: 'LOINC:2708-6', vocabulary: 'LOINC', name: 'Oxygen saturation', ranged: true, unit: null },
+      { key: 'LOINC:5799-2', vocabulary: 'LOINC', name: 'Flat', ranged: false, unit: null },
+    ];
+    const concepts = binConcepts(codes, new Map([['LOINC:8867-4', { c1: 80, c2: 104 }], ['LOINC:5799-2', { c1: 1, c2: 1 }]]));
+    assert.deepEqual(concepts.map((c) => `${c.code}=${c.bin?.valueCode}`), ['LOINC:2708-6=L', 'LOINC:2708-6=N', 'LOINC:2708-6=H', 'LOINC:5799-2=T1', 'LOINC:5799-2=T3', 'LOINC:8867-4=T1', 'LOINC:8867-4=T2', 'LOINC:8867-4=T3']);
+    const t3 = concepts.find((c) => c.code === 'LOINC:8867-4' && c.bin?.valueCode === 'T3')!;
+    assert.equal(t3.label, `Heart rate: ${binByTertiles(200, { c1: 80, c2: 104 }, '/min').label}`, 'labelled as the records are');
+    assert.deepEqual(tertileBounds(t3.bin!.valueText), { code: 'T3', low: 104, high: null, unit: '/min' });
+    assert.deepEqual(t3.forms, [], 'a bin is read from measured values only, never by words');
   });
 });

@@ -5,6 +5,8 @@ import type { ImportSummary, RecordSource, SourceOptions } from '../types.js';
 import type { Concept, ConditionFact, VisitFacts } from '../omop/clinical-facts.js';
 import type { VocabularyConcept } from '../../clinical-text/vocabulary.js';
 import { FactTally } from '../omop/fact-tally.js';
+import { binConcepts, type NumericCode } from '../binning/bin-concepts.js';
+import { binByInterpretation, binByRange } from '../binning/bins.js';
 import { conceptKey, visitToRecord } from '../omop/visit-to-record.js';
 import { readFhirDir } from './fhir-files.js';
 import { addCondition, addDiagnosticReport, addDocumentReference, addEncounter, addObservation, addPatient, emptyIndex, type FhirCondition, type FhirEncounter, type FhirIndex } from './fhir-index.js';
@@ -66,15 +68,17 @@ export class FhirSource implements RecordSource {
 
   /**
    * The concepts of the set's Observations (not labs: binned values no note names) and Conditions,
-   * with their display names, for the note reader (RecordSource.codedConcepts). One more pass over
-   * the files; its problems are counted by records(), not here.
+   * with their display names, for the note reader (RecordSource.codedConcepts), and the bins of its
+   * numeric values (as the OMOP source gives them). One more pass over the files; its problems
+   * are counted by records(), not here.
    */
   async codedConcepts(): Promise<VocabularyConcept[]> {
     const ix = await this.index(new FactTally(false));
     const concepts = new Map<string, Concept>();
     for (const events of ix.eventsByEncounter.values()) for (const e of events) if (e.table === 'observation') concepts.set(conceptKey(e.concept), e.concept);
     for (const conditions of ix.conditionsByPatient.values()) for (const c of conditions) concepts.set(conceptKey(c.fact.concept), c.fact.concept);
-    return [...concepts].sort((a, b) => a[0].localeCompare(b[0])).map(([code, c]) => ({ vocabulary: c.vocabulary, code, label: c.name, forms: [c.name], xrefs: [], parents: [] }));
+    const named = [...concepts].sort((a, b) => a[0].localeCompare(b[0])).map(([code, c]) => ({ vocabulary: c.vocabulary, code, label: c.name, forms: [c.name], xrefs: [], parents: [] }));
+    return [...named, ...binConcepts(numericCodes(ix), ix.tertiles.tertiles())];
   }
 
   private async index(facts: FactTally): Promise<FhirIndex> {
@@ -214,4 +218,22 @@ function assemble(enc: FhirEncounter, ix: FhirIndex, of: { events: VisitFacts['e
     events: of.events,
     notes: of.notes,
   };
+}
+
+/** The numeric codes of the index's visits: ranged when a value is binned by range or interpretation, the commonest unit of the others. */
+function numericCodes(ix: FhirIndex): NumericCode[] {
+  const codes = new Map<string, NumericCode & { units: Map<string, number> }>();
+  for (const events of ix.eventsByEncounter.values()) {
+    for (const e of events) {
+      if (e.value.kind !== 'number') continue;
+      const key = conceptKey(e.concept);
+      const c = codes.get(key) ?? { key, vocabulary: e.concept.vocabulary, name: e.concept.name, ranged: false, unit: null, units: new Map<string, number>() };
+      codes.set(key, c);
+      const v = e.value;
+      if (binByRange(v.value, v.range) ?? (v.interpretation !== null ? binByInterpretation(v.interpretation) : null)) c.ranged = true;
+      else if (v.unit !== null) c.units.set(v.unit, (c.units.get(v.unit) ?? 0) + 1);
+    }
+  }
+  // The commonest unit, ties to the first in sort order (PostgreSQL's mode() over the sorted units, as the OMOP source).
+  return [...codes.values()].map(({ units, ...c }) => ({ ...c, unit: [...units].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null }));
 }

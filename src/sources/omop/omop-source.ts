@@ -9,7 +9,8 @@ import type { ImportSummary, RecordSource, SourceOptions } from '../types.js';
 import { FactTally } from './fact-tally.js';
 import type { OmopOptions } from './omop-options.js';
 import { groupVisits, type OmopFactRow } from './omop-rows.js';
-import { codedConceptsSql, factsWithoutVisitSql, noteTablesSql, synonymTableSql, tertilesSql, visitFactsSql, type NoteTables } from './omop-sql.js';
+import { codedConceptsSql, factsWithoutVisitSql, noteTablesSql, numericCodesSql, synonymTableSql, tertilesSql, visitFactsSql, type NoteTables } from './omop-sql.js';
+import { binConcepts } from '../binning/bin-concepts.js';
 import type { VocabularyConcept } from '../../clinical-text/vocabulary.js';
 import { conceptKey, visitToRecord } from './visit-to-record.js';
 
@@ -75,17 +76,23 @@ export class OmopSource implements RecordSource {
 
   /**
    * The CDM's own concepts a note may name (observations and conditions, with their synonyms), so
-   * the build reads a note's "wheezing" as the SNOMED concept the facts carry (RecordSource).
+   * the build reads a note's "wheezing" as the SNOMED concept the facts carry (RecordSource); and
+   * the bins of its numeric codes, so a note's "RR 24" is the visit's respiratory-rate bin.
    */
   async codedConcepts(): Promise<VocabularyConcept[]> {
     const client = await this.connect();
     try {
       const synonyms = (await this.query<{ present: boolean }>(client, synonymTableSql, [this.opts.schema]))[0]?.present === true;
       const rows = await this.query<{ vocabulary_id: string; concept_code: string; concept_name: string; synonyms: string[] | null }>(client, codedConceptsSql(this.opts.schema, synonyms), []);
-      return rows.map((r) => ({
-        vocabulary: r.vocabulary_id, code: conceptKey({ vocabulary: r.vocabulary_id, code: r.concept_code }), label: r.concept_name,
-        forms: [...new Set([r.concept_name, ...(r.synonyms ?? [])])], xrefs: [], parents: [],
-      }));
+      const numeric = await this.query<{ vocabulary_id: string; concept_code: string; concept_name: string; ranged: boolean; unit: string | null }>(client, numericCodesSql(this.opts.schema), []);
+      const bins = binConcepts(numeric.map((r) => ({ key: conceptKey({ vocabulary: r.vocabulary_id, code: r.concept_code }), vocabulary: r.vocabulary_id, name: r.concept_name, ranged: r.ranged, unit: r.unit })), await this.tertiles(client));
+      return [
+        ...rows.map((r) => ({
+          vocabulary: r.vocabulary_id, code: conceptKey({ vocabulary: r.vocabulary_id, code: r.concept_code }), label: r.concept_name,
+          forms: [...new Set([r.concept_name, ...(r.synonyms ?? [])])], xrefs: [], parents: [],
+        })),
+        ...bins,
+      ];
     } finally {
       await client.end();
     }

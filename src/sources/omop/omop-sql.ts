@@ -169,5 +169,27 @@ export function codedConceptsSql(schema: string, withSynonyms: boolean): string 
     ORDER BY c.vocabulary_id, c.concept_code`;
 }
 
+/**
+ * The numeric codes of the schema's visits (measurements and observations with a number): whether
+ * some values carry a reference range, and the unit most of those without one are in, as the visit
+ * query spells it. Their bins are concepts a note's measured value is read into (binning/bin-concepts.ts).
+ */
+export function numericCodesSql(schema: string): string {
+  const t = tableOf(schema);
+  const values = (table: 'measurement' | 'observation') => `
+      SELECT e.${table}_concept_id AS cid, ${table === 'measurement' ? '(e.range_low IS NOT NULL OR e.range_high IS NOT NULL)' : 'false'} AS ranged,
+        COALESCE(u.concept_code, e.unit_source_value) AS unit
+      FROM ${t(table)} e LEFT JOIN ${t('concept')} u ON u.concept_id = NULLIF(e.unit_concept_id, 0)
+      WHERE e.value_as_number IS NOT NULL AND e.visit_occurrence_id IS NOT NULL`;
+  return `
+    SELECT c.vocabulary_id, c.concept_code, c.concept_name, bool_or(x.ranged) AS ranged,
+      mode() WITHIN GROUP (ORDER BY x.unit) FILTER (WHERE NOT x.ranged) AS unit
+    FROM (${values('measurement')}
+      UNION ALL ${values('observation')}
+    ) x JOIN ${t('concept')} c ON c.concept_id = x.cid AND c.concept_id <> 0
+    GROUP BY c.vocabulary_id, c.concept_code, c.concept_name
+    ORDER BY c.vocabulary_id, c.concept_code`;
+}
+
 /** $1 = the schema: does it have `concept_synonym`? */
 export const synonymTableSql = `SELECT to_regclass(format('%I.%I', $1::text, 'concept_synonym')) IS NOT NULL AS present`;
