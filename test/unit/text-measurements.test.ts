@@ -116,4 +116,24 @@ describe('concept layer: a measured finding is read by its exact forms only', ()
     assert.equal(codedMeasurementFinding('8867-4', 900, '/min'), null, 'implausible');
     assert.equal(codedMeasurementFinding('1234-5', 1, null), null, 'no rule knows the code');
   });
+  it('the laboratory\'s own judgement first: a flag or a written reference range over the rule\'s wide limits', () => {
+    const read = (text: string) => measurementFindings(text, 40).map((f) => f.text);
+    assert.deepEqual(read('Hb 9.5 L'), ['Anemia'], '"L" after a value is its flag, not litres');
+    assert.deepEqual(read('K 5.4 mmol/L (ref 3.5-5.1)'), ['Hyperkalemia'], 'above the range it was printed with, inside the rule\'s limits');
+    assert.deepEqual(read('TSH 7.8 mIU/L (trimester-specific ref 0.1-4.0)'), ['High TSH']);
+    assert.deepEqual(read('TSH 7.8 (H)'), ['High TSH']);
+    assert.deepEqual(read('Na 128 low, CRP 145 ↑'), ['Hyponatremia', 'Elevated circulating C-reactive protein concentration']);
+    assert.deepEqual(read('free T4 10.2 pmol/L (low-normal)'), ['free thyroxine 10.2 pmol/L'], '"low-normal" is no flag');
+    assert.deepEqual(read('WBC 13.1 (ref 4.0-14.0)'), ['white cell count 13.1 10^9/L'], 'inside its printed range: no leukocytosis');
+    assert.deepEqual(read('SpO2 99% (H)'), [], 'flagged in a direction the rule names nothing for: nothing said');
+    assert.deepEqual(read('BP 82/50 R arm'), ['Hypotension'], 'no flag after a blood pressure');
+  });
+
+  it('a printed bound is the value; a range of numbers is none', () => {
+    const read = (text: string) => measurementFindings(text, 40).map((f) => f.text);
+    assert.deepEqual(read('TSH <0.01 mIU/L, free T4 45'), ['suppressed TSH', 'Increased circulating free T4 concentration']);
+    assert.deepEqual(read('CRP >200'), ['Elevated circulating C-reactive protein concentration']);
+    assert.deepEqual(read('recheck TSH 6-8 wk'), [], 'weeks, not a TSH of 6');
+    assert.deepEqual(read('FT4 3.2'), ['Increased circulating free T4 concentration'], 'a bare free T4 under 4 is in ng/dL');
+  });
 });

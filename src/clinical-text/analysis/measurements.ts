@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import rules from './measurement-rules.json' with { type: 'json' };
 import type { MeasuredValue, Span, TextFinding } from './types.js';
+import { labMarks, type LabMarks } from './lab-marks.js';
 
 /**
  * Measured vital signs and lab results ("HR 118", "SpO2 88% RA", "glucose 2.1 mmol/L", "Na 128"),
@@ -53,7 +54,8 @@ interface Compiled {
 
 const COMPILED: readonly Compiled[] = MEASUREMENT_RULES.map((rule) => {
   // Thousands may be grouped ("WBC 22,000", "Plt 450,000"); a decimal comma is not read.
-  const num = rule.pair === 'first' ? String.raw`(?<num>\d{2,3})\s*\/\s*\d{2,3}` : String.raw`(?<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)`;
+  // A bound as printed ("TSH <0.01", "CRP >200") is the value; a range of numbers ("TSH in 6-8 wk") is none.
+  const num = rule.pair === 'first' ? String.raw`(?<num>\d{2,3})\s*\/\s*\d{2,3}` : String.raw`(?:[<>≤≥]=?\s*)?(?<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)(?!\s*[-–]\s*\d)`;
   const bySensitivity = [rule.names.filter(caseSensitive), rule.names.filter((n) => !caseSensitive(n))];
   const res = bySensitivity
     .filter((names) => names.length > 0)
@@ -63,13 +65,13 @@ const COMPILED: readonly Compiled[] = MEASUREMENT_RULES.map((rule) => {
   return { rule, res, units };
 });
 
-/** The unit written right after the number: its factor, undefined when none is written, null when one the rule does not know is. */
-function unitAfter(text: string, at: number, units: readonly [string, number][]): number | undefined | null {
+/** The unit written right after the number: its factor and end, undefined when none is written, null when one the rule does not know is. */
+function unitAfter(text: string, at: number, units: readonly [string, number][]): { factor: number; end: number } | undefined | null {
   const rest = text.slice(at, at + 16);
   const spaced = /^\s*/.exec(rest)![0].length;
   for (const [unit, factor] of units) {
     const after = rest.slice(spaced, spaced + unit.length);
-    if (after.toLowerCase() === unit.toLowerCase() && !/^[a-z]/i.test(rest.slice(spaced + unit.length))) return factor;
+    if (after.toLowerCase() === unit.toLowerCase() && !/^[a-z]/i.test(rest.slice(spaced + unit.length))) return { factor, end: at + spaced + unit.length };
   }
   return UNIT_LIKE.test(rest) ? null : undefined;
 }
@@ -81,15 +83,21 @@ const UNIT_LIKE = /^\s?(?:%|\/|[mµunpk]?(?:g|mol|eq|iu|u|l)(?:\/[a-z0-9^]+)?\b|
  * A value in the rule's base unit and the finding it shows: `factor` converts the written unit
  * (undefined: none written, the first factor giving a plausible value is taken); null when implausible.
  */
-function inBaseUnit(rule: MeasurementRule, raw: number, factor: number | undefined): Omit<Measurement, 'span'> | null {
+function inBaseUnit(rule: MeasurementRule, raw: number, factor: number | undefined, marks: Pick<LabMarks, 'flag' | 'range'> = NO_MARKS): Omit<Measurement, 'span'> | null {
   const [lo, hi] = rule.plausible;
   const candidates = factor !== undefined ? [factor] : [...new Set([1, ...Object.values(rule.units)])];
   const f = candidates.find((c) => raw * c >= lo && raw * c <= hi);
   if (f === undefined) return null;
   const value = raw * f;
-  const finding = rule.low && value < rule.low.below ? rule.low.finding : rule.high && value > rule.high.above ? rule.high.finding : null;
+  // The laboratory's flag or range first (lab-marks.ts), else the rule's limits.
+  const direction = marks.flag ?? (marks.range ? (raw > marks.range[1] ? 'high' : raw < marks.range[0] ? 'low' : 'normal') : null);
+  const byRule = rule.low && value < rule.low.below ? rule.low.finding : rule.high && value > rule.high.above ? rule.high.finding : null;
+  const finding = direction === null ? byRule : direction === 'normal' ? null : ((direction === 'high' ? rule.high : rule.low)?.finding ?? undefined);
+  // Flagged in a direction the rule names no finding for (a high SpO2): nothing to say.
+  if (finding === undefined) return null;
   return { analyte: rule.analyte, loinc: rule.loinc, value, unit: rule.base, finding };
 }
+const NO_MARKS = { flag: null, range: null } as const;
 
 /** LOINC code (a rule's own or one of its alsoLoinc) → the rule. */
 const RULE_BY_ANY_LOINC: ReadonlyMap<string, MeasurementRule> = new Map(MEASUREMENT_RULES.flatMap((r) => [r.loinc, ...(r.alsoLoinc ?? [])].map((c) => [c, r] as const)));
@@ -121,10 +129,14 @@ export function readMeasurements(text: string, age: number | null): Measurement[
       for (const m of text.matchAll(re)) {
         const raw = Number(m.groups!['num']!.replace(/,/g, ''));
         const end = m.index + m[0].length;
-        const factor = unitAfter(text, end, units);
-        if (factor === null) continue;
-        const read = inBaseUnit(rule, raw, factor);
-        if (read !== null) out.push({ ...read, span: { start: m.index, end } });
+        // A flag may look like a unit ("Hb 9.5 L"): read after the number first, else after its unit.
+        // Not after a blood pressure: "BP 150/90 L arm" is the arm it was taken on.
+        const flagged = rule.pair === 'first' ? { flag: null, range: null, end } : labMarks(text, end);
+        const unit = flagged.flag ? undefined : unitAfter(text, end, units);
+        if (unit === null) continue;
+        const marks = flagged.flag || rule.pair === 'first' ? flagged : labMarks(text, unit?.end ?? end);
+        const read = inBaseUnit(rule, raw, unit?.factor, marks);
+        if (read !== null) out.push({ ...read, span: { start: m.index, end: Math.max(end, marks.end) } });
       }
     }
   }

@@ -11,8 +11,9 @@ import type { ConceptMatch } from './resolve-features.js';
  * or into thirds of the code's values. The query's value falls in a bin by the same rule:
  * - thirds: by the cut points the bins' labels state, the value converted into the unit the
  *   records used (the rule's units); a unit the rule cannot convert says nothing;
- * - reference-range bins: high or low when the value is beyond the rule's limits. Those limits
- *   are deliberately wide (measurement-rules.json), so a value inside them is not claimed normal:
+ * - reference-range bins: high or low as the finding read says (beyond the rule's limits, or
+ *   flagged or outside a range the text wrote: analysis/lab-marks.ts). The rule's limits are
+ *   deliberately wide (measurement-rules.json), so a value inside them is not claimed normal:
  *   the records' own ranges are not known at query time.
  * Coded features come first (tiers.ts): a value a coded source measured is that source's feature,
  * never also the phenotype the text layer names it by.
@@ -50,13 +51,12 @@ function inUnit(value: number, rule: MeasurementRule, unit: string | null): numb
   return factor === undefined ? null : value / factor;
 }
 
-function binOf(bins: readonly BinnedFeature[], rule: MeasurementRule, value: number): BinnedFeature | null {
+function binOf(bins: readonly BinnedFeature[], rule: MeasurementRule, value: number, direction: 'H' | 'L' | null): BinnedFeature | null {
   for (const b of bins) {
     if (b.thirds === null) continue;
     const v = inUnit(value, rule, b.thirds.unit);
     if (v !== null && (b.thirds.low === null || v > b.thirds.low) && (b.thirds.high === null || v <= b.thirds.high)) return b;
   }
-  const direction = rule.high && value > rule.high.above ? 'H' : rule.low && value < rule.low.below ? 'L' : null;
   return bins.find((b) => b.thirds === null && b.valueCode === direction) ?? null;
 }
 
@@ -67,8 +67,10 @@ export function matchMeasured(set: ConceptSet, finding: InputFinding): ConceptMa
   if (!m || !rule || finding.polarity !== 'present') return [];
   const byLoinc = binnedByLoinc(set);
   const out: ConceptMatch[] = [];
+  // The finding the analysis read says the direction: the rule's limits, or the laboratory's flag or range (lab-marks.ts).
+  const direction = finding.text === rule.high?.finding ? 'H' : finding.text === rule.low?.finding ? 'L' : null;
   for (const code of [rule.loinc, ...(rule.alsoLoinc ?? [])]) {
-    const bin = binOf(byLoinc.get(code) ?? [], rule, m.value);
+    const bin = binOf(byLoinc.get(code) ?? [], rule, m.value, direction);
     if (!bin) continue;
     const node = set.features[bin.feature]!;
     out.push({ feature: bin.feature, similarity: 1, polarity: 'present', alternatives: `measured:${code}`, via: `measured ${m.analyte} ${m.value} ${m.unit}: LOINC ${code} "${node.valueText}"` });
