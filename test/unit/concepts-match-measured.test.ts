@@ -23,13 +23,7 @@ const features: FeatureNode[] = [
   ...(['N', 'H'] as const).map((b) => node(`crp-${b}`, 'LOINC:1988-5', b, { N: 'normal', H: 'high' }[b])),
   { id: 'hpo-hypoxemia', text: 'Hypoxemia', kind: 'ehr', code: 'HP:0012418', valueCode: null, question: null, valueText: null, antecedent: null, vocabulary: 'HPO', forms: ['Hypoxemia'] },
 ];
-const snapshot = buildSnapshot({
-  categories: [{ id: 'cat:c', name: 'C' }],
-  subcategories: [{ id: 'sub:s', name: 'S', categoryId: 'cat:c' }],
-  diseases: [{ id: 'dis:d', name: 'D', subcategoryId: 'sub:s', icd10: null, recordCount: 1, aliases: ['D'] }],
-  features,
-  manifestations: features.map((f) => ({ diseaseId: 'dis:d', featureId: f.id, prevalence: 0.5, count: 1, source: 'ehr' as const })),
-});
+const snapshot = buildSnapshot({ ...snapshotParts(), features });
 
 function read(text: string): { feature: string; via: string }[] {
   const d = decompose({ text, findings: [] });
@@ -76,6 +70,7 @@ describe('measured values onto coded LOINC bins (src/clinical-text/concepts/matc
   });
 });
 
+/** One category, subcategory and disease: the concept layer reads features, not diseases. */
 function snapshotParts() {
   return {
     categories: [{ id: 'cat:c', name: 'C' }],
