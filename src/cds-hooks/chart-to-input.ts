@@ -94,7 +94,7 @@ export function chartToInput(resources: readonly Resource[], opts: { patientId: 
     else if (f.error.category !== 'numeric-without-bins') skip(f.error.category);
     else {
       const m = e.value.kind === 'number' && e.concept.vocabulary === 'LOINC' ? codedMeasurementFinding(e.concept.code, e.value.value, e.value.unit) : null;
-      if (m) findings.push({ text: m.text, polarity: 'present', code: null, valueCode: null, measured: m.measured });
+      if (m?.ok) findings.push({ text: m.value.text, polarity: 'present', code: null, valueCode: null, measured: m.value.measured });
       else skip(f.error.category);
     }
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FOLLOW_UP_RANKERS } from '../query/contracts.js';
 import { TripleSchema } from './diagnose-result-schema.js';
+import { codedMeasurementFinding } from '../clinical-text/analysis/measurements.js';
 
 /**
  * Every HTTP request and response body, defined once. Routes validate with these and
@@ -11,12 +12,40 @@ export { DiagnoseResultSchema } from './diagnose-result-schema.js';
 
 const code = z.string().trim().min(1).max(64);
 
-export const FindingInSchema = z.strictObject({
-  text: z.string().trim().min(1, 'must not be empty').max(1000),
-  polarity: z.enum(['present', 'absent']).default('present'),
-  code: code.nullable().default(null).describe('Source question code, e.g. DDXPlus evidence "E_55"'),
-  valueCode: code.nullable().default(null).describe('Source answer code, e.g. "V_89"'),
-});
+export const FindingInSchema = z
+  .strictObject({
+    text: z.string().trim().min(1, 'must not be empty').max(1000),
+    polarity: z.enum(['present', 'absent']).default('present'),
+    code: code.nullable().default(null).describe('Source question code, e.g. DDXPlus evidence "E_55", or a LOINC code with `value`'),
+    valueCode: code.nullable().default(null).describe('Source answer code, e.g. "V_89"'),
+    value: z.number().finite().optional().describe('A measured value of the LOINC code in `code` ("LOINC:8867-4" or "8867-4"), read as the same value written in text is (docs/http-api.md)'),
+    unit: z.string().trim().min(1).max(32).nullable().optional().describe("The value's unit (UCUM or as written: \"/min\", \"mg/dL\"); absent: placed by plausibility"),
+  })
+  .superRefine((f, ctx) => {
+    if (f.value === undefined) {
+      if (f.unit !== undefined && f.unit !== null) ctx.addIssue({ code: 'custom', path: ['unit'], message: 'a unit needs a value' });
+      return;
+    }
+    const problem = measuredProblem(f);
+    if (problem) ctx.addIssue({ code: 'custom', path: [problem.part], message: problem.reason });
+  });
+export type FindingIn = z.infer<typeof FindingInSchema>;
+
+/** Why a finding with a value cannot be read as a measurement (null: it can: finding-input.ts reads it). */
+function measuredProblem(f: { code: string | null; valueCode: string | null; polarity: string; value?: number; unit?: string | null }): { part: string; reason: string } | null {
+  const loinc = loincOf(f.code);
+  if (loinc === null) return { part: 'code', reason: 'a value needs a LOINC code ("LOINC:8867-4" or "8867-4")' };
+  if (f.valueCode !== null) return { part: 'valueCode', reason: 'give a value or a valueCode (a bin), not both' };
+  if (f.polarity !== 'present') return { part: 'polarity', reason: 'a measured value is present' };
+  const read = codedMeasurementFinding(loinc, f.value!, f.unit ?? null);
+  return read.ok ? null : read.error;
+}
+
+/** "LOINC:8867-4" or "8867-4" → "8867-4"; null for any other code. */
+export function loincOf(code: string | null): string | null {
+  const m = /^(?:LOINC:)?(\d{1,7}-\d)$/.exec(code ?? '');
+  return m ? m[1]! : null;
+}
 
 /**
  * Request bounds (issue 18): every option that multiplies work or output has a ceiling, so

@@ -1,6 +1,7 @@
 import { DEFAULT_OPTIONS, type DiagnoseInput } from '../query/contracts.js';
 import type { Config } from '../config.js';
 import type { DiagnoseRequest } from './schemas.js';
+import { toInputFinding } from './finding-input.js';
 
 /** Validated request body → the query contract, filling defaults (and dropping demographics when configured). */
 export function toDiagnoseInput(body: DiagnoseRequest, privacy: Config['privacy']): DiagnoseInput {
@@ -8,7 +9,7 @@ export function toDiagnoseInput(body: DiagnoseRequest, privacy: Config['privacy'
   const text = body.text?.trim();
   return {
     text: text ? text : null,
-    findings: (body.findings ?? []).map((f) => ({ text: f.text, polarity: f.polarity, code: f.code, valueCode: f.valueCode })),
+    findings: (body.findings ?? []).map((f, i) => toInputFinding(f, `findings.${i}`)),
     age: privacy.dropDemographics ? null : (body.age ?? null),
     sex: privacy.dropDemographics ? null : (body.sex ?? null),
     options: {

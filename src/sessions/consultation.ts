@@ -33,6 +33,7 @@ import { SessionBuildError, SessionConflictError, SessionLimitError } from './er
 import type { AnswersRequest, SessionHistory, SessionView, StartSessionRequest, Turn } from './schemas.js';
 import type { SessionRecord, SessionRepository } from './repository.js';
 import { blendPriors, startingPrior } from './starting-prior.js';
+import { toInputFinding } from '../http/finding-input.js';
 import { historyView, recordedAnswers, sessionView, turnOf, type TurnResult } from './views.js';
 import { calibrateSessionPosterior, type SessionCalibration } from './calibrated-differential.js';
 
@@ -115,7 +116,7 @@ export class Consultation implements ConsultationPort {
   async start(owner: string, req: StartSessionRequest): Promise<SessionView> {
     const description: FirstDescription = {
       text: req.text ?? null,
-      findings: (req.findings ?? []).map((f) => ({ text: f.text, polarity: f.polarity, code: f.code, valueCode: f.valueCode })),
+      findings: (req.findings ?? []).map((f, i) => toInputFinding(f, `findings.${i}`)),
       age: req.age ?? null,
       sex: req.sex ?? null,
     };

@@ -36,7 +36,26 @@ describe('HTTP POST /v1/diagnose (fake query service, real HTTP on port 0)', () 
     assert.equal(input.age, null);
   });
 
+  it('an EHR client sends a vital as its LOINC code and value: it reaches the query as the same value written in text', async () => {
+    const r = await postJson(`${h.url}/v1/diagnose`, {
+      findings: [{ text: 'Heart rate', code: 'LOINC:8867-4', value: 124, unit: '/min' }, { text: 'SpO2', code: '2708-6', value: 97 }],
+    });
+    assert.equal(r.status, 200, r.text);
+    const input = h.calls.at(-1)!;
+    assert.deepEqual(input.findings, [
+      { text: 'Elevated heart rate', polarity: 'present', code: null, valueCode: null, measured: { analyte: 'heart rate', loinc: '8867-4', value: 124, unit: '/min' } },
+      { text: 'oxygen saturation 97 %', polarity: 'present', code: null, valueCode: null, measured: { analyte: 'oxygen saturation', loinc: '59408-5', value: 97, unit: '%', withinLimits: true } },
+    ]);
+  });
+
   const bad: [string, unknown, string][] = [
+    ['a value under a code no measurement rule reads', { findings: [{ text: 'x', code: 'E_55', value: 3 }] }, 'findings.0.code'],
+    ['a value under a LOINC code no rule reads', { findings: [{ text: 'troponin', code: 'LOINC:10839-9', value: 3 }] }, 'findings.0.code'],
+    ['a value in a unit the rule cannot convert', { findings: [{ text: 'HR', code: 'LOINC:8867-4', value: 124, unit: 'mg/dL' }] }, 'findings.0.unit'],
+    ['an implausible value', { findings: [{ text: 'HR', code: 'LOINC:8867-4', value: 2000 }] }, 'findings.0.value'],
+    ['a value that is not a number', { findings: [{ text: 'HR', code: 'LOINC:8867-4', value: 'fast' }] }, 'findings.0.value'],
+    ['a value and a valueCode', { findings: [{ text: 'HR', code: 'LOINC:8867-4', value: 124, valueCode: 'T3' }] }, 'findings.0.valueCode'],
+    ['a unit without a value', { findings: [{ text: 'HR', code: 'LOINC:8867-4', unit: '/min' }] }, 'findings.0.unit'],
     ['text is a number', { text: 42 }, 'text'],
     ['age is a string', { text: 'cough', age: 'forty' }, 'age'],
     ['findings is not a list', { findings: 'fever' }, 'findings'],

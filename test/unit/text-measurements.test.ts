@@ -107,15 +107,19 @@ describe('concept layer: a measured finding is read by its exact forms only', ()
     assert.deepEqual([...measured.values()].flat(), []);
   });
   it('a coded measurement (LOINC code, value, UCUM unit) gives the finding the same value written in text gives', () => {
-    assert.deepEqual(codedMeasurementFinding('2708-6', 86, '%'), { text: 'Hypoxemia', measured: { analyte: 'oxygen saturation', loinc: '59408-5', value: 86, unit: '%' } });
-    assert.deepEqual(codedMeasurementFinding('8867-4', 72, '/min'), { text: 'heart rate 72 /min', measured: { analyte: 'heart rate', loinc: '8867-4', value: 72, unit: '/min', withinLimits: true } });
-    assert.equal(codedMeasurementFinding('2339-0', 274, 'mg/dL')?.text, 'High blood glucose');
-    assert.equal(codedMeasurementFinding('2339-0', 274, 'mg/dL')?.measured.value, 15.207);
-    assert.equal(codedMeasurementFinding('6690-2', 18, '10*3/uL')?.text, 'Leukocytosis', 'UCUM spelling of 10^9/L');
-    assert.equal(codedMeasurementFinding('8867-4', 72, 'furlongs'), null, 'a unit the rule cannot convert');
-    assert.equal(codedMeasurementFinding('8867-4', 900, '/min'), null, 'implausible');
-    assert.equal(codedMeasurementFinding('1234-5', 1, null), null, 'no rule knows the code');
+    const read = (loinc: string, v: number, unit: string | null) => {
+      const r = codedMeasurementFinding(loinc, v, unit);
+      return r.ok ? r.value : r.error;
+    };
+    assert.deepEqual(read('2708-6', 86, '%'), { text: 'Hypoxemia', measured: { analyte: 'oxygen saturation', loinc: '59408-5', value: 86, unit: '%' } });
+    assert.deepEqual(read('8867-4', 72, '/min'), { text: 'heart rate 72 /min', measured: { analyte: 'heart rate', loinc: '8867-4', value: 72, unit: '/min', withinLimits: true } });
+    assert.deepEqual(read('2339-0', 274, 'mg/dL'), { text: 'High blood glucose', measured: { analyte: 'glucose', loinc: '2345-7', value: 15.207, unit: 'mmol/L' } });
+    assert.equal((read('6690-2', 18, '10*3/uL') as { text: string }).text, 'Leukocytosis', 'UCUM spelling of 10^9/L');
+    assert.deepEqual(read('8867-4', 72, 'furlongs'), { part: 'unit', reason: '"furlongs" is not a unit of heart rate (/min, bpm, beats/min, {beats}/min)' });
+    assert.equal((read('8867-4', 900, '/min') as { part: string }).part, 'value', 'implausible');
+    assert.equal((read('1234-5', 1, null) as { part: string }).part, 'code', 'no rule knows the code');
   });
+
   it('the laboratory\'s own judgement first: a flag or a written reference range over the rule\'s wide limits', () => {
     const read = (text: string) => measurementFindings(text, 40).map((f) => f.text);
     assert.deepEqual(read('Hb 9.5 L'), ['Anemia'], '"L" after a value is its flag, not litres');

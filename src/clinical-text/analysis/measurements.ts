@@ -2,6 +2,7 @@ import { z } from 'zod';
 import rules from './measurement-rules.json' with { type: 'json' };
 import type { MeasuredValue, Span, TextFinding } from './types.js';
 import { labMarks, type LabMarks } from './lab-marks.js';
+import { err, ok, type Result } from '../../result.js';
 
 /**
  * Measured vital signs and lab results ("HR 118", "SpO2 88% RA", "glucose 2.1 mmol/L", "Na 128"),
@@ -102,21 +103,27 @@ const NO_MARKS = { flag: null, range: null } as const;
 /** LOINC code (a rule's own or one of its alsoLoinc) → the rule. */
 const RULE_BY_ANY_LOINC: ReadonlyMap<string, MeasurementRule> = new Map(MEASUREMENT_RULES.flatMap((r) => [r.loinc, ...(r.alsoLoinc ?? [])].map((c) => [c, r] as const)));
 
+/** Why a coded value cannot be read as a measurement, and which of its parts is to blame. */
+export interface CodedMeasurementProblem {
+  part: 'code' | 'unit' | 'value';
+  reason: string;
+}
+
 /**
- * A coded measurement (a FHIR Observation's LOINC code, value and UCUM unit) as the finding the
- * same value written in text gives, so it meets the KG the way text does (binned measurements,
- * else the phenotype it shows). Null when no rule knows the code, the unit does not convert or
- * the value is implausible.
+ * A coded measurement (a FHIR Observation's or an API client's LOINC code, value and UCUM unit) as
+ * the finding the same value written in text gives, so it meets the KG the way text does (binned
+ * measurements, else the phenotype it shows). An error says which part no rule can read: a code
+ * no rule knows, a unit the rule does not convert, an implausible value.
  */
-export function codedMeasurementFinding(loinc: string, raw: number, unit: string | null): { text: string; measured: MeasuredValue } | null {
+export function codedMeasurementFinding(loinc: string, raw: number, unit: string | null): Result<{ text: string; measured: MeasuredValue }, CodedMeasurementProblem> {
   const rule = RULE_BY_ANY_LOINC.get(loinc);
-  if (!rule) return null;
+  if (!rule) return err({ part: 'code', reason: `no measurement rule reads LOINC ${loinc} (the rules read ${[...RULE_BY_ANY_LOINC.keys()].length} codes: heart and breathing rates, SpO2, blood pressure, glucose, blood counts and chemistry; docs/http-api.md)` });
   const factor = unit === null || unit === '' ? undefined : Object.entries(rule.units).find(([u]) => u.toLowerCase() === unit.toLowerCase())?.[1] ?? (unit.toLowerCase() === rule.base.toLowerCase() ? 1 : null);
-  if (factor === null) return null;
+  if (factor === null) return err({ part: 'unit', reason: `"${unit}" is not a unit of ${rule.analyte} (${[...new Set([rule.base, ...Object.keys(rule.units)])].join(', ')})` });
   const m = inBaseUnit(rule, raw, factor);
-  if (m === null) return null;
+  if (m === null) return err({ part: 'value', reason: `${raw}${unit ? ` ${unit}` : ''} is not a plausible ${rule.analyte} (${rule.plausible[0]}-${rule.plausible[1]} ${rule.base})` });
   const value = Math.round(m.value * 1000) / 1000;
-  return { text: m.finding ?? `${m.analyte} ${value} ${m.unit}`, measured: { analyte: m.analyte, loinc: m.loinc, value, unit: m.unit, ...(m.finding === null ? { withinLimits: true } : {}) } };
+  return ok({ text: m.finding ?? `${m.analyte} ${value} ${m.unit}`, measured: { analyte: m.analyte, loinc: m.loinc, value, unit: m.unit, ...(m.finding === null ? { withinLimits: true } : {}) } });
 }
 
 export function readMeasurements(text: string, age: number | null): Measurement[] {
