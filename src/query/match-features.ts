@@ -66,7 +66,8 @@ export async function matchFeatures(deps: MatchFeaturesDeps, input: MatchFeature
   const hitsOf = await featureIndexHits(deps, input, toEmbed);
   // A finding that is a feature's own text (a rendering) needs no concept reading: the costly
   // part of matching free text is skipped for records sent as text.
-  const verbatim = new Set(toEmbed.filter((fi) => (hitsOf.get(fi)?.[0]?.score ?? 0) >= VERBATIM));
+  // Not a measured finding: it takes no nearest feature below, so the concept layer must read it.
+  const verbatim = new Set(toEmbed.filter((fi) => !input.findings[fi]!.measured && (hitsOf.get(fi)?.[0]?.score ?? 0) >= VERBATIM));
   const only = new Set(toEmbed.filter((fi) => !verbatim.has(fi)));
   const concepts = only.size > 0 ? matchConcepts({ snapshot, lexicon: deps.lexicon ?? null, phraseEmbedder: deps.phraseEmbedder ?? null }, { findings: input.findings, text: input.text ?? null, only }) : new Map<number, FeatureMatch[]>();
   const floor = deps.phraseEmbedder ? Math.max(input.threshold, VERBATIM) : input.threshold;

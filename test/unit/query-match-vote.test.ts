@@ -43,6 +43,14 @@ describe('query: match features (eq. 9-11)', () => {
     assert.deepEqual(embedded.slice(0, 1), ['fever'], 'another feature index has its own memo');
   });
 
+  it('a measured finding that names a feature verbatim is read, not lost (it takes no nearest feature)', async () => {
+    const fx = await tinyKg();
+    const deps = { snapshot: fx.snapshot, embedder: fx.embedder, featureIndex: fx.featureIndex };
+    const measured: InputFinding = { ...f('rash'), measured: { analyte: 'x', loinc: '1-1', value: 1, unit: 'u' } };
+    const out = await matchFeatures(deps, { findings: [measured], topM: 2, threshold: 0.5 });
+    assert.deepEqual(out.matches.map((m) => m.featureText), ['rash']);
+  });
+
   it('matches coded findings exactly without embedding them', async () => {
     const fx = await tinyKg();
     const kg = { ...fx.snapshot };
