@@ -147,7 +147,7 @@ function descendants(terms: Map<string, RawTerm>, root: string): Set<string> {
 
 /**
  * The text of a synonym line when it is a form of the concept: `"text" SCOPE [TYPE] [xrefs]`.
- * EXACT synonyms and `layperson` ones of any scope; never `obsolete_synonym`.
+ * EXACT synonyms and `layperson` ones of any scope; never `obsolete_synonym`, nor a two-letter abbreviation.
  */
 function synonymForm(raw: string): string | null {
   const q = quotedString(raw, raw.indexOf('"'));
@@ -158,6 +158,9 @@ function synonymForm(raw: string): string | null {
   if (type === 'obsolete_synonym') return null;
   if (scope !== 'EXACT' && type !== 'layperson') return null;
   const form = q.value.trim();
+  // A two-letter abbreviation says another thing in notes more often than the phenotype: "BO
+  // normal" is bowels open (not body odor), "CP" chest pain (not cerebral palsy), "RA" room air.
+  if (type === 'abbreviation' && form.length <= 2) return null;
   return form.length > 0 ? form : null;
 }
 

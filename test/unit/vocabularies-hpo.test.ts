@@ -58,6 +58,8 @@ synonym: "Hyperthermic state" NARROW []
 synonym: "Heat" BROAD []
 synonym: "Old fever" EXACT obsolete_synonym []
 synonym: "Temperature\, raised" EXACT [] {source="x"}
+synonym: "FV" EXACT abbreviation []
+synonym: "FEBR" EXACT abbreviation []
 xref: SNOMEDCT_US:386661006
 xref: UMLS:C0015967
 xref: MEDDRA:10037660 "Pyrexia"
@@ -112,7 +114,7 @@ const EXPECTED: VocabularyConcept[] = [
     vocabulary: 'HPO',
     code: 'HP:0001945',
     label: 'Fever',
-    forms: ['Fever', 'Pyrexia', 'High temperature', 'Feverish', 'Hot', 'Temperature, raised'],
+    forms: ['Fever', 'Pyrexia', 'High temperature', 'Feverish', 'Hot', 'Temperature, raised', 'FEBR'],
     xrefs: ['SNOMEDCT_US:386661006', 'UMLS:C0015967', 'MEDDRA:10037660'],
     parents: ['HP:0004370'],
   },
@@ -149,6 +151,8 @@ describe('HPO: parseHpoObo on an inline hp.obo', () => {
   it('takes forms from EXACT and layperson synonyms only, never RELATED/BROAD/NARROW ones or obsolete synonyms', () => {
     const fever = parseHpoObo(OBO).concepts.find((c) => c.code === 'HP:0001945')!;
     for (const f of ['Febrile', 'Hyperthermic state', 'Heat', 'Old fever']) assert.ok(!fever.forms.includes(f), f);
+    // A two-letter abbreviation is no form ("BO" of body odor is bowels open in a note); longer ones are.
+    assert.ok(!fever.forms.includes('FV') && fever.forms.includes('FEBR'));
     // "Fever" (layperson) and "PYREXIA" repeat a form: one copy each, the first spelling.
     assert.equal(fever.forms.filter((f) => f.toLowerCase() === 'fever').length, 1);
     assert.equal(fever.forms.filter((f) => f.toLowerCase() === 'pyrexia').length, 1);
