@@ -2,6 +2,7 @@ import { isSectionHeading } from './sections/shipped-headings.js';
 import type { InputFinding } from './findings.js';
 import { analyzeClinicalText, type Demographics, type TextFinding } from './analysis/index.js';
 import { blank } from './analysis/analyze.js';
+import { scanDemographics } from './analysis/demographics.js';
 import { LIST_MARK } from './analysis/segment.js';
 
 /**
@@ -29,7 +30,7 @@ const CODE_ONLY = /^[\s,;[\]'"]*(?:E_\d+(?:_@_[A-Za-z0-9_.]+)?[\s,;[\]'"]*)+$/;
 /** Negation cues at the start of a clause, longest first. */
 const NEGATION = /^(?:(?:the\s+)?patient\s+|(?:he|she|they)\s+|i\s+)?(?:no\s+(?:history|signs?|evidence|complaints?)\s+of|negative\s+for|absence\s+of|free\s+of|never\s+had|(?:does|did|do)\s*(?:not|n't)\s+(?:have|has|report|complain\s+of|feel)|has\s+not\s+had|not|denies|denied|deny|denying|without|no)\s+/i;
 /** Answers that mean "no" after a question ("Do you have a fever? No"). */
-const NO_ANSWER = /^(?:no|none|nowhere|never|n\/a|false)\.?$/i;
+const NO_ANSWER = /^(?:no|none|nowhere|never|n\/a|false|absent|not present|negative)\.?$/i;
 const YES_ANSWER = /^(?:yes|true|y)\.?$/i;
 
 export function parseCodeToken(token: string): { code: string; valueCode: string | null } {
@@ -69,11 +70,22 @@ const PROSE_LABEL =
 const QUESTION_START = /^(?:do|does|did|have|has|are|is|was|were|how|where|what|which|when|in|characterize|can|could|would|will|should|any)\b/i;
 const FIRST_PERSON = /\b(?:i|i'm|i've|im|my|me)\b/i;
 
+/**
+ * The answer after a "label:" is prose, not a rendering's values, when it says who the patient is
+ * ("GP: 39F, 12/7 purulent nasal discharge...", "Tel triage: 9yo boy, ..."), speaks in the first
+ * person, or holds a clause longer than a value ("lump R groin that appears when lifting"). A
+ * setting written before a note ("OH:", "Sports med:", "Care home note:") is no question.
+ */
+function proseAnswer(answer: string): boolean {
+  if (FIRST_PERSON.test(answer) || scanDemographics(answer).demographics.age !== null) return true;
+  return answer.split(/\s*[,;]\s*/).some((item) => item.split(/\s+/).length > 8);
+}
+
 /** A question/answer rendering of a structured record, as opposed to prose. */
 function isRendering(m: RegExpExecArray): boolean {
   const label = m[1]!.slice(0, -1).trim();
   const answer = m[2]!.trim();
-  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && !isSectionHeading(label) && label.split(/\s+/).length <= 12;
+  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && !isSectionHeading(label) && label.split(/\s+/).length <= 12 && !proseAnswer(answer);
   if (!QUESTION_START.test(label) || label.split(/\s+/).length < 2) return false;
   return NO_ANSWER.test(answer) || YES_ANSWER.test(answer) || (answer.split(/\s+/).length <= 8 && !FIRST_PERSON.test(answer));
 }

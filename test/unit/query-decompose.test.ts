@@ -109,6 +109,20 @@ describe('query: decompose (eq. 8)', () => {
   it('a question in lay prose is not a rendering', () => {
     assert.deepEqual(texts('Is it serious? I have had a cough for 3 days'), ['+serious', '+cough']);
   });
+
+  it('a setting before a note is no question: its answer is prose when it says who the patient is or runs past a value', () => {
+    const gp = decompose({ text: 'GP: 39F, 12/7 purulent nasal discharge, no visual change', findings: [] });
+    assert.deepEqual([gp.demographics.age, gp.demographics.sex], [39, 'F'], 'age and sex read, not a "GP: 39F" finding');
+    assert.ok(gp.findings.some((f) => f.text === 'visual change' && f.polarity === 'absent'), 'negation read by the analysis');
+    assert.ok(gp.findings.every((f) => !f.text.startsWith('GP:')));
+    const oh = texts('OH: warehouse worker, lump in the groin that appears when lifting and goes back when lying down');
+    assert.ok(oh.every((t) => !t.includes('OH:')), oh.join(' | '));
+    assert.deepEqual(texts('pain location: lower chest, upper chest'), ['+pain location: lower chest', '+pain location: upper chest'], 'a rendering stays one');
+  });
+
+  it('a rendering\'s "absent" or "negative" is a no', () => {
+    assert.deepEqual(texts('Chest pain: absent\nRapid strep: negative\nWheezing: yes'), ['-Chest pain:', '-Rapid strep:', '+Wheezing: yes']);
+  });
 });
 
 describe('decompose: section headings of the shipped rules (issue 24)', () => {

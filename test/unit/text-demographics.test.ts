@@ -22,6 +22,9 @@ const cases: [string, number | null, 'M' | 'F' | null, string[]][] = [
   ['18mo M, barky cough', 1.5, 'M', ['barky cough']],
   ['8mo M, wheeze', 0.67, 'M', ['wheeze']],
   ['my baby (10 months) is wheezy', 0.83, null, ['wheezy']],
+  ['7mo girl, coryza and wheeze', 0.58, 'F', ['coryza', 'wheeze']],
+  ['my daughter (8) just had a cashew cookie, hives everywhere', 8, 'F', ['cashew cookie', 'hives everywhere']],
+  ['My husband (63) is grey and sweaty', 63, 'M', ['grey', 'sweaty']],
   ['baby 9 weeks, cough and breathing very fast', 0.17, null, ['cough', 'breathing very fast']],
   ['baby boy 4 months, cough', 0.33, 'M', ['cough']],
   ['3yoM with fever', 3, 'M', ['fever']],
@@ -38,6 +41,7 @@ const cases: [string, number | null, 'M' | 'F' | null, string[]][] = [
   ['My 4 month old baby is wheezing and she has a fever', 0.33, 'F', ['wheezing', 'fever']],
   ['my son has a barking cough and sounds hoarse, no drooling', null, 'M', ['barking cough', 'sounds hoarse', 'drooling']],
   // not ages
+  ['cough for 3 mo, boy is tired', null, null, ['cough', 'boy is tired']],
   ["I'm 34 weeks pregnant", null, null, ['34 weeks pregnant']],
   ['T 101F', null, null, ['fever']],
   ['fever 102.5F', null, null, ['fever']],

@@ -38,6 +38,10 @@ const AGE_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\b(?<age>\d{1,3})\s*(?<unit>yo|y\/o|y\.o\.?|yr\/o|m\/o|mo\/o)${TAIL}`, 'gi'),
   // "baby 9 weeks", "infant girl, 4 months", "newborn 10 days": an infant's age without "old"
   new RegExp(String.raw`\b(?:baby|infant|newborn|neonate)(?:\s+(?<noun>boy|girl))?\s*,?\s*(?:aged\s+)?(?<age>\d{1,2})\s*${CHILD_UNIT}\b`, 'gi'),
+  // "7mo girl", "10 wk old"-less shorthand with the person named: "7 mo baby", "3wk infant" (a duration, "cough x3 mo", names no one)
+  new RegExp(String.raw`\b(?<age>\d{1,2})\s?(?<unit>mo|mos|wk|wks)\.?\s*(?<noun>${NOUN})\b`, 'g'),
+  // "my daughter (8)", "My husband (63)": the age in brackets after the person
+  new RegExp(String.raw`\bmy\s+(?<noun>${RELATIVES.join('|')})\s*\(\s*(?<age>\d{1,3})\s*\)`, 'gi'),
   // "my baby (10 months)"
   new RegExp(String.raw`\(\s*(?<age>\d{1,3})\s*${UNIT}(?:\s+old)?\s*\)`, 'gi'),
   // "age 45", "aged 45", "age: 45"
