@@ -120,6 +120,12 @@ describe('query: decompose (eq. 8)', () => {
     assert.deepEqual(texts('pain location: lower chest, upper chest'), ['+pain location: lower chest', '+pain location: upper chest'], 'a rendering stays one');
   });
 
+  it('an investigation\'s result is prose under its heading: "CT:", "UA dip:" are no questions', () => {
+    assert.deepEqual(texts('CT: dilated appendix with wall enhancement, no perforation'), ['+dilated appendix', '+wall enhancement', '-perforation']);
+    assert.deepEqual(texts('UA dip: nitrite +, LE +++'), ['+nitrite', '+LE']);
+    assert.deepEqual(texts('CT head: no bleed'), ['-bleed']);
+  });
+
   it('a rendering\'s "absent" or "negative" is a no', () => {
     assert.deepEqual(texts('Chest pain: absent\nRapid strep: negative\nWheezing: yes'), ['-Chest pain:', '-Rapid strep:', '+Wheezing: yes']);
   });

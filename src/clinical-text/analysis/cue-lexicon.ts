@@ -112,6 +112,11 @@ const HEADER = [
   'assessment', 'plan', 'a/p', 'impression', 'presenting complaint', 'pc', 'hpc', 'social history', 'sh', 'meds', 'medications',
   'subjective', 'objective', 'symptoms', 'note', 'lungs', 'heart', 'cv', 'cvs', 'resp', 'abd', 'abdomen', 'neuro', 'skin', 'ext',
   'extremities', 'heent', 'gen', 'general', 'msk', 'labs', 'imaging', 'cxr', 'ecg', 'ekg',
+  // Investigations a note reports in prose ("CT: dilated appendix, no perforation", "UA dip: nitrite +").
+  'ct', 'cta', 'mri', 'us', 'xr', 'x-ray', 'echo', 'egd', 'eeg', 'emg', 'ncs', 'lp', 'csf', 'ua', 'ua dip', 'urine dip', 'dipstick',
+  'urinalysis', 'urine culture', 'serology', 'swab', 'telemetry', 'duplex', 'duplex us', 'bedside us', 'renal us', 'tvus', 'data',
+  'ct head', 'ct chest', 'ct abdomen', 'ct kub', 'ct a/p', 'cta neck', 'cta head', 'mri brain', 'xr abdomen', 'rectal', 'pelvic',
+  'speculum', 'social', 'disposition',
 ];
 
 /** Pseudo-negations: they look like negations but the finding is present (negspacy "pseudo_negations" and lay forms). */
