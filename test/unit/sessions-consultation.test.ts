@@ -61,6 +61,13 @@ describe('sessions: consultation', () => {
     assert.equal(v.stop.stop, false);
     assert.equal(v.turnsLeft, 200);
   });
+  it('a measured value in the description reaches diagnose as the same value in text, and the history keeps what was asked', async () => {
+    const { c, query } = setup();
+    const v = await c.start(K, { findings: [cough, { text: 'Heart rate', polarity: 'present', code: 'LOINC:8867-4', valueCode: null, value: 124, unit: '/min' }] });
+    assert.deepEqual(query.inputs[0]!.findings[1], { text: 'Elevated heart rate', polarity: 'present', code: null, valueCode: null, measured: { analyte: 'heart rate', loinc: '8867-4', value: 124, unit: '/min' } });
+    SessionHistorySchema.parse(await c.get(K, v.sessionId));
+  });
+
   it('answers update the first differential (no further diagnose call) and signal stop when confident', async () => {
     const { c, query } = setup({ confidence: 0.9 });
     const v = await c.start(K, { findings: [cough] });
