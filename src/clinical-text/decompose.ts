@@ -60,8 +60,20 @@ function splitQuestionAnswer(m: RegExpExecArray): InputFinding[] {
   const items = answer.split(/\s*,\s*|\s*;\s*|\s+and\s+/).filter(Boolean);
   return items.map((item) => {
     const neg = NEGATION.exec(item);
-    return neg ? finding(`${question} ${item.slice(neg[0].length)}`, 'absent') : finding(`${question} ${item}`, 'present');
+    if (neg) return finding(`${question} ${item.slice(neg[0].length)}`, 'absent');
+    // An exam line's value negated inside ("Calf: non-tender", "Neck: gland not palpably enlarged"):
+    // the analysis says so (single-word negatives, NegEx), the label still names the site.
+    const inner = question.endsWith(':') && INNER_NEGATION.test(item) ? innerNegation(item) : null;
+    return inner ? finding(`${question} ${inner}`, 'absent') : finding(`${question} ${item}`, 'present');
   });
+}
+
+const INNER_NEGATION = /\b(?:not|non-?\w+|no|without|nil)\b/i;
+
+/** The negated finding an item states, when the analysis reads exactly one and it is absent. */
+function innerNegation(item: string): string | null {
+  const read = analyzeClinicalText(item).findings;
+  return read.length === 1 && read[0]!.assertion === 'absent' ? read[0]!.text : null;
 }
 
 /** "label:" lines that are prose (section headers, vitals, age/sex), not a record rendering. */

@@ -126,6 +126,12 @@ describe('query: decompose (eq. 8)', () => {
     assert.deepEqual(texts('CT head: no bleed'), ['-bleed']);
   });
 
+  it('an exam line\'s value negated inside its item is a no, the label still naming the site', () => {
+    assert.deepEqual(texts('Calf: soft, non-tender'), ['+Calf: soft', '-Calf: tenderness']);
+    assert.deepEqual(texts('Neck: supple, no LAD'), ['+Neck: supple', '-Neck: LAD']);
+    assert.deepEqual(texts('Right leg: hot, tender'), ['+Right leg: hot', '+Right leg: tender']);
+  });
+
   it('a rendering\'s "absent" or "negative" is a no', () => {
     assert.deepEqual(texts('Chest pain: absent\nRapid strep: negative\nWheezing: yes'), ['-Chest pain:', '-Rapid strep:', '+Wheezing: yes']);
   });
