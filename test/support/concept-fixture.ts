@@ -29,6 +29,7 @@ export const miniLexicon: ConceptLexicon = {
     E_66: ev('shortness of breath', { forms: ['short of breath', 'dyspnea', "can't catch my breath"], abbreviations: ['SOB'] }),
     E_94: ev('sweating', { forms: ['diaphoretic', 'diaphoresis', 'sweaty'] }),
     E_79: ev('smoking', { forms: ['smoker', 'smokes cigarettes'], context: 'history' }),
+    E_12: ev('known severe food allergy', { forms: ['food allergy'], treatmentForms: ['epipen'], context: 'history' }),
     E_80: ev('former smoker', { forms: ['ex-smoker', 'former smoker'], context: 'history' }),
     E_200: ev('family history of heart attack', { forms: ['heart attack', 'MI', 'myocardial infarction'], context: 'family' }),
     E_53: ev('pain', { forms: ['pain', 'ache'], abbreviations: ['CP'] }),
@@ -46,7 +47,7 @@ function feature(code: string, valueCode: string | null, text: string): FeatureN
 export function miniSnapshot(): KgSnapshot {
   const features = [
     feature('E_91', null, 'fever'), feature('E_201', null, 'cough'), feature('E_66', null, 'dyspnea'), feature('E_94', null, 'sweating'),
-    feature('E_79', null, 'smokes'), feature('E_80', null, 'former smoker'), feature('E_200', null, 'family MI'), feature('E_53', null, 'pain'),
+    feature('E_12', null, 'food allergy'), feature('E_79', null, 'smokes'), feature('E_80', null, 'former smoker'), feature('E_200', null, 'family MI'), feature('E_53', null, 'pain'),
     feature('E_54', 'V_161', 'pain character: sharp'), feature('E_54', 'V_71', 'pain character: heavy'),
     feature('E_55', 'V_29', 'pain location: lower chest'), feature('E_55', 'V_101', 'pain location: upper chest'),
     feature('E_55', 'V_129', 'pain location: ear(R)'), feature('E_55', 'V_130', 'pain location: ear(L)'),

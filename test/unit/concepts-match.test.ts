@@ -27,6 +27,12 @@ describe('concept layer: lexicon lookup', () => {
     assert.deepEqual(resolve('diaphoretic'), ['+sweating']);
   });
 
+  it('a treatment names its condition when present and denies nothing when absent ("we don\'t have an epipen")', () => {
+    assert.deepEqual(resolve('carries an epipen'), ['+food allergy']);
+    assert.deepEqual(resolve('epipen', { polarity: 'absent' }), []);
+    assert.deepEqual(resolve('food allergy', { polarity: 'absent' }), ['-food allergy']);
+  });
+
   it('matches abbreviations case-sensitively', () => {
     assert.deepEqual(resolve('SOB'), ['+dyspnea']);
     assert.deepEqual(resolve('sob'), []);

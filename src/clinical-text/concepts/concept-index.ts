@@ -29,6 +29,8 @@ export interface FormEntry {
   context: LexiconContext;
   /** A family-history form's core ("collapsed lung"): read only in findings about a relative (of this class, when set). */
   familyOnly?: { relative: string | null };
+  /** A treatment of the concept ("epipen", "on insulin"): its presence says the concept, its absence nothing (LexiconEvidence.treatmentForms). */
+  presentOnly?: true;
 }
 
 export interface ConceptIndex {
@@ -91,10 +93,10 @@ export function featureFor(index: ConceptIndex, code: string, valueCode: string 
  */
 export function buildConceptIndex(snapshot: ConceptSet, lexicon: ConceptLexicon | null, tier: ConceptTier | 'all' = 'coded'): ConceptIndex {
   const entries: FormEntry[] = [];
-  const add = (form: string, target: ConceptTarget, context: LexiconContext, caseSensitive = false, familyOnly?: FormEntry['familyOnly']) => {
+  const add = (form: string, target: ConceptTarget, context: LexiconContext, how: { caseSensitive?: boolean; familyOnly?: FormEntry['familyOnly']; presentOnly?: true } = {}) => {
     const stems = formStems(form);
     if (stems.length === 0) return;
-    entries.push({ form, stems, raw: caseSensitive ? tokenize(form).map((t) => t.raw) : null, target, context, ...(familyOnly ? { familyOnly } : {}) });
+    entries.push({ form, stems, raw: how.caseSensitive ? tokenize(form).map((t) => t.raw) : null, target, context, ...(how.familyOnly ? { familyOnly: how.familyOnly } : {}), ...(how.presentOnly ? { presentOnly: true as const } : {}) });
   };
   const evidence: ConceptIndex['evidence'] = new Map();
   const siteEvidences: string[] = [];
@@ -109,15 +111,16 @@ export function buildConceptIndex(snapshot: ConceptSet, lexicon: ConceptLexicon 
       evidence.set(code, { canonical: ev.canonical, context: ev.context, hasTriggers: ev.triggers.length > 0, scale: ev.scale });
       for (const f of new Set([ev.canonical, ...ev.forms])) add(f, { kind: 'evidence', code }, ev.context);
       for (const a of ev.abbreviations) {
-        add(a, { kind: 'evidence', code }, ev.context, true);
+        add(a, { kind: 'evidence', code }, ev.context, { caseSensitive: true });
         const expansion = expansionOf(a, ev.forms);
         if (expansion) expansions.set(a, expansion);
       }
       for (const a of ev.absentForms) add(a, { kind: 'absent', code }, ev.context);
+      for (const t of ev.treatmentForms ?? []) add(t, { kind: 'evidence', code }, ev.context, { presentOnly: true });
       if (ev.context === 'family') {
         const relative = onlyRelative(ev.forms);
         const own = new Set([ev.canonical, ...ev.forms]);
-        for (const core of new Set(ev.forms.map(familyCore))) if (core && !own.has(core)) add(core, { kind: 'evidence', code }, 'family', false, { relative });
+        for (const core of new Set(ev.forms.map(familyCore))) if (core && !own.has(core)) add(core, { kind: 'evidence', code }, 'family', { familyOnly: { relative } });
       }
       for (const t of ev.triggers) add(t, { kind: 'trigger', code }, ev.context);
       for (const [valueCode, v] of Object.entries(ev.values)) {

@@ -26,7 +26,8 @@ export interface FormVectors {
 // A form whose meaning turns on a negation ("no condoms" = unprotected sex) is left to the dictionary:
 // static word vectors blur the "no", and "condom" would land on it.
 const NEGATING = /\b(?:no|not|without|never|non|none|nothing)\b|n't\b/i;
-const standsAlone = (e: FormEntry) => !e.familyOnly && !NEGATING.test(e.form) && (e.target.kind === 'evidence' || e.target.kind === 'feature');
+// A treatment form ("epipen") would let a denied treatment ("we don't have an epipen") deny the condition.
+const standsAlone = (e: FormEntry) => !e.familyOnly && !e.presentOnly && !NEGATING.test(e.form) && (e.target.kind === 'evidence' || e.target.kind === 'feature');
 
 const cache = new WeakMap<ConceptIndex, Map<string, FormVectors>>();
 

@@ -46,6 +46,7 @@ const evidenceSchema = z
     forms: uniqueList(form, 1),
     abbreviations: uniqueList(abbreviation, 0),
     absentForms: uniqueList(form, 0),
+    treatmentForms: uniqueList(form, 0).optional(),
     context: z.enum(['patient', 'family', 'history', 'exposure']),
     triggers: uniqueList(form, 0),
     valueSet: z.literal('sites').nullable(),

@@ -119,6 +119,8 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   const push = (feature: number | undefined, m: Mention, polarity: Polarity, alternatives: string, similarity = m.score) => {
     if (feature === undefined) return;
     if (allowed && !allowed.has(m.entry.context)) return;
+    // An absent treatment says nothing of the condition it treats ("we don't have an epipen").
+    if (polarity === 'absent' && m.entry.presentOnly) return;
     // A stopped habit's present-tense exposure: only a form that carries the cue ("ex-smoker") speaks.
     if (stopped && m.entry.context === 'exposure' && m.at.every((p) => p >= cueTokens.length)) return;
     out.push({ feature, similarity, polarity, alternatives, via: m.via });

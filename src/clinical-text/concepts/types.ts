@@ -23,6 +23,12 @@ export interface LexiconEvidence {
   abbreviations: string[];
   /** Single words that assert the concept's absence ("afebrile"). */
   absentForms: string[];
+  /**
+   * Treatments that name the concept when present ("carries an epipen", "on insulin", "inhaler") but
+   * deny nothing when absent: "we don't have an epipen" is no denial of the allergy, "diabetic, not on
+   * insulin" none of the diabetes.
+   */
+  treatmentForms?: string[];
   context: LexiconContext;
   /** Head words that select this question for a value (pain / radiating / rash / swelling). */
   triggers: string[];
