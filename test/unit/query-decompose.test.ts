@@ -132,6 +132,12 @@ describe('query: decompose (eq. 8)', () => {
     assert.deepEqual(texts('Right leg: hot, tender'), ['+Right leg: hot', '+Right leg: tender']);
   });
 
+  it('what makes a pain hurt stays with it ("hurts with deep breath", "winces w/ cough"); two symptoms with "with" are two', () => {
+    assert.deepEqual(texts('hurts with deep breath'), ['+hurts with deep breath']);
+    assert.deepEqual(texts('winces w/ cough'), ['+winces w/ cough']);
+    assert.deepEqual(texts('fever with cough'), ['+fever', '+cough']);
+  });
+
   it('a rendering\'s "absent" or "negative" is a no', () => {
     assert.deepEqual(texts('Chest pain: absent\nRapid strep: negative\nWheezing: yes'), ['-Chest pain:', '-Rapid strep:', '+Wheezing: yes']);
   });

@@ -54,7 +54,8 @@ export const FIXED_PAIRS = set(`on|off off|on comes|goes come|go coming|going ba
 export const WITH_KEEP = set(`
   worse better improves improved improving relieved aggravated exacerbated worsens worsened helped helps treated managed
   contact diagnosed comes goes on away settles settled subsides subsided disappears stops eased eases resolves resolved started begins problems problem trouble difficulty issues associated
-  along together consistent compatible concurrent up fine okay ok improvement change relief difference help struggled struggle struggling struggles deal dealing`);
+  along together consistent compatible concurrent up fine okay ok improvement change relief difference help struggled struggle struggling struggles deal dealing
+  hurts hurt hurting winces wince wincing catches`);
 
 /** Temperature words: an atom of only these and a temperature value is the fever finding itself. */
 export const TEMPERATURE_WORDS = set(`
