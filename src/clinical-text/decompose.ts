@@ -3,6 +3,7 @@ import type { InputFinding } from './findings.js';
 import { analyzeClinicalText, type Demographics, type TextFinding } from './analysis/index.js';
 import { blank } from './analysis/analyze.js';
 import { scanDemographics } from './analysis/demographics.js';
+import { INVESTIGATIONS, NOTE_HEADINGS } from './analysis/cue-lexicon.js';
 import { LIST_MARK } from './analysis/segment.js';
 
 /**
@@ -79,9 +80,12 @@ function innerNegation(item: string): string | null {
 /** "label:" lines that are prose (section headers, vitals, age/sex), not a record rendering. */
 const PROSE_LABEL =
   /^(?:age|sex|gender|cc|chief complaint|hpi|history of present illness|pmh|pmhx|past medical history|psh|past surgical history|fhx|fh|family history|fam hx|sh|social history|ros|review of systems|meds|medications|allergies|vitals|vs|exam|pe|physical exam|assessment|impression|plan|a\/p|hx|history|temp|temperature|t|tmax|pain|notes?|symptoms|complaints?|presenting complaint|pc|hpc|subjective|objective|patient|pt|lungs|heart|cv|cvs|resp|abd|abdomen|neuro|skin|ext|extremities|heent|gen|general|msk|labs|imaging|cxr|ecg|ekg|ddx|differential|differential diagnosis|negative|neg|positive|pos|denies|denied|mother|father|mom|mum|dad|brother|sister|sibling|siblings|grandmother|grandfather|grandma|grandpa|aunt|uncle|son|daughter|parents|family)$/i;
-/** An investigation whose result a note writes in prose ("CT: dilated appendix, no perforation", "UA dip: nitrite +"). */
-const TEST_LABEL =
-  /^(?:(?:ct|cta|mri|mra|us|xr|x-?ray|duplex|tvus|echo|egd|ecg|ekg|eeg|emg|ncs|lp|csf|ua|urine|urinalysis|dipstick|serology|swab|culture|cultures|telemetry|bedside us|renal us|uptake scan|nasendoscopy|arthrocentesis|aspirate|biopsy|holter|spirometry|peak flow|abg|vbg|bloods|fbc|cbc|bmp|cmp|lfts?|u&es?|cxr|imaging|data|results?|investigations?|ix)\b[^:]*|rectal|pr|pelvic|speculum|fluorescein|social|disposition|triggers|vaccines|sx)$/i;
+/** An investigation's or exam's heading with prose after it, an investigation maybe qualified ("CT A/P with contrast"). */
+function proseHeading(label: string): boolean {
+  const lower = label.toLowerCase();
+  const words = lower.split(/\s+/);
+  return NOTE_HEADINGS.has(lower) || INVESTIGATIONS.has(words[0]!) || INVESTIGATIONS.has(words.slice(0, 2).join(' '));
+}
 const QUESTION_START = /^(?:do|does|did|have|has|are|is|was|were|how|where|what|which|when|in|characterize|can|could|would|will|should|any)\b/i;
 const FIRST_PERSON = /\b(?:i|i'm|i've|im|my|me)\b/i;
 
@@ -100,7 +104,7 @@ function proseAnswer(answer: string): boolean {
 function isRendering(m: RegExpExecArray): boolean {
   const label = m[1]!.slice(0, -1).trim();
   const answer = m[2]!.trim();
-  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && !TEST_LABEL.test(label) && !isSectionHeading(label) && label.split(/\s+/).length <= 12 && !proseAnswer(answer);
+  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && !proseHeading(label) && !isSectionHeading(label) && label.split(/\s+/).length <= 12 && !proseAnswer(answer);
   if (!QUESTION_START.test(label) || label.split(/\s+/).length < 2) return false;
   return NO_ANSWER.test(answer) || YES_ANSWER.test(answer) || (answer.split(/\s+/).length <= 8 && !FIRST_PERSON.test(answer));
 }

@@ -107,16 +107,30 @@ const FRAME = [
   'how can i stop', 'how can i get rid of', 'what do i do about', 'what helps with', 'what is wrong with', "what's wrong with", 'whats wrong with',
 ];
 
+/**
+ * Investigations a note reports in prose under their name ("CT: dilated appendix, no perforation",
+ * "UA dip: nitrite +"): header cues here, and no "label: answer" rendering for decompose.ts, which
+ * also takes them with a qualifier ("CT A/P with contrast:").
+ */
+export const INVESTIGATIONS: ReadonlySet<string> = new Set([
+  'ct', 'cta', 'mri', 'mra', 'us', 'xr', 'x-ray', 'xray', 'echo', 'egd', 'eeg', 'emg', 'ncs', 'lp', 'csf', 'ua', 'ua dip', 'urine dip',
+  'dipstick', 'urinalysis', 'urine culture', 'culture', 'cultures', 'serology', 'swab', 'telemetry', 'duplex', 'duplex us', 'bedside us',
+  'renal us', 'tvus', 'uptake scan', 'nasendoscopy', 'arthrocentesis', 'aspirate', 'biopsy', 'holter', 'spirometry', 'peak flow', 'abg',
+  'vbg', 'bloods', 'fbc', 'cbc', 'bmp', 'cmp', 'lft', 'lfts', 'u&e', 'u&es', 'data', 'results', 'investigations', 'ix',
+]);
+/** Exam and note headings a note writes prose under (beyond the shipped section headings). */
+export const NOTE_HEADINGS: ReadonlySet<string> = new Set(['rectal', 'pr', 'pelvic', 'speculum', 'fluorescein', 'social', 'disposition', 'triggers', 'vaccines', 'sx']);
+const INVESTIGATIONS_WITH_SITES = [
+  ...INVESTIGATIONS, 'ct head', 'ct chest', 'ct abdomen', 'ct kub', 'ct a/p', 'cta neck', 'cta head', 'mri brain', 'xr abdomen',
+];
+
 const HEADER = [
   'cc', 'chief complaint', 'hpi', 'history of present illness', 'ros', 'review of systems', 'exam', 'physical exam', 'vitals',
   'assessment', 'plan', 'a/p', 'impression', 'presenting complaint', 'pc', 'hpc', 'social history', 'sh', 'meds', 'medications',
   'subjective', 'objective', 'symptoms', 'note', 'lungs', 'heart', 'cv', 'cvs', 'resp', 'abd', 'abdomen', 'neuro', 'skin', 'ext',
   'extremities', 'heent', 'gen', 'general', 'msk', 'labs', 'imaging', 'cxr', 'ecg', 'ekg',
-  // Investigations a note reports in prose ("CT: dilated appendix, no perforation", "UA dip: nitrite +").
-  'ct', 'cta', 'mri', 'us', 'xr', 'x-ray', 'echo', 'egd', 'eeg', 'emg', 'ncs', 'lp', 'csf', 'ua', 'ua dip', 'urine dip', 'dipstick',
-  'urinalysis', 'urine culture', 'serology', 'swab', 'telemetry', 'duplex', 'duplex us', 'bedside us', 'renal us', 'tvus', 'data',
-  'ct head', 'ct chest', 'ct abdomen', 'ct kub', 'ct a/p', 'cta neck', 'cta head', 'mri brain', 'xr abdomen', 'rectal', 'pelvic',
-  'speculum', 'social', 'disposition',
+  ...INVESTIGATIONS_WITH_SITES,
+  ...NOTE_HEADINGS,
 ];
 
 /** Pseudo-negations: they look like negations but the finding is present (negspacy "pseudo_negations" and lay forms). */

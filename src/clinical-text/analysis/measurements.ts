@@ -39,8 +39,14 @@ export interface Measurement extends MeasuredValue {
 // Validated once at load: a malformed rules file is a programming error, not a silent no-op.
 export const MEASUREMENT_RULES: readonly MeasurementRule[] = z.array(Rule).parse(rules.rules);
 
-/** The rule a measurement was read by, by its LOINC code (MeasuredValue.loinc). */
-export const RULE_BY_LOINC: ReadonlyMap<string, MeasurementRule> = new Map(MEASUREMENT_RULES.map((r) => [r.loinc, r]));
+/** LOINC code (a rule's own, MeasuredValue.loinc, or one of its alsoLoinc) → the rule. */
+export const RULE_BY_LOINC: ReadonlyMap<string, MeasurementRule> = new Map(MEASUREMENT_RULES.flatMap((r) => [r.loinc, ...(r.alsoLoinc ?? [])].map((c) => [c, r] as const)));
+
+/** The factor from a unit as written (any case) to the rule's base unit; null when the rule does not know the unit. */
+export function unitFactor(rule: MeasurementRule, unit: string): number | null {
+  const u = unit.toLowerCase();
+  return Object.entries(rule.units).find(([w]) => w.toLowerCase() === u)?.[1] ?? (u === rule.base.toLowerCase() ? 1 : null);
+}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 // A short or capitalised name is an abbreviation and matches as written ("K", "Cr", "HR"): "k" and "hr" are other words.
@@ -100,8 +106,11 @@ function inBaseUnit(rule: MeasurementRule, raw: number, factor: number | undefin
 }
 const NO_MARKS = { flag: null, range: null } as const;
 
-/** LOINC code (a rule's own or one of its alsoLoinc) → the rule. */
-const RULE_BY_ANY_LOINC: ReadonlyMap<string, MeasurementRule> = new Map(MEASUREMENT_RULES.flatMap((r) => [r.loinc, ...(r.alsoLoinc ?? [])].map((c) => [c, r] as const)));
+/** A measurement as a finding's text and what was measured: the abnormal finding it shows, else its value ("heart rate 72 /min"). */
+function asFinding(m: Omit<Measurement, 'span'>): { text: string; measured: MeasuredValue } {
+  const value = Math.round(m.value * 1000) / 1000;
+  return { text: m.finding ?? `${m.analyte} ${value} ${m.unit}`, measured: { analyte: m.analyte, loinc: m.loinc, value, unit: m.unit, ...(m.finding === null ? { withinLimits: true } : {}) } };
+}
 
 /** Why a coded value cannot be read as a measurement, and which of its parts is to blame. */
 export interface CodedMeasurementProblem {
@@ -116,14 +125,13 @@ export interface CodedMeasurementProblem {
  * no rule knows, a unit the rule does not convert, an implausible value.
  */
 export function codedMeasurementFinding(loinc: string, raw: number, unit: string | null): Result<{ text: string; measured: MeasuredValue }, CodedMeasurementProblem> {
-  const rule = RULE_BY_ANY_LOINC.get(loinc);
-  if (!rule) return err({ part: 'code', reason: `no measurement rule reads LOINC ${loinc} (the rules read ${[...RULE_BY_ANY_LOINC.keys()].length} codes: heart and breathing rates, SpO2, blood pressure, glucose, blood counts and chemistry; docs/http-api.md)` });
-  const factor = unit === null || unit === '' ? undefined : Object.entries(rule.units).find(([u]) => u.toLowerCase() === unit.toLowerCase())?.[1] ?? (unit.toLowerCase() === rule.base.toLowerCase() ? 1 : null);
+  const rule = RULE_BY_LOINC.get(loinc);
+  if (!rule) return err({ part: 'code', reason: `no measurement rule reads LOINC ${loinc} (the rules read ${RULE_BY_LOINC.size} codes: heart and breathing rates, SpO2, blood pressure, glucose, blood counts and chemistry; docs/http-api.md)` });
+  const factor = unit === null || unit === '' ? undefined : unitFactor(rule, unit);
   if (factor === null) return err({ part: 'unit', reason: `"${unit}" is not a unit of ${rule.analyte} (${[...new Set([rule.base, ...Object.keys(rule.units)])].join(', ')})` });
   const m = inBaseUnit(rule, raw, factor);
   if (m === null) return err({ part: 'value', reason: `${raw}${unit ? ` ${unit}` : ''} is not a plausible ${rule.analyte} (${rule.plausible[0]}-${rule.plausible[1]} ${rule.base})` });
-  const value = Math.round(m.value * 1000) / 1000;
-  return ok({ text: m.finding ?? `${m.analyte} ${value} ${m.unit}`, measured: { analyte: m.analyte, loinc: m.loinc, value, unit: m.unit, ...(m.finding === null ? { withinLimits: true } : {}) } });
+  return ok(asFinding(m));
 }
 
 export function readMeasurements(text: string, age: number | null): Measurement[] {
@@ -167,9 +175,7 @@ export function measurementFindings(text: string, age: number | null): TextFindi
     const key = m.finding ?? (abnormal.has(m.analyte) ? null : m.analyte);
     if (key === null || seen.has(key)) continue;
     seen.add(key);
-    const value = Math.round(m.value * 1000) / 1000;
-    const measured: MeasuredValue = { analyte: m.analyte, loinc: m.loinc, value, unit: m.unit, ...(m.finding === null ? { withinLimits: true } : {}) };
-    out.push({ text: m.finding ?? `${m.analyte} ${value} ${m.unit}`, span: m.span, clause: m.span, assertion: 'present', experiencer: 'patient', temporality: 'current', cue: null, values: {}, measured });
+    out.push({ ...asFinding(m), span: m.span, clause: m.span, assertion: 'present', experiencer: 'patient', temporality: 'current', cue: null, values: {} });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { InputFinding } from '../findings.js';
-import { RULE_BY_LOINC, type MeasurementRule } from '../analysis/measurements.js';
+import { RULE_BY_LOINC, unitFactor, type MeasurementRule } from '../analysis/measurements.js';
 import { tertileBounds, type TertileBounds } from '../../sources/binning/bins.js';
 import type { ConceptSet } from './concept-set.js';
 import type { ConceptMatch } from './resolve-features.js';
@@ -36,7 +36,9 @@ function binnedByLoinc(set: ConceptSet): Map<string, BinnedFeature[]> {
     const thirds = f.valueCode.startsWith('T') ? tertileBounds(f.valueText ?? '') : null;
     if (f.valueCode.startsWith('T') && thirds === null) return; // a label we did not write: no cut points to read
     const code = f.code.slice('LOINC:'.length);
-    out.set(code, [...(out.get(code) ?? []), { feature, valueCode: f.valueCode, thirds }]);
+    const list = out.get(code) ?? [];
+    list.push({ feature, valueCode: f.valueCode, thirds });
+    out.set(code, list);
   });
   cache.set(set, out);
   return out;
@@ -44,11 +46,10 @@ function binnedByLoinc(set: ConceptSet): Map<string, BinnedFeature[]> {
 
 const BIN_CODES: ReadonlySet<string> = new Set(['L', 'N', 'H', 'T1', 'T2', 'T3']);
 
-/** The value in the unit a bin label states; null when the rule does not know that unit. */
+/** The value (in the rule's base unit) in the unit a bin label states; null when the label states none the rule knows. */
 function inUnit(value: number, rule: MeasurementRule, unit: string | null): number | null {
-  if (unit === null || unit.toLowerCase() === rule.base.toLowerCase()) return unit === null ? null : value;
-  const factor = Object.entries(rule.units).find(([u]) => u.toLowerCase() === unit.toLowerCase())?.[1];
-  return factor === undefined ? null : value / factor;
+  const factor = unit === null ? null : unitFactor(rule, unit);
+  return factor === null ? null : value / factor;
 }
 
 function binOf(bins: readonly BinnedFeature[], rule: MeasurementRule, value: number, direction: 'H' | 'L' | null): BinnedFeature | null {
