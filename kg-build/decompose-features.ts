@@ -1,6 +1,7 @@
 import type { Embeddings } from '@langchain/core/embeddings';
 import type { FeatureNode, ManifestationEdge, NotesMentionEdge } from '../src/domain/kg.js';
 import type { DiseaseClusters } from './cluster-diseases.js';
+import { overNoteFeatureBudget } from './note-feature-budget.js';
 import { notesSupport, type NotesSupportReport } from './notes-support.js';
 import { featureIdOf, isFreeTextKey } from './feature-key.js';
 import { readSpool, type FeatureProto, type RecordScan } from './scan-records.js';
@@ -30,9 +31,11 @@ export interface DecomposeOptions {
   emergentMaxP: number;
   /** A single note's finding is kept as an edge when 2+ notes of at least this many other diseases back the finding (notes-support.ts; Infinity: never). */
   sharedFindingDiseases: number;
+  /** At most this many features learnt from notes per record with notes (note-feature-budget.ts; Infinity: no budget). */
+  maxNoteFeatureShare: number;
 }
 
-export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.001, sharedFindingDiseases: 4 };
+export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.001, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5 };
 
 export interface DecomposedFeatures {
   features: FeatureNode[];
@@ -127,11 +130,15 @@ export async function decomposeFeatures(
       proposed.push({ kept, key, edge: { diseaseId, featureId: featureIdOf(key), prevalence: count / observed, count, source: 'ehr' } });
     }
   }
-  for (const p of support.settle(proposed)) manifestations.push(p.edge);
+  const settled = support.settle(proposed);
+  const overBudget = overNoteFeatureBudget({ candidates: new Set([...used].filter(noteOnly)), notedPresent, notes: [...noted.values()].reduce((a, b) => a + b, 0) }, opts.maxNoteFeatureShare);
+  support.report.overBudgetFeatures = overBudget.size;
+  for (const key of overBudget) used.delete(key);
+  for (const p of settled) if (!overBudget.has(p.key)) manifestations.push(p.edge);
   const features = [...used].sort().map((key) => ({ ...toNode(emergent.protos.get(key) ?? scan.features.get(key)!), ...(noteOnly(key) ? { fromNotes: true } : {}) }));
   const merged = [...canonical.entries()].filter(([k, v]) => k !== v && !isEmergentKey(k)).length;
   const mixed = mixedDiseases(recordsOf, noted, notedPresent, used);
-  return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept - support.report.undiagnostic }, support: support.report, ...mixed };
+  return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept - support.report.undiagnostic - [...overBudget].filter(isEmergentKey).length }, support: support.report, ...mixed };
 }
 
 /**

@@ -18,7 +18,9 @@ import { isEmergentKey } from './emergent-concepts.js';
  * (p0 ≈ 0.02): without it an anaphylaxis note's cough cost 3 nats. No feature comes from one note.
  * Measured on the dev folds (docs/notes.md, session 18): naive Bayes alone +0.3 on the vignettes,
  * +0.9 on the notes-pc quarters at 4 diseases (90 / 83% of edges backed by 2+ notes); at 1 disease
- * +0.8 / +4.5 but 78 / 61% backed, below issue 24's 80%.
+ * +0.8 / +4.5 but 78 / 61% backed, below issue 24's 80%. Since session 20 the default is 5: with
+ * the feature budget (note-feature-budget.ts) the KG keeps the common findings, whose single-note
+ * edges then weigh more (at 4: 79% backed, at 5: 84%, −0.2 / −0.7 points).
  */
 export interface NotesSupportOptions {
   minNoteSupport: number;
@@ -36,6 +38,8 @@ export interface NotesSupportReport {
   undiagnostic: number;
   /** Single-note edges kept because the finding is common (sharedFindingDiseases); not among unsupportedEdges. */
   sharedFindingEdges: number;
+  /** Features learnt from notes left out by the build's budget (note-feature-budget.ts), with their edges. */
+  overBudgetFeatures: number;
 }
 
 /** An edge as proposed: whether `keeps` kept it, and its feature key. */
@@ -57,7 +61,7 @@ export function notesSupport(
   opts: NotesSupportOptions,
 ): NotesSupport {
   const undiagnostic = opts.emergentMaxP < 1 ? unassociated(input.noted, input.notedPresent, opts.emergentMaxP) : new Set<string>();
-  const report: NotesSupportReport = { unsupportedEdges: 0, thinDiseases: [...input.noted.values()].filter((n) => n > 0 && n < opts.thinDiseaseNotes).length, undiagnostic: undiagnostic.size, sharedFindingEdges: 0 };
+  const report: NotesSupportReport = { unsupportedEdges: 0, thinDiseases: [...input.noted.values()].filter((n) => n > 0 && n < opts.thinDiseaseNotes).length, undiagnostic: undiagnostic.size, sharedFindingEdges: 0, overBudgetFeatures: 0 };
   // Edges refused for their note count only (not an undiagnostic concept's): the ones settle may keep.
   const refused = new Set<string>();
   return {

@@ -27,7 +27,7 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
   if (n && n.notes > 0) {
     const by = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
     lines.push(`notes: ${n.notes} notes of ${n.records} records read; ${n.findings} vocabulary findings, ${n.unread} findings no vocabulary read; emergent concepts ${n.emergent.kept} kept of ${n.emergent.candidates} candidate phrases (${n.support.undiagnostic} more shared by k patients but associated with no disease)`);
-    lines.push(`notes support: ${n.support.unsupportedEdges} disease-finding pairs stated by too few of the disease's notes left out; ${n.support.sharedFindingEdges} more stated by one note kept, the finding being backed in other diseases; ${n.support.thinDiseases} diseases with fewer notes than the support rule needs keep theirs`);
+    lines.push(`notes support: ${n.support.unsupportedEdges} disease-finding pairs stated by too few of the disease's notes left out; ${n.support.sharedFindingEdges} more stated by one note kept, the finding being backed in other diseases; ${n.support.thinDiseases} diseases with fewer notes than the support rule needs keep theirs; ${n.support.overBudgetFeatures} features learnt from notes left out, over the budget of features per note (--max-note-feature-share)`);
     lines.push(`  left out (sections stating the diagnosis, characters): ${by(n.leftOut)}; identifiers scrubbed: ${by(n.scrubbed)}`);
   }
   if (o.triples.rows > 0) lines.push(`triples: ${o.triples.rows} rows imported as L4a, ${o.triples.unmatched} with a subject that names no disease (skipped)`);

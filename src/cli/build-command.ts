@@ -28,6 +28,7 @@ interface BuildFlags {
   queryFile?: string[];
   minPatients?: number;
   minNoteSupport?: number;
+  maxNoteFeatureShare?: number;
   hierarchy: string;
   strict?: boolean;
   recordsInGraph?: boolean;
@@ -57,6 +58,16 @@ function num(flag: string, opts: { integer?: boolean; min?: number } = {}) {
   };
 }
 
+/** A positive number, or 'none' for no limit (Infinity). */
+function shareOrNone(flag: string) {
+  return (v: string): number => {
+    if (v.trim() === 'none') return Infinity;
+    const n = num(flag)(v);
+    if (!(n > 0)) throw new InputError(`--${flag} must be a positive number or 'none', got '${v}'`, { field: flag });
+    return n;
+  };
+}
+
 function size(flag: string, v: string): number | 'auto' {
   return v === 'auto' ? 'auto' : num(flag, { integer: true })(v);
 }
@@ -73,6 +84,7 @@ export function paramsFromFlags(o: BuildFlags): BuildParams {
     decompose: {
       ...(o.minPatients !== undefined ? { emergent: { minPatients: o.minPatients } } : {}),
       ...(o.minNoteSupport !== undefined ? { minNoteSupport: o.minNoteSupport } : {}),
+      ...(o.maxNoteFeatureShare !== undefined ? { maxNoteFeatureShare: o.maxNoteFeatureShare } : {}),
     },
     keyDifferences: {},
     index: {},
@@ -163,6 +175,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources (repeat: in the order of those sources)', collect)
     .option('--query-file <file>', 'SQL query yielding the rows (postgres; repeat: in the order of the postgres sources)', collect)
     .option('--min-patients <k>', 'records an emergent concept read from notes, and each phrase stored for it, must have been seen in (default 5)', num('min-patients', { integer: true }))
+    .option('--max-note-feature-share <x>', "features learnt from notes a KG keeps per record with notes, each disease's best-backed first (default 0.5; 'none' keeps every one the support rules keep)", shareOrNone('max-note-feature-share'))
     .option('--min-note-support <n>', "notes of a disease a finding learnt from notes needs to become its manifestation (default 2; 1 keeps every note's finding; diseases with fewer than 5 notes always keep them)", num('min-note-support', { integer: true, min: 1 }))
     .option('--hierarchy <mode>', 'auto (ICD-10 when ~all diseases have codes, else LLM if configured, else statistical) | statistical | icd10 | llm', 'auto')
     .option('--lexicon <file>', 'concept lexicon (JSON) naming statistical groups (default: datasets/lexicon/ddxplus-lexicon.json when present)')

@@ -145,7 +145,7 @@ describe('a KG learned from clinical notes (issue 24; real Neo4j, faiss-node, HP
     assert.equal(emergent.length, outcome.notes.emergent.kept);
     for (const f of emergent) assert.ok(Array.isArray(f.forms) && f.forms.length > 0 && f.forms.every((s) => s.trim() !== ''), `emergent ${f.text}: forms ${JSON.stringify(f.forms)}`);
     // Twenty notes per condition: every manifestation in Neo4j is backed by two notes of its disease (but
-    // a common finding's, kept when four other diseases back it: none among four diseases), and what one
+    // a common finding's, kept when five other diseases back it: none among four diseases), and what one
     // note alone said is counted, not lost silently.
     const [thin] = await store.runText('MATCH (:Disease)-[m:HAS_MANIFESTATION]->(:Feature) RETURN count(m) AS edges, sum(CASE WHEN m.count < 2 THEN 1 ELSE 0 END) AS single', {}, 'READ');
     assert.ok(Number(thin!.edges) > 0);

@@ -79,7 +79,7 @@ describe('kg-build notes-support: what a manifestation learnt from notes needs',
     const s = notesSupport({ noted, notedPresent, noteOnly }, { minNoteSupport: 1, thinDiseaseNotes: 5, emergentMaxP: 1, sharedFindingDiseases: 2 });
     assert.equal(s.keeps('d:well', 'e:common', 1), true);
     assert.equal(s.keeps('d:well', 't:flush', 1), true);
-    assert.deepEqual(s.report, { unsupportedEdges: 0, thinDiseases: 1, undiagnostic: 0, sharedFindingEdges: 0 });
+    assert.deepEqual(s.report, { unsupportedEdges: 0, thinDiseases: 1, undiagnostic: 0, sharedFindingEdges: 0, overBudgetFeatures: 0 });
   });
 
   // A common finding's single-note edge: the feature is in the KG anyway, and one note of twelve
