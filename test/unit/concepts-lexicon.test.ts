@@ -440,6 +440,10 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.deepEqual(about('collapsed lung', null), ['E_21']);
     assert.deepEqual(about('lung cancer', 'dad had'), ['E_224']);
     assert.deepEqual(about('MI at 50', 'father had'), ['E_225']);
+    // "My brother died of the heart very young", "Mother died suddenly aged 50": a relative's early cardiac death.
+    assert.deepEqual(about('heart very young', 'brother died of'), ['E_225']);
+    assert.deepEqual(about('Mother died suddenly', null), ['E_225']);
+    assert.deepEqual(about('heart problems', 'dad has'), ['E_225']);
     // A question about one relative (E_142: the mother's asthma) needs that relative named.
     assert.deepEqual(about('asthma', 'mom has'), ['E_142', 'E_87']);
     assert.deepEqual(about('asthma', 'sister has'), ['E_87']);

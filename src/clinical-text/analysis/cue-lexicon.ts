@@ -219,7 +219,7 @@ const OTHER_NOUNS = [
   'friends', 'roommate', 'room mate', 'roomie', 'housemate', 'house mate', 'flatmate', 'coworker', 'coworkers', 'co-worker', 'colleague', 'neighbor', 'neighbour', 'classmate', 'boss', 'spouse',
 ];
 const RELATION_VERBS = [
-  'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'passed away from', 'diagnosed with',
+  'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'died young of', 'died young from', 'died suddenly of', 'passed away from', 'diagnosed with',
   'was diagnosed with', 'w/', ':', '-', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
 ];
 /** "family history of", "family hx (of)" and "in my family" are relation phrases of the noun "family" (relationDefs). */

@@ -46,10 +46,11 @@ function bare(input: ScopeInput, s: number): boolean {
  * Past problems and relatives' problems are listed tersely: "h/o CHF, acute severe dyspnea" ends
  * the history list. Under a heading ("FHx: mother MI at 50") the entries may run longer.
  */
-function pastListItem(input: ScopeInput, s: number, underHeading: boolean): boolean {
+function pastListItem(input: ScopeInput, s: number, underHeading: boolean, family: boolean): boolean {
   const seg = input.segments[s]!;
   const words = input.tokens.slice(seg.from, seg.to).filter((t) => isWord(t) && !LEADING_FILLER.has(t.norm));
-  return (underHeading || words.length <= 3) && !words.some((t) => ACUTE.has(t.norm));
+  // Under a family-history heading "sudden" and "early" are the relatives' history ("FHx: sudden cardiac death").
+  return (underHeading || words.length <= 3) && ((underHeading && family) || !words.some((t) => ACUTE.has(t.norm)));
 }
 
 /** A segment that is nothing but its cue: a heading such as "FHx:" or "PMH:". */
@@ -88,7 +89,7 @@ function listFacts(input: ScopeInput): ListFacts {
 export function listContinues(input: ScopeInput, scope: Scope, s: number): boolean {
   const facts = listFacts(input);
   if (!facts.bare[s]) return false;
-  if ((scope.kind === 'historical' || scope.kind === 'family' || scope.kind === 'other') && !pastListItem(input, s, headingOnly(input, scope.seg))) return false;
+  if ((scope.kind === 'historical' || scope.kind === 'family' || scope.kind === 'other') && !pastListItem(input, s, headingOnly(input, scope.seg), scope.kind === 'family')) return false;
   if (scope.list === 'strong') return true;
   return scope.list === 'weak' ? facts.bareToEnd[s]! : facts.closerAhead[s]!;
 }

@@ -15,7 +15,7 @@ const RELATIVES: Record<string, readonly string[]> = {
 };
 const RELATIVE_WORDS = Object.values(RELATIVES).flat();
 const PERSON = `(?:${[...RELATIVE_WORDS, 'parents?', 'relatives?'].join('|')})`;
-const VERB = '(?:has|had|have|is|are|was|with|gets|got|died of|suffers from)';
+const VERB = '(?:has|had|have|is|are|was|with|gets|got|died of|died young of|suffers from)';
 const LEAD = new RegExp(`^(?:(?:personal or )?family (?:history|hx) of|fam hx of|fhx of|${PERSON}(?: history of)?(?: ${VERB})?)\\s+(?:an?\\s+)?`);
 const TRAIL = /\s+(?:runs? in (?:the|my) family|in the family|at \d+)$/;
 
