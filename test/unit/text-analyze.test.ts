@@ -162,6 +162,7 @@ const cases: [string, string, string[]][] = [
   ['FHx heading over a longer entry', 'FHx: mother MI at 50', ['+fam mother MI at 50']],
   ['under a family heading "sudden" is the relative\'s history', 'FHx: sudden cardiac death', ['+fam sudden cardiac death']],
   ['died young of', 'My mother died young of the heart', ['+fam heart']],
+  ['a vagal manoeuvre is no breathing complaint', 'If I hold my breath and push it stops', ['+push it stops']],
   // The numbers are read as what they show (measurements.ts), never as words: "RA" after a saturation is room air.
   ['vital signs are measurements, read as the abnormal findings they show ("RA" after a saturation is room air); a normal one is its value', 'Accessory muscle use, SpO2 86% RA, HR 118, RR 26, BP 150/90', ['+Accessory muscle use', '+Hypoxemia', '+Elevated heart rate', '+Polypnea', '+systolic blood pressure 150 mmHg']],
   ['a temperature stays the fever finding beside other vitals', 'HR 118, T 38.9', ['+Elevated heart rate', '+fever']],

@@ -155,6 +155,8 @@ const PSEUDO: [string, string | null][] = [
   ['drinking fluids', ''], ['drinking normally', ''], ['feeding well', ''], ['drinks ok', ''], ['drinking ok', ''], ['eating ok', ''],
   ['eats and drinks', ''], ['drinks well', ''],
   // Words an embedding took for a finding: "they pass after 10 min" is no fainting, "cold air" no "out cold".
+  // A vagal manoeuvre is what stops a tachycardia, no breathing complaint ("if I hold my breath and push it stops").
+  ['hold my breath', ''], ['holding my breath', ''], ['held my breath', ''], ['hold his breath', ''], ['hold her breath', ''], ['bear down', ''], ['bearing down', ''], ['valsalva', ''],
   ['they pass', ''], ['it passes', ''], ['passes after', ''], ['cold air', ''], ['in the cold', ''], ['cold weather', ''], ['born and raised', ''], ['born and bred', ''],
   // "still isn't right": unwell, not a denial of what follows ("isn't right after that gastro bug").
   ["isn't right", ''], ['isnt right', ''], ["hasn't been right", ''], ["not been right", ''], ["hasn't been right since", ''], ["not right since", ''], ["isn't himself", ''], ["isn't herself", ''],
