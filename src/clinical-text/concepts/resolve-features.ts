@@ -100,6 +100,20 @@ export function stoppedHabit(f: InputFinding): boolean {
   return f.temporality === 'historical' && f.polarity === 'present' && CESSATION.test(f.cue ?? '');
 }
 
+/**
+ * A trigger word inside a compound that names something else is no trigger: "blood pressure
+ * machine" has no pain in it ("pressure" heads pain characters: "my pulse is all over the shop"
+ * after it had read as a pulsing pain).
+ */
+const NOT_AFTER: Readonly<Record<string, readonly string[]>> = { pressure: ['blood', 'bp', 'eye', 'intraocular', 'tyre', 'tire', 'water'] };
+
+function compoundWord(tokens: readonly Token[], m: Mention): boolean {
+  if (m.at.length !== 1) return false;
+  const k = m.at[0]!;
+  const before = NOT_AFTER[tokens[k]?.norm ?? ''];
+  return before !== undefined && k > 0 && before.includes(tokens[k - 1]!.norm);
+}
+
 export function resolveFeatures(index: ConceptIndex, input: ResolveInput): ConceptMatch[] {
   const f = input.finding;
   if (f.assertion === 'hypothetical' || f.assertion === 'possible') return [];
@@ -109,8 +123,8 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   const found = findMentions(index, tokens, { family: f.experiencer === 'family', said: `${f.cue ?? ''} ${f.text}` });
   const mentions = f.polarity === 'absent' ? deniedInCircumstanceOnly(tokens, found) : found;
   const clauseTokens = expand(index, input.clauseTokens);
-  const clauseTriggers = clauseTokens.length > 0 ? findMentions(index, clauseTokens).filter((m) => m.entry.target.kind === 'trigger') : [];
-  const ownTriggers = mentions.filter((m) => m.entry.target.kind === 'trigger');
+  const clauseTriggers = clauseTokens.length > 0 ? findMentions(index, clauseTokens).filter((m) => m.entry.target.kind === 'trigger' && !compoundWord(clauseTokens, m)) : [];
+  const ownTriggers = mentions.filter((m) => m.entry.target.kind === 'trigger' && !compoundWord(tokens, m));
   const triggerCodes = new Set([...ownTriggers, ...clauseTriggers].map((m) => (m.entry.target as { code: string }).code));
   // Someone else's condition is not the patient's: a relative's reaches family-history and
   // exposure concepts ("father smokes", "brother has whooping cough"), anyone else's exposures only.
