@@ -166,6 +166,9 @@ const cases: [string, string, string[]][] = [
   // The numbers are read as what they show (measurements.ts), never as words: "RA" after a saturation is room air.
   ['vital signs are measurements, read as the abnormal findings they show ("RA" after a saturation is room air); a normal one is its value', 'Accessory muscle use, SpO2 86% RA, HR 118, RR 26, BP 150/90', ['+Accessory muscle use', '+Hypoxemia', '+Elevated heart rate', '+Polypnea', '+systolic blood pressure 150 mmHg']],
   ['a temperature stays the fever finding beside other vitals', 'HR 118, T 38.9', ['+Elevated heart rate', '+fever']],
+  ['a temperature with when it was taken is the fever finding', 'temp 38.6 overnight', ['+fever']],
+  ['a range of temperatures is read by its highest', 'low-grade evening temps 37.8-38.2, productive cough', ['+fever', '+productive cough']],
+  ['a lump that pops back in when lying down says nothing of lying down', 'it pops back in when I lie down', []],
   ['normal vital signs name no abnormality: their values, for binned measurements only', 'SpO2 98% RA, HR 78, RR 14, BP 122/76', ['+oxygen saturation 98 %', '+heart rate 78 /min', '+respiratory rate 14 /min', '+systolic blood pressure 122 mmHg']],
   ['RA as a diagnosis is untouched', 'Hx of RA on methotrexate', ['+hist RA on methotrexate']],
   ['without a condom is unprotected sex, not a negation', 'had sex without a condom last month', ['+sex without a condom last month']],
@@ -226,7 +229,7 @@ const cases: [string, string, string[]][] = [
   ['a letter\'s greeting is no surgery', 'Dear surgery, I have a stuffy nose', ['+stuffy nose']],
   ['idioms read as what they mean', 'hair is falling out, bad breath, pulse is all over the shop', ['+hair loss', '+halitosis', '+irregular pulse']],
   ['pain-free now denies no pain; still working is no contact', 'chest pressure at rest, currently pain-free, still going to work', ['+chest pressure at rest']],
-  ['"came back" is no back', 'the burning pain came back, it pops back in when I lie down', ['+burning pain', '+in when I lie down']],
+  ['"came back" is no back', 'the burning pain came back, it pops back in when I lie down', ['+burning pain']],
   ['empty text', '  \n ', []],
 ];
 

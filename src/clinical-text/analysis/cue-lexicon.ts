@@ -210,6 +210,8 @@ const LOST: [string, string][] = LOST_FACULTIES.flatMap(([f, loss]) => GONE.map(
 /** "The pain came back", "it pops back in": the adverb, not the body site (it read a back pain). */
 const BACK_VERBS = ['come', 'comes', 'came', 'coming', 'go', 'goes', 'went', 'going', 'gone', 'pop', 'pops', 'popped', 'popping', 'get', 'gets', 'got', 'getting', 'push', 'pushes', 'pushed', 'bring', 'brings', 'brought', 'keeps coming', 'flared', 'flares'];
 const ADVERB_BACK: [string, string][] = BACK_VERBS.map((v) => [`${v} back`, '']);
+/** A lump that "pops back in when I lie down" is reducible, which says nothing of lying down (it had read as orthopnoea). */
+const BACK_IN: [string, string][] = BACK_VERBS.flatMap((v) => ['', ' when i lie down', ' when lying down', ' lying down', ' when i lay down', ' on lying down'].map((tail): [string, string] => [`${v} back in${tail}`, '']));
 
 const FAMILY_NOUNS = [
   'mother', 'mom', 'mum', 'mommy', 'father', 'dad', 'daddy', 'sister', 'brother', 'sibling', 'siblings', 'parent', 'parents', 'aunt',
@@ -256,7 +258,7 @@ function relationDefs(nouns: readonly string[], kind: 'family' | 'other'): CueDe
 }
 
 export const CUE_DEFS: readonly CueDef[] = [
-  ...[...PSEUDO, ...LOST, ...ADVERB_BACK].map(([p, rewrite]): CueDef => ({ tokens: p.split(' '), kind: 'pseudo', direction: 'forward', list: 'none', rewrite })),
+  ...[...PSEUDO, ...LOST, ...BACK_IN, ...ADVERB_BACK].map(([p, rewrite]): CueDef => ({ tokens: p.split(' '), kind: 'pseudo', direction: 'forward', list: 'none', rewrite })),
   ...defs(NEG_STRONG, 'negated', 'forward', 'strong'),
   ...defs(NEG_WEAK, 'negated', 'forward', 'weak'),
   ...defs(NEG_AUX, 'negated', 'forward', 'none'),

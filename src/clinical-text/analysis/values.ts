@@ -36,7 +36,7 @@ const SINCE_VALUE: Readonly<Record<string, [number, DurationUnit]>> = {
 
 const INTENSITY = /\b(?<num>\d{1,2}(?:\.\d)?)\s*(?:\/|out\s+of)\s*10\b/gi;
 const TEMPERATURE =
-  /(?:\b(?<ctx>temp(?:erature)?|tmax|t|febrile|fevers?|feverish|pyrexi(?:a|al)|spiked|spiking)\b\s*[:=]?\s*(?:(?:of|to|was|is|at|up\s+to|as\s+high\s+as|around|about|reaching|spiking\s+to|~)\s*)*)?(?<num>\d{2,3}(?:[.,]\d{1,2})?)\s*(?<deg>°|º|deg(?:rees?)?\.?)?\s*(?<unit>[CF](?![A-Za-z]))?/gi;
+  /(?:\b(?<ctx>temp(?:erature)?s?|tmax|t|febrile|fevers?|feverish|pyrexi(?:a|al)|spiked|spiking)\b\s*[:=]?\s*(?:(?:of|to|was|is|at|up\s+to|as\s+high\s+as|around|about|reaching|spiking\s+to|~)\s*)*)?(?<num>\d{2,3}(?:[.,]\d{1,2})?)(?:\s*(?:-|–|to)\s*(?<num2>\d{2,3}(?:[.,]\d{1,2})?))?\s*(?<deg>°|º|deg(?:rees?)?\.?)?\s*(?<unit>[CF](?![A-Za-z]))?/gi;
 
 const DAYS: Readonly<Record<DurationUnit, number>> = { hour: 1 / 24, day: 1, week: 7, month: 30, year: 365 };
 
@@ -81,7 +81,10 @@ export function findValues(text: string, from: number, to: number): ValueHit[] {
   for (const m of s.matchAll(TEMPERATURE)) {
     const g = m.groups!;
     if (!g.ctx && !g.deg && !g.unit) continue;
-    const c = celsius(g.num!, g.unit);
+    // A range ("temps 37.8-38.2") is read by its highest reading: that is whether there was a fever.
+    const c1 = celsius(g.num!, g.unit);
+    const c2 = g.num2 ? celsius(g.num2, g.unit) : null;
+    const c = c1 !== null && c2 !== null ? Math.max(c1, c2) : g.num2 ? null : c1;
     const numAt = m.index + m[0].indexOf(g.num!, g.ctx ? g.ctx.length : 0);
     const end = m.index + m[0].trimEnd().length;
     if (c === null || !free(from + numAt, from + end)) continue;

@@ -60,7 +60,8 @@ export const WITH_KEEP = set(`
 /** Temperature words: an atom of only these and a temperature value is the fever finding itself. */
 export const TEMPERATURE_WORDS = set(`
   temp temperature t tmax febrile fever fevers feverish pyrexia pyrexial high low grade low-grade of to was is at up as around
-  about reaching spiking a with has had measured oral rectal max maximum degrees deg running ran spiked`);
+  about reaching spiking a with has had measured oral rectal max maximum degrees deg running ran spiked
+  temps temperatures overnight last night nights evening evenings yesterday today tonight morning this in the home recorded checked peaked peak`);
 
 /** A list item with these words reports a normal or positive state ("BMs normal", "tolerating PO"): it ends a negation list. */
 export const NOT_BARE = set(`normal normally fine ok okay tolerating tolerated tolerates positive present intact clear stable utd good well
