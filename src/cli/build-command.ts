@@ -59,7 +59,7 @@ function num(flag: string, opts: { integer?: boolean; min?: number } = {}) {
 }
 
 /** A positive number, or 'none' for no limit (Infinity). */
-function shareOrNone(flag: string) {
+export function shareOrNone(flag: string) {
   return (v: string): number => {
     if (v.trim() === 'none') return Infinity;
     const n = num(flag)(v);

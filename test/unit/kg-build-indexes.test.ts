@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { HashedEmbedder } from '../../src/adapters/embeddings/hashed-embedder.js';
 import { buildDir, currentPointer } from '../../src/domain/artifacts.js';
 import { buildIndexes, setCurrent, type IndexFactory, type WritableIndex } from '../../kg-build/build-indexes.js';
-import { paramsFromFlags } from '../../src/cli/build-command.js';
+import { paramsFromFlags, shareOrNone } from '../../src/cli/build-command.js';
 
 /** Records what the stage asks of the index: kinds, rows, files written. */
 function fakeFactory(log: { kind: string; ids: string[]; saved: string[] }[]): IndexFactory {
@@ -140,6 +140,14 @@ describe('dxgraph build flags', () => {
     assert.equal(p.recordsInGraph, true);
     assert.deepEqual(p.decompose, {});
     assert.deepEqual(paramsFromFlags({ ...flags, minPatients: 3, minNoteSupport: 1 }).decompose, { emergent: { minPatients: 3 }, minNoteSupport: 1 });
+    assert.deepEqual(paramsFromFlags({ ...flags, maxNoteFeatureShare: Infinity }).decompose, { maxNoteFeatureShare: Infinity });
+  });
+  it('--max-note-feature-share: a positive number, or none for no budget', () => {
+    const parse = shareOrNone('max-note-feature-share');
+    assert.equal(parse('0.3'), 0.3);
+    assert.equal(parse('none'), Infinity);
+    assert.throws(() => parse('0'), /--max-note-feature-share must be a positive number or 'none', got '0'/);
+    assert.throws(() => parse('half'), /--max-note-feature-share must be a number, got 'half'/);
   });
   it('reject bad combinations naming the flag', () => {
     assert.throws(() => paramsFromFlags({ ...flags, hierarchy: 'kmeans' }), /--hierarchy must be one of/);
