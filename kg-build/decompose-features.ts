@@ -35,7 +35,7 @@ export interface DecomposeOptions {
   maxNoteFeatureShare: number;
 }
 
-export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.001, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5 };
+export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.003, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5 };
 
 export interface DecomposedFeatures {
   features: FeatureNode[];
