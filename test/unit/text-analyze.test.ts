@@ -176,6 +176,8 @@ const cases: [string, string, string[]][] = [
   ['family history heading, then the patient', 'Family history: father MI at 48. Now chest pain.', ['+fam father MI at 48', '+chest pain']],
   ['PMH heading still stops at an acute finding', 'PMH: asthma, acute SOB', ['+hist asthma', '+acute SOB']],
   ['X in father', 'MI in father', ['+fam MI']],
+  ['X in father at an age', 'MI in father at 52', ['+fam MI at 52']],
+  ['X in his/her relative', 'Asthma in his mother', ['+fam Asthma']],
   ['runs in my family', 'Asthma runs in my family', ['+fam Asthma']],
   ['no family history', 'no family history of diabetes', ['-diabetes']],
   ['fam hx of', 'fam hx of asthma', ['+fam asthma']],

@@ -250,7 +250,7 @@ function relationDefs(nouns: readonly string[], kind: 'family' | 'other'): CueDe
     }
     if (kind === 'family') {
       out.push({ tokens: ['in', n], kind, direction: 'backward', list: 'none', rewrite: null });
-      out.push({ tokens: ['in', 'my', n], kind, direction: 'backward', list: 'none', rewrite: null });
+      for (const whose of ['my', 'his', 'her', 'their']) out.push({ tokens: ['in', whose, n], kind, direction: 'backward', list: 'none', rewrite: null });
       out.push({ tokens: [`${n}'s`], kind, direction: 'forward', list: 'none', rewrite: null });
     }
   }

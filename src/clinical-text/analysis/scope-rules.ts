@@ -102,7 +102,9 @@ export function placement(input: ScopeInput, a: Atom, h: CueHit): 'forward' | 'b
   let prefix = true;
   for (let k = a.from; k < h.i; k++) if (!quiet(k, LEADING_FILLER)) prefix = false;
   let nothingAfter = true;
-  for (let k = h.j; k < a.to; k++) if (!quiet(k, TRAILING_FILLER)) nothingAfter = false;
+  // "MI in father at 52": the age a relative had it is no finding after the cue.
+  const ageAt = (k: number) => /^\d{1,3}s?$/.test(tokens[k]!.norm) && tokens[k - 1]?.norm === 'at';
+  for (let k = h.j; k < a.to; k++) if (!quiet(k, TRAILING_FILLER) && !ageAt(k)) nothingAfter = false;
   if (prefix && !nothingAfter) return 'forward';
   // A cue alone in its atom ("fever and chills resolved", "Fever, now resolved") looks back when it can.
   if (nothingAfter) return h.defs.some((d) => d.direction === 'backward') ? 'backward' : prefix ? 'forward' : 'inner';
