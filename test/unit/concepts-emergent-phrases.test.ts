@@ -96,4 +96,17 @@ describe('concepts emergent-phrases: candidate keys of an unread finding', () =>
     assert.equal(formKey('fh blood clots'), 'fh blood clot');
     assert.equal(formKey('blood clots'), 'blood clot');
   });
+
+  it('the words after a relief cue are the relief, under their own keys ("relieved by sitting" is no "sitting")', () => {
+    assert.deepEqual(keys('relieved by sitting'), ['rb sitt']);
+    assert.deepEqual(phrases('relieved by sitting')[0]?.surface, 'relieved by sitting');
+    assert.deepEqual(keys('pain while sitting'), ['pain', 'pain sitt', 'sitt'].sort());
+    // The words before the cue stay plain, and no pair spans it.
+    assert.deepEqual(keys('chest tightness better with rest'), ['chest', 'chest tightness', 'rb rest', 'tightness'].sort());
+    assert.ok(keys('goes away with rest').includes('rb rest') && !keys('goes away with rest').includes('rest'));
+    // A denied relief is none: "not relieved by rest" is rest pain's words, plainly.
+    assert.deepEqual(keys('not relieved by rest'), ['rest']);
+    for (const text of ['relieved by sitting forward', 'cramp eased by stretching']) for (const p of phrases(text)) assert.equal(formKey(p.surface), p.key, p.surface);
+    assert.equal(formKey('fh relieved by rest'), 'fh rb rest');
+  });
 });

@@ -24,10 +24,11 @@ const lexicon: ConceptLexicon = {
     E_115: ev('unprotected sex', { forms: ['no condoms'], context: 'exposure' }),
     E_201: ev('cough', { forms: ['coughing'] }),
     E_167: ev('pregnant', { forms: ['expecting a baby'] }),
+    E_55: ev('symptoms more prominent at night', { forms: ['worse in the evening'] }),
   },
 };
 
-const features: FeatureNode[] = ['E_209', 'E_115', 'E_201', 'E_167'].map((code) => ({ id: `feat:${code}`, text: code, kind: 'ehr', code, valueCode: null, question: null, valueText: null, antecedent: null }));
+const features: FeatureNode[] = ['E_209', 'E_115', 'E_201', 'E_167', 'E_55'].map((code) => ({ id: `feat:${code}`, text: code, kind: 'ehr', code, valueCode: null, question: null, valueText: null, antecedent: null }));
 const snapshot = buildSnapshot({
   categories: [{ id: 'cat:c', name: 'C' }],
   subcategories: [{ id: 'sub:s', name: 'S', categoryId: 'cat:c' }],
@@ -36,7 +37,7 @@ const snapshot = buildSnapshot({
   manifestations: features.map((f) => ({ diseaseId: 'dis:d', featureId: f.id, prevalence: 1, count: 1, source: 'ehr' as const })),
 });
 
-const VOCAB = ['vaccinations', 'vaccinated', 'shots', 'up', 'date', 'condom', 'condoms', 'sex', 'unprotected', 'cough', 'coughing', 'no', 'baby', 'expecting'];
+const VOCAB = ['vaccinations', 'vaccinated', 'shots', 'up', 'date', 'condom', 'condoms', 'sex', 'unprotected', 'cough', 'coughing', 'no', 'baby', 'expecting', 'worse', 'evening'];
 const bagOfWords: PhraseEmbedder = {
   id: 'bag-of-words',
   embedVectors: (texts) => texts.map((t) => {
@@ -84,5 +85,11 @@ describe('concept layer: the matching stage across findings', () => {
   it('words that only say who the patient is get no embedding reading ("baby" landed on "expecting a baby")', () => {
     assert.deepEqual(read([finding('baby', 'present', { start: 0, end: 4 })]), [[]]);
     assert.deepEqual(read([finding('expecting baby', 'present', { start: 0, end: 14 })]), [['E_167 present']]);
+  });
+
+  it('a qualifier alone names no finding and gets no embedding reading ("getting worse" landed on "worse in the evening")', () => {
+    // "worse" alone is near "worse in the evening" (cosine 0.71), as "sex" is near "unprotected sex".
+    assert.deepEqual(read([finding('getting worse', 'present', { start: 0, end: 13 })]), [[]]);
+    assert.deepEqual(read([finding('worse evenings', 'present', { start: 0, end: 14 })]), [['E_55 present']]);
   });
 });

@@ -44,11 +44,30 @@ export const NO_FINDING_ALONE: ReadonlySet<string> = new Set([
 
 const RELATIVE = 'fh ';
 
-function contentWords(text: string): { stem: string; norm: string }[] {
-  return tokenize(text)
-    .filter((t) => !STOPWORDS.has(t.norm) && !FILLER.has(t.norm) && /[a-z]/.test(t.norm) && !/\d/.test(t.norm))
-    .filter((t) => t.norm.length >= 3 || /^[A-Z]{2}$/.test(t.raw))
-    .map((t) => ({ stem: t.stem, norm: t.norm }));
+/**
+ * Words that say what eases a finding ("relieved by sitting", "better with rest", "goes away with
+ * rest"): the words after one are the relief, not the finding. Without this "relieved by sitting"
+ * (stable angina) and "pain while sitting" (unstable angina) were one concept "sitting".
+ */
+const RELIEF_CUES: ReadonlySet<string> = new Set([
+  'relieved', 'relieves', 'relieve', 'relief', 'eased', 'eases', 'ease', 'easing', 'better', 'improves', 'improved', 'improving',
+  'helped', 'helps', 'settles', 'settled', 'subsides', 'subsided', 'alleviated', 'resolves', 'resolved', 'away',
+]);
+const DENIED_RELIEF: ReadonlySet<string> = new Set(['not', 'no', 'never', 'nothing', 'nor', 'without']);
+/** Key and surface prefixes of a relief's words. */
+const RELIEF_KEY = 'rb ';
+const RELIEF_SURFACE = 'relieved by ';
+
+function contentWords(text: string): { stem: string; norm: string; relief: boolean }[] {
+  const tokens = tokenize(text);
+  // A relief cue denied ("not relieved by rest") leaves its words plain: that is no relief. A cue
+  // word is a qualifier, never a concept's word.
+  const cueAt = tokens.findIndex((t, i) => RELIEF_CUES.has(t.norm) && !DENIED_RELIEF.has(tokens[i - 1]?.norm ?? ''));
+  return tokens
+    .map((t, i) => ({ t, relief: cueAt >= 0 && i > cueAt }))
+    .filter(({ t }) => !RELIEF_CUES.has(t.norm) && !STOPWORDS.has(t.norm) && !FILLER.has(t.norm) && /[a-z]/.test(t.norm) && !/\d/.test(t.norm))
+    .filter(({ t }) => t.norm.length >= 3 || /^[A-Z]{2}$/.test(t.raw))
+    .map(({ t, relief }) => ({ stem: t.stem, norm: t.norm, relief }));
 }
 
 /**
@@ -62,9 +81,11 @@ export function emergentPhrases(f: Pick<InputFinding, 'text' | 'assertion' | 'ex
   const words = contentWords(f.text).filter((w) => !keep || keep(w.stem));
   const out = new Map<string, string>();
   words.forEach((w, i) => {
-    out.set(prefix + w.stem, prefix + w.norm);
+    const [key, surface] = w.relief ? [prefix + RELIEF_KEY, prefix + RELIEF_SURFACE] : [prefix, prefix];
+    out.set(key + w.stem, surface + w.norm);
     const next = words[i + 1];
-    if (pairs && next) out.set(`${prefix}${w.stem} ${next.stem}`, `${prefix}${w.norm} ${next.norm}`);
+    // A pair never spans the cue: "pain" and "rest" of "pain relieved by rest" are no phrase.
+    if (pairs && next && next.relief === w.relief) out.set(`${key}${w.stem} ${next.stem}`, `${surface}${w.norm} ${next.norm}`);
   });
   return [...out].map(([key, surface]) => ({ key, surface }));
 }
@@ -72,6 +93,8 @@ export function emergentPhrases(f: Pick<InputFinding, 'text' | 'assertion' | 'ex
 /** The key a stored form (a surface seen in notes) reads back to. */
 export function formKey(form: string): string {
   const relative = form.startsWith(RELATIVE);
-  const body = relative ? form.slice(RELATIVE.length) : form;
-  return (relative ? RELATIVE : '') + tokenize(body).map((t) => t.stem).join(' ');
+  let body = relative ? form.slice(RELATIVE.length) : form;
+  const relief = body.startsWith(RELIEF_SURFACE);
+  if (relief) body = body.slice(RELIEF_SURFACE.length);
+  return (relative ? RELATIVE : '') + (relief ? RELIEF_KEY : '') + tokenize(body).map((t) => t.stem).join(' ');
 }

@@ -3,10 +3,11 @@ import type { ConceptSet } from './concept-set.js';
 import { conceptIndexFor, featureFor, type ConceptIndex } from './concept-index.js';
 import { formVectorsFor, nearestForm, type PhraseEmbedder } from './embed-forms.js';
 import { phoneticFor } from './find-mentions.js';
-import { tokenize } from './normalize.js';
+import { STOPWORDS, tokenize } from './normalize.js';
 import { resolveFeatures, stoppedHabit, type ConceptMatch } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
 import { matchEmergent } from './match-emergent.js';
+import { NO_FINDING_ALONE } from './emergent-phrases.js';
 import { matchMeasured } from './match-measured.js';
 import { snapshotTiers } from './tiers.js';
 
@@ -105,8 +106,12 @@ export function unknownWords(set: ConceptSet, lexicon: ConceptLexicon | null): (
 const unknownCache = new WeakMap<ConceptSet, WeakMap<object, (stem: string) => boolean>>();
 const NO_LEXICON = {};
 
-/** A phrase with a real word in it: an unknown abbreviation ("TB") has no meaning a word vector could carry. */
-const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 && !/\d/.test(t.norm) && !PERSON.has(t.norm));
+/**
+ * A phrase with a real word in it: an unknown abbreviation ("TB") has no meaning a word vector
+ * could carry, and a qualifier alone ("getting worse") names no finding (it had read as "more
+ * prominent at night").
+ */
+const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 && !/\d/.test(t.norm) && !PERSON.has(t.norm) && !NO_FINDING_ALONE.has(t.norm) && !STOPWORDS.has(t.norm));
 /** Words that name who the patient is ("baby", "infant girl"): no finding, and nearest to "expecting a baby". */
 const PERSON = new Set(['baby', 'babies', 'infant', 'newborn', 'neonate', 'toddler', 'child', 'girl', 'daughter', 'son', 'patient', 'gentleman', 'lady', 'woman', 'male', 'female']);
 
