@@ -10,6 +10,7 @@ import { matchEmergent } from './match-emergent.js';
 import { NO_FINDING_ALONE } from './emergent-phrases.js';
 import { matchMeasured } from './match-measured.js';
 import { snapshotTiers } from './tiers.js';
+import { lexiconConceptSet } from './lexicon-concept-set.js';
 
 /**
  * The concept layer as a matching stage: free-text findings → KG features through surface
@@ -54,12 +55,15 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
     const hits = matchMeasured(deps.snapshot, finding);
     if (hits.length > 0) found.set(i, hits);
   });
+  const clauseOf = (f: InputFinding) => (input.text && f.clause ? input.text.slice(f.clause.start, f.clause.end) : '');
   // Tier by tier (tiers.ts): a finding an earlier vocabulary read never reaches a later one.
+  let outside: ReadonlySet<number> | null = null;
   for (const tier of snapshotTiers(deps.snapshot)) {
     const index = tier === 'emergent' ? null : conceptIndexFor(deps.snapshot, deps.lexicon, tier);
+    if (tier !== 'coded') outside ??= readOutsideKg(deps, input, found, clauseOf);
     input.findings.forEach((finding, i) => {
-      if (found.has(i) || !readable(finding) || (input.only && !input.only.has(i))) return;
-      const clause = input.text && finding.clause ? input.text.slice(finding.clause.start, finding.clause.end) : '';
+      if (found.has(i) || outside?.has(i) || !readable(finding) || (input.only && !input.only.has(i))) return;
+      const clause = clauseOf(finding);
       const read = index ? resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] }) : matchEmergent(deps.snapshot, finding);
       // A measured finding's text is a vocabulary term as written: "Hypoxemia" is no misspelt "hyposmia".
       const hits = finding.measured ? read.filter((h) => !h.via.startsWith('typo-tolerant')) : read;
@@ -69,13 +73,13 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
   // A finding a vocabulary read keeps the words none of them knows, as emergent concepts (as the build counted them).
   if (snapshotTiers(deps.snapshot).includes('emergent')) {
     const unknown = unknownWords(deps.snapshot, deps.lexicon);
-    for (const [i, hits] of found) {
+    for (const i of [...found.keys(), ...(outside ?? [])]) {
       if (input.findings[i]!.measured) continue; // a measurement's name is no phrase of the writer's
       const extra = matchEmergent(deps.snapshot, input.findings[i]!, unknown);
-      if (extra.length > 0) found.set(i, [...hits, ...extra]);
+      if (extra.length > 0) found.set(i, [...(found.get(i) ?? []), ...extra]);
     }
   }
-  if (deps.phraseEmbedder) embeddingFallback(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder, input.findings, found, input.only ?? null);
+  if (deps.phraseEmbedder) embeddingFallback(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder, input.findings, found, input.only ?? null, outside ?? new Set());
   negatedInClauseWins(input.findings, found);
   const out = new Map<number, FeatureMatch[]>();
   for (const [i, hits] of found) {
@@ -88,6 +92,23 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
     }
     out.set(i, [...best.values()]);
   }
+  return out;
+}
+
+/**
+ * Findings the KG's coded tier left unread that the lexicon reads as concepts the KG lacks
+ * (lexicon-concept-set.ts): read at build, they would have been those concepts, so they reach
+ * no later tier and no embedding neighbour; their unknown words may still be emergent concepts.
+ */
+function readOutsideKg(deps: MatchConceptsDeps, input: MatchConceptsInput, found: ReadonlyMap<number, unknown>, clauseOf: (f: InputFinding) => string): ReadonlySet<number> {
+  const out = new Set<number>();
+  if (!deps.lexicon) return out;
+  const index = conceptIndexFor(lexiconConceptSet(deps.lexicon), deps.lexicon, 'coded');
+  input.findings.forEach((finding, i) => {
+    if (found.has(i) || !readable(finding) || finding.measured || (input.only && !input.only.has(i))) return;
+    const clause = clauseOf(finding);
+    if (resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] }).length > 0) out.add(i);
+  });
   return out;
 }
 
@@ -116,9 +137,9 @@ const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 &
 const PERSON = new Set(['baby', 'babies', 'infant', 'newborn', 'neonate', 'toddler', 'child', 'girl', 'daughter', 'son', 'patient', 'gentleman', 'lady', 'woman', 'male', 'female']);
 
 /** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
-function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null): void {
+function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null, outside: ReadonlySet<number>): void {
   // A measured finding is a vocabulary term: read exactly or not at all ("Elevated heart rate" is no felt palpitation).
-  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && !findings[i]!.measured && worded(findings[i]!.text));
+  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && !outside.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && !findings[i]!.measured && worded(findings[i]!.text));
   if (left.length === 0) return;
   const forms = formVectorsFor(index, embedder);
   const vectors = embedder.embedVectors(left.map((i) => findings[i]!.text));
