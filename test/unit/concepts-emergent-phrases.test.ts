@@ -109,4 +109,9 @@ describe('concepts emergent-phrases: candidate keys of an unread finding', () =>
     for (const text of ['relieved by sitting forward', 'cramp eased by stretching']) for (const p of phrases(text)) assert.equal(formKey(p.surface), p.key, p.surface);
     assert.equal(formKey('fh relieved by rest'), 'fh rb rest');
   });
+
+  it('a unit is no word of a concept ("Urate 10.4 mg/dL" says urate)', () => {
+    assert.deepEqual(keys('Urate 10.4 mg/dL'), ['urat']);
+    assert.ok(!keys('BP 150/92 mmHg, HR 94 bpm').some((k) => /mmhg|bpm/.test(k)));
+  });
 });

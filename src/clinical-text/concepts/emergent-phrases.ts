@@ -27,6 +27,8 @@ const FILLER: ReadonlySet<string> = new Set([
   'began', 'went', 'go', 'going', 'been', 'being', 'went', 'today', 'last', 'night', 'morning', 'recent', 'recently', 'new',
   // Labels of the identifiers the scrubber removed: left alone they would be in every note's header.
   'mrn', 'dob', 'acct', 'ssn', 'phone', 'tel', 'address', 'name', 'email', 'seen', 'visit', 'date',
+  // Units: "Urate 10.4 mg/dL" says urate, the unit says which lab wrote it.
+  'mg/dl', 'mmol/l', 'umol/l', 'g/dl', 'g/l', 'mg/l', 'meq/l', 'iu/l', 'u/l', 'ng/ml', 'pg/ml', 'mmhg', 'bpm', 'kg/m2', 'mls', 'mcg',
 ]);
 
 /**
