@@ -51,7 +51,8 @@ export function unitFactor(rule: MeasurementRule, unit: string): number | null {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 // A short or capitalised name is an abbreviation and matches as written ("K", "Cr", "HR"): "k" and "hr" are other words.
 const caseSensitive = (name: string) => name.length < 4 || name !== name.toLowerCase();
-const LINK = String.raw`\s*(?:(?:of|was|is|were|at|now|:|=|-)\s*)*`;
+// Between a name and its value: a verb, or an approximation ("pulse ~120", "HR @132", "pulse about 110").
+const LINK = String.raw`\s*(?:(?:of|was|is|were|at|now|about|around|approx|approximately|~|@|:|=|-)\s*)*`;
 
 interface Compiled {
   rule: MeasurementRule;

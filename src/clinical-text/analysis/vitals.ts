@@ -9,7 +9,7 @@ import type { Span } from './types.js';
 const VITALS: readonly RegExp[] = [
   /\b(?:SpO2|SaO2|O2\s*sats?|sats?|oxygen\s+saturation|pulse\s*ox)\s*(?:of|was|is|:|=)?\s*\d{2,3}\s*%?(?:\s*(?:on\s+)?(?:RA|room\s+air|\d+(?:\.\d+)?\s*L(?:\/min)?(?:\s*(?:NC|NRB|nasal\s+cannula))?))?/gi,
   /\b\d{2,3}\s*%\s*(?:on\s+)?(?:RA|room\s+air)\b/gi,
-  /\b(?:HR|heart\s+rate|pulse(?:\s+rate)?)\s*(?:of|was|is|:|=|~)?\s*~?\d{2,3}(?:\s*(?:bpm|\/min))?\b/gi,
+  /\b(?:HR|heart\s+rate|pulse(?:\s+rate)?)\s*(?:(?:of|was|is|about|around|:|=|~|@)\s*)*\d{2,3}(?:\s*(?:bpm|\/min))?\b/gi,
   /\b(?:RR|resp(?:iratory)?\s+rate)\s*(?:of|was|is|:|=)?\s*\d{1,2}\b/gi,
   /\b(?:BP|blood\s+pressure)\s*(?:of|was|is|:|=)?\s*\d{2,3}\s*\/\s*\d{2,3}(?:\s*mm\s*Hg)?/gi,
 ];
