@@ -92,4 +92,10 @@ describe('concept layer: the matching stage across findings', () => {
     assert.deepEqual(read([finding('getting worse', 'present', { start: 0, end: 13 })]), [[]]);
     assert.deepEqual(read([finding('worse evenings', 'present', { start: 0, end: 14 })]), [['E_55 present']]);
   });
+
+  it('one word alone needs a closer neighbour than a phrase ("otorrhea" landed on "sialorrhea")', () => {
+    // "expecting" is near "expecting a baby" at cosine 0.71: enough for a phrase, not for one word.
+    assert.deepEqual(read([finding('expecting', 'present', { start: 0, end: 9 })]), [[]]);
+    assert.deepEqual(read([finding('expecting soon', 'present', { start: 0, end: 14 })]), [['E_167 present']]);
+  });
 });

@@ -34,6 +34,9 @@ export interface MatchConceptsDeps {
 
 /** Cosine a phrase needs to its nearest concept form (tuned on the vignette dev set, docs/free-text.md). */
 export const FORM_EMBEDDING_THRESHOLD = 0.65;
+/** Cosine a one-word phrase needs (docs/notes.md, session 21). */
+export const SINGLE_WORD_EMBEDDING_THRESHOLD = 0.8;
+const contentWordCount = (text: string) => tokenize(text).filter((t) => !STOPWORDS.has(t.norm)).length;
 
 /**
  * Builds the concept index and the embedded concept forms now (start-up) rather than in the
@@ -146,7 +149,9 @@ function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findin
   left.forEach((fi, row) => {
     const f = findings[fi]!;
     const near = nearestForm(forms, vectors[row]!, FORM_EMBEDDING_THRESHOLD);
-    if (!near) return;
+    // One word alone is near the forms that contain it ("muffled" of "muffled voice", "worked" of
+    // "off work") whatever it described: it needs a closer neighbour than a phrase does.
+    if (!near || (contentWordCount(f.text) === 1 && near.score < SINGLE_WORD_EMBEDDING_THRESHOLD)) return;
     const t = near.entry.target;
     // A relative's finding reaches family-history concepts only (as in the dictionary path).
     if (f.experiencer === 'family' && near.entry.context !== 'family') return;
