@@ -472,6 +472,8 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
   it('hears a misspelling of a word that stemming shortens ("tierd", "tird" for tired)', () => {
     assert.ok(resolve('so tierd all the time').includes('E_89'), resolve('so tierd all the time').join(' '));
     assert.ok(resolve('always tird').includes('E_89'));
+    // A plural's "s" counts towards a word's typo budget: "pouds" is a 5-letter word one edit from "pounds".
+    assert.ok(resolve('lost 15 pouds').includes('E_162'), resolve('lost 15 pouds').join(' '));
     // Everyday words are not heard as concepts: "since" is not "sinus", "grew" neither "crowing" nor "graves".
     assert.deepEqual(resolve('since sunday'), []);
     assert.deepEqual(resolve('grew up'), []);

@@ -39,7 +39,8 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
   if (!index.fuzzy || index.laterTierStems.has(token.stem)) return [];
   // The budget follows the stem's length, and the first letter must agree: typos rarely
   // hit it, and without that rule "crushing" was one stem edit from "cough".
-  const budget = typoBudget(token.stem);
+  // A plural's "s" counts towards the length ("pouds" is a 5-letter word with one typo of "pounds").
+  const budget = typoBudget(token.norm === `${token.stem}s` ? token.norm : token.stem);
   if (/\d/.test(token.norm) || token.stem.length < 4) return [];
   const memo = fuzzyCache.get(index) ?? new Map<string, Candidate[]>();
   fuzzyCache.set(index, memo);
