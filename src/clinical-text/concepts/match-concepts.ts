@@ -44,6 +44,8 @@ const contentWordCount = (text: string) => tokenize(text).filter((t) => !STOPWOR
  */
 export function prepareConcepts(deps: MatchConceptsDeps): void {
   for (const tier of snapshotTiers(deps.snapshot)) if (tier !== 'emergent') phoneticFor(conceptIndexFor(deps.snapshot, deps.lexicon, tier));
+  // The lexicon's own concepts, asked of findings a KG with later tiers leaves unread (readOutsideKg).
+  if (deps.lexicon && snapshotTiers(deps.snapshot).some((t) => t !== 'coded')) phoneticFor(conceptIndexFor(lexiconConceptSet(deps.lexicon), deps.lexicon, 'coded'));
   if (deps.phraseEmbedder) formVectorsFor(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder);
 }
 
