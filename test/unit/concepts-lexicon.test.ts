@@ -464,6 +464,14 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.ok(past('pneumonia', 'used to').includes('+E_118'));
   });
 
+  it('a side word inside a site\'s phrase leaves it one phrase ("lower left abdomen" is the left iliac fossa, not the belly)', () => {
+    assert.ok(resolve('pain in the lower left abdomen').includes('E_55=V_88'), resolve('pain in the lower left abdomen').join(' '));
+    assert.ok(resolve('pain in the lower right belly').includes('E_55=V_87'));
+    assert.ok(resolve('pain in the lower left side of my belly').includes('E_55=V_88'));
+    // Another word between still breaks it: "upper stomach that bores into my back" names no upper back.
+    assert.ok(!resolve('lower pain in my abdomen').includes('E_55=V_88'));
+  });
+
   it('reads jaundice as a yellow skin problem, as the source codes it', () => {
     assert.deepEqual(resolve('new jaundice').sort(), ['E_129', 'E_130=V_107']);
     assert.ok(resolve('skin and eyes have turned yellow').includes('E_130=V_107'));
