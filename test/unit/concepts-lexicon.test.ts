@@ -298,6 +298,10 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
   const resolve = (text: string): string[] => [
     ...new Set(resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null }, tokens: tokenize(text), clauseTokens: [] }).map((m) => snapshot.features[m.feature]!.text)),
   ];
+  /** The same with the polarity read ("-E_39"). */
+  const resolveWithPolarity = (text: string): string[] => [
+    ...new Set(resolveFeatures(index, { finding: { text, polarity: 'present', code: null, valueCode: null }, tokens: tokenize(text), clauseTokens: [] }).map((m) => `${m.polarity === 'present' ? '+' : '-'}${snapshot.features[m.feature]!.text}`)),
+  ];
 
   it('finds every yes/no evidence from each of its own forms and abbreviations', () => {
     const lost: string[] = [];
@@ -470,6 +474,12 @@ describe('concept lexicon: the shipped DDXPlus file through the concept matcher'
     assert.ok(resolve('pain in the lower left side of my belly').includes('E_55=V_88'));
     // Another word between still breaks it: "upper stomach that bores into my back" names no upper back.
     assert.ok(!resolve('lower pain in my abdomen').includes('E_55=V_88'));
+  });
+
+  it('an exam\'s "alert" denies confusion and "spotting" is bleeding, not a spotty rash', () => {
+    assert.deepEqual(resolveWithPolarity('Alert'), ['-E_39']);
+    assert.deepEqual(resolveWithPolarity('less alert'), ['+E_39']);
+    assert.deepEqual(resolve('spotting on and off'), ['E_178']);
   });
 
   it('reads jaundice as a yellow skin problem, as the source codes it', () => {
