@@ -55,6 +55,15 @@ describe('clinical-text measurements: numbers read as findings', () => {
     assert.deepEqual(measurementFindings('HR 118 on arrival, HR 124 at 2h, Na 128', 50).map((f) => f.text), ['Elevated heart rate', 'Hyponatremia']);
   });
 
+  it('a rate written with an approximation or after the pulse\'s rhythm is read, and the rhythm stays a finding', () => {
+    assert.deepEqual(read('pulse ~120, HR @132, pulse about 110'), [
+      ['heart rate', 120, 'Elevated heart rate'], ['heart rate', 132, 'Elevated heart rate'], ['heart rate', 110, 'Elevated heart rate'],
+    ]);
+    assert.deepEqual(read('Pulse irregularly irregular @132'), [['heart rate', 132, 'Elevated heart rate']]);
+    const texts = analyzeClinicalText('Pulse irregularly irregular @132.').findings.map((f) => f.text);
+    assert.ok(texts.includes('Elevated heart rate') && texts.some((t) => /irregularly irregular/.test(t)), texts.join(' | '));
+  });
+
   it('the analysis adds them as the patient\'s present findings, in text order, beside what the words say', () => {
     const a = analyzeClinicalText('54M, palpitations. Exam: HR 132, BP 88/60. Labs: K 2.9. Denies chest pain.');
     const texts = a.findings.map((f) => `${f.text}:${f.assertion}`);

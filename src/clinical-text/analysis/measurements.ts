@@ -51,8 +51,10 @@ export function unitFactor(rule: MeasurementRule, unit: string): number | null {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 // A short or capitalised name is an abbreviation and matches as written ("K", "Cr", "HR"): "k" and "hr" are other words.
 const caseSensitive = (name: string) => name.length < 4 || name !== name.toLowerCase();
-// Between a name and its value: a verb, or an approximation ("pulse ~120", "HR @132", "pulse about 110").
-const LINK = String.raw`\s*(?:(?:of|was|is|were|at|now|about|around|approx|approximately|~|@|:|=|-)\s*)*`;
+// Between a name and its value: a verb, an approximation ("pulse ~120", "HR @132", "pulse about
+// 110") or a pulse's rhythm ("pulse irregularly irregular ~130"). The rhythm stays in the text for
+// the finding it is (vitals.ts masks only a name written right before its value).
+const LINK = String.raw`\s*(?:(?:of|was|is|were|at|now|about|around|approx|approximately|irregularly|irregular|irreg|regular|thready|bounding|~|@|:|=|-)\s*)*`;
 
 interface Compiled {
   rule: MeasurementRule;
