@@ -60,6 +60,8 @@ describe('clinical-text measurements: numbers read as findings', () => {
       ['heart rate', 120, 'Elevated heart rate'], ['heart rate', 132, 'Elevated heart rate'], ['heart rate', 110, 'Elevated heart rate'],
     ]);
     assert.deepEqual(read('Pulse irregularly irregular @132'), [['heart rate', 132, 'Elevated heart rate']]);
+    // A fingerstick glucose by its triage abbreviation.
+    assert.deepEqual(read('FSBG 41 in triage'), [['glucose', 2.28, 'Hypoglycemia']]);
     const texts = analyzeClinicalText('Pulse irregularly irregular @132.').findings.map((f) => f.text);
     assert.ok(texts.includes('Elevated heart rate') && texts.some((t) => /irregularly irregular/.test(t)), texts.join(' | '));
   });
