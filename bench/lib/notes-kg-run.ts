@@ -65,7 +65,9 @@ const toRecord = (n: NotesSet['notes'][number], i: number): NormalizedRecord => 
 const at = (ranked: readonly string[], gold: string, k: number) => ranked.slice(0, k).includes(gold);
 const pct = (x: number, n: number) => (n === 0 ? 0 : Math.round((1000 * x) / n) / 10);
 
-export async function runNotesBench(input: { train: NotesSet[]; tests: NotesSet[]; minPatients: number; reasoner?: Record<string, number>; decompose?: Partial<DecomposeOptions> }, log: (s: string) => void): Promise<NotesBenchResult> {
+/** The vocabularies, phrase embedder and note preparer, loaded once per process (bench/notes-folds.ts runs a bench per fold). */
+let readers: ReturnType<typeof loadReaders> | null = null;
+async function loadReaders() {
   const lexicon = await loadLexicon(defaultDdxplusLexiconPath());
   const hpo = await loadHpo();
   const dict = await loadDdxplusDictionary('datasets/ddxplus');
@@ -73,8 +75,12 @@ export async function runNotesBench(input: { train: NotesSet[]; tests: NotesSet[
   if (!hpo.ok) throw hpo.error;
   const vocab = noteVocabularies({ ddxplus: dict, lexicon: lexicon.value, phenotypes: [hpo.value] });
   const wl = await WordLlamaEmbedder.load();
-  const phraseEmbedder = wl.ok ? wl.value : null;
-  const prepare = await defaultNotePreparer();
+  return { vocab, phraseEmbedder: wl.ok ? wl.value : null, prepare: await defaultNotePreparer() };
+}
+
+export async function runNotesBench(input: { train: NotesSet[]; tests: NotesSet[]; minPatients: number; reasoner?: Record<string, number>; decompose?: Partial<DecomposeOptions> }, log: (s: string) => void): Promise<NotesBenchResult> {
+  readers ??= loadReaders();
+  const { vocab, phraseEmbedder, prepare } = await readers;
   const notes = input.train.flatMap((s) => s.notes);
   const t0 = performance.now();
   const kg = await buildMemoryKg(notes.map(toRecord), { reader: { vocabulary: vocab.snapshot, lexicon: vocab.lexicon, prepare }, embeddings: new HashedEmbedder(), decompose: { ...input.decompose, emergent: { ...input.decompose?.emergent, minPatients: input.minPatients } } });

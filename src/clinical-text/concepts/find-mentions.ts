@@ -3,6 +3,7 @@ import { namesRelative } from './family-forms.js';
 import { contentTokens, editDistance, stem, tokenize, typoBudget, type Token } from './normalize.js';
 import { confusedFor, crossesOpposites, inflectionOf, isRealWord } from './real-words.js';
 import { phoneticIndex, soundsLike, type PhoneticIndex } from './sounds-like.js';
+import { isSideWord } from './side-words.js';
 
 /**
  * Dictionary lookup of concept mentions in one finding (a QuickUMLS-style longest-match
@@ -137,7 +138,8 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
   // A body site is written as one phrase: "upper stomach that bores into my back" names no upper back.
   // So is a lexical negative: "breath sounds ok" is an exam finding, not "breathing ok".
   // A side word inside it is the site's side, not another word: "lower left abdomen" is the lower abdomen, on the left.
-  if ((entry.target.kind === 'site' || entry.target.kind === 'absent') && spread > positions.length && !onlySidesBetween(slots, positions, entry.target.kind)) return null;
+  const onePhrase = spread === positions.length || (entry.target.kind === 'site' && onlySidesBetween(slots, positions));
+  if ((entry.target.kind === 'site' || entry.target.kind === 'absent') && !onePhrase) return null;
   // Reversed words may not straddle another word: "pain in my chest" is chest pain, "pain
   // relieved by rest" is no rest pain.
   const reversed = positions.some((p, i) => i > 0 && p < positions[i - 1]!);
@@ -145,12 +147,9 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
   return { at: positions.map((p) => slots[p]!.at), score: (ordered ? ORDERED : UNORDERED) * penalty, typo: penalty < 1 };
 }
 
-/** Words that say a side: inside a site's phrase they leave it one phrase. */
-const SIDE_WORDS = new Set(['left', 'right', 'lt', 'rt', 'l', 'r', 'bilateral', 'both']);
-
-function onlySidesBetween(slots: readonly { raw: string }[], positions: readonly number[], kind: string): boolean {
-  if (kind !== 'site') return false;
-  for (let i = Math.min(...positions) + 1; i < Math.max(...positions); i++) if (!positions.includes(i) && !SIDE_WORDS.has(slots[i]!.raw.toLowerCase())) return false;
+/** Whether the only words between a mention's words are side words (side-words.ts). */
+function onlySidesBetween(slots: readonly { raw: string }[], positions: readonly number[]): boolean {
+  for (let i = Math.min(...positions) + 1; i < Math.max(...positions); i++) if (!positions.includes(i) && !isSideWord(slots[i]!.raw.toLowerCase())) return false;
   return true;
 }
 

@@ -3,8 +3,8 @@ import type { ConceptSet } from './concept-set.js';
 import { conceptIndexFor, featureFor, type ConceptIndex } from './concept-index.js';
 import { formVectorsFor, nearestForm, type PhraseEmbedder } from './embed-forms.js';
 import { phoneticFor } from './find-mentions.js';
-import { STOPWORDS, tokenize } from './normalize.js';
-import { resolveFeatures, stoppedHabit, type ConceptMatch } from './resolve-features.js';
+import { contentTokens, STOPWORDS, tokenize } from './normalize.js';
+import { resolveFeatures, stoppedHabit, type ConceptMatch, type ResolveInput } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
 import { matchEmergent } from './match-emergent.js';
 import { NO_FINDING_ALONE } from './emergent-phrases.js';
@@ -36,7 +36,7 @@ export interface MatchConceptsDeps {
 export const FORM_EMBEDDING_THRESHOLD = 0.65;
 /** Cosine a one-word phrase needs (docs/notes.md, session 21). */
 export const SINGLE_WORD_EMBEDDING_THRESHOLD = 0.8;
-const contentWordCount = (text: string) => tokenize(text).filter((t) => !STOPWORDS.has(t.norm)).length;
+const contentWordCount = (text: string) => contentTokens(tokenize(text)).length;
 
 /**
  * Builds the concept index and the embedded concept forms now (start-up) rather than in the
@@ -60,16 +60,26 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
     const hits = matchMeasured(deps.snapshot, finding);
     if (hits.length > 0) found.set(i, hits);
   });
-  const clauseOf = (f: InputFinding) => (input.text && f.clause ? input.text.slice(f.clause.start, f.clause.end) : '');
+  // Each finding's words, tokenized once for every tier that asks (and readOutsideKg).
+  const inputs = new Map<number, ResolveInput>();
+  const resolveInput = (i: number): ResolveInput => {
+    let r = inputs.get(i);
+    if (!r) {
+      const finding = input.findings[i]!;
+      const clause = input.text && finding.clause ? input.text.slice(finding.clause.start, finding.clause.end) : '';
+      r = { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] };
+      inputs.set(i, r);
+    }
+    return r;
+  };
   // Tier by tier (tiers.ts): a finding an earlier vocabulary read never reaches a later one.
   let outside: ReadonlySet<number> | null = null;
   for (const tier of snapshotTiers(deps.snapshot)) {
     const index = tier === 'emergent' ? null : conceptIndexFor(deps.snapshot, deps.lexicon, tier);
-    if (tier !== 'coded') outside ??= readOutsideKg(deps, input, found, clauseOf);
+    if (tier !== 'coded') outside ??= readOutsideKg(deps, input, found, resolveInput);
     input.findings.forEach((finding, i) => {
       if (found.has(i) || outside?.has(i) || !readable(finding) || (input.only && !input.only.has(i))) return;
-      const clause = clauseOf(finding);
-      const read = index ? resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] }) : matchEmergent(deps.snapshot, finding);
+      const read = index ? resolveFeatures(index, resolveInput(i)) : matchEmergent(deps.snapshot, finding);
       // A measured finding's text is a vocabulary term as written: "Hypoxemia" is no misspelt "hyposmia".
       const hits = finding.measured ? read.filter((h) => !h.via.startsWith('typo-tolerant')) : read;
       if (hits.length > 0) found.set(i, hits);
@@ -105,14 +115,13 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
  * (lexicon-concept-set.ts): read at build, they would have been those concepts, so they reach
  * no later tier and no embedding neighbour; their unknown words may still be emergent concepts.
  */
-function readOutsideKg(deps: MatchConceptsDeps, input: MatchConceptsInput, found: ReadonlyMap<number, unknown>, clauseOf: (f: InputFinding) => string): ReadonlySet<number> {
+function readOutsideKg(deps: MatchConceptsDeps, input: MatchConceptsInput, found: ReadonlyMap<number, unknown>, resolveInput: (i: number) => ResolveInput): ReadonlySet<number> {
   const out = new Set<number>();
   if (!deps.lexicon) return out;
   const index = conceptIndexFor(lexiconConceptSet(deps.lexicon), deps.lexicon, 'coded');
   input.findings.forEach((finding, i) => {
     if (found.has(i) || !readable(finding) || finding.measured || (input.only && !input.only.has(i))) return;
-    const clause = clauseOf(finding);
-    if (resolveFeatures(index, { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] }).length > 0) out.add(i);
+    if (resolveFeatures(index, resolveInput(i)).length > 0) out.add(i);
   });
   return out;
 }

@@ -4,6 +4,7 @@ import { featureFor, type ConceptIndex } from './concept-index.js';
 import { joinEquivalent } from './equivalent-encodings.js';
 import { findMentions, type Mention } from './find-mentions.js';
 import { tokenize, type Token } from './normalize.js';
+import { BOTH, LEFT, RIGHT } from './side-words.js';
 
 /**
  * From the concept mentions of one finding to KG features (issue 17's concept layer):
@@ -32,9 +33,6 @@ export interface ResolveInput {
   clauseTokens: Token[];
 }
 
-const LEFT = new Set(['left', 'l', 'lt']);
-const RIGHT = new Set(['right', 'r', 'rt']);
-const BOTH = new Set(['bilateral', 'both', 'bilat']);
 const CESSATION = /^(?:used to|former(?:ly)?|ex\b|ex-|quit|stopped|gave up|no longer)/i;
 
 function sideNear(tokens: Token[], at: number[], fallback: 'R' | 'L' | 'both' | undefined): 'R' | 'L' | 'both' | undefined {
