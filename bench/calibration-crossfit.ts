@@ -7,7 +7,11 @@
  * the top-10 differential, the unlisted rest spread evenly).
  *
  *   NEO4J_URI=bolt://127.0.0.1:7791 node --import tsx bench/calibration-crossfit.ts --data-dir .dxgraph-bench/free-text \
- *     --sets datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl
+ *     [--sets datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl] [--baseline datasets/vignettes/cal.jsonl]
+ *
+ * --baseline: also fit on that one set alone and score every other set with it, pooled beside
+ * the fits on all the others over the same cases: does calibrating on more sets carry better?
+ * The last lines say where the truth ranked against the probability given there (pooled out of set).
  *
  * The KG is used as it is (build it first, e.g. `bench/free-text.ts --held-out '' --calibrate-on ''`).
  * Never give it a blind set.
@@ -22,14 +26,16 @@ import { casesFromText } from '../src/calibration/held-out-cases.js';
 import { calibratedPosterior, type KindTemperature } from '../src/calibration/temperature.js';
 import { readTextCases } from '../src/calibration/text-cases.js';
 import { loadConfig } from '../src/config.js';
+import { formatRankLine } from '../src/eval/calibration-html.js';
 import { calibrationMetrics, probabilityCase, type ProbabilityCase } from '../src/eval/calibration-metrics.js';
 import { truthResolver } from '../src/eval/hierarchy-levels.js';
 import { openQueryService } from '../src/query/query-service.js';
 import { EvidenceReasoner } from '../src/reasoners/evidence-reasoner.js';
 
-const { values: a } = parseArgs({ options: { 'data-dir': { type: 'string', default: '.dxgraph-bench/free-text' }, sets: { type: 'string', default: 'datasets/vignettes/dev.jsonl,datasets/vignettes/dev-b.jsonl' }, listed: { type: 'string', default: '10' } } });
+const { values: a } = parseArgs({ options: { 'data-dir': { type: 'string', default: '.dxgraph-bench/free-text' }, sets: { type: 'string', default: ['cal', 'dev', 'dev-b', 'dev-c', 'dev-d', 'dev-e'].map((x) => `datasets/vignettes/${x}.jsonl`).join(',') }, baseline: { type: 'string' }, listed: { type: 'string', default: '10' } } });
 const paths = a.sets!.split(',').map((s) => s.trim()).filter(Boolean);
 if (paths.length < 2) throw new Error('--sets: at least two labelled sets');
+if (a.baseline !== undefined && !paths.includes(a.baseline)) throw new Error(`--baseline: ${a.baseline} is not one of --sets`);
 if (paths.some((p) => /(^|\/)test[^/]*\.jsonl$/.test(p))) throw new Error('--sets: a blind test set; cross-fit on dev sets only');
 const listed = Number(a.listed);
 
@@ -76,3 +82,16 @@ for (const [i, test] of sets.entries()) {
   process.stderr.write(`fit on the others for ${test.name}: b0 ${fit.b0.toFixed(3)} b1 ${fit.b1.toFixed(3)} tail ${fit.tail ?? 'none'} mix ${fit.mix ? `${fit.mix.weight}@β${fit.mix.beta}` : 'none'} top-label ${fit.topLabel ? 'yes' : 'no'} top-odds ${fit.topOdds ? 'yes' : 'no'}\n`);
 }
 process.stdout.write(`${line('pooled uncalibrated', before)}\n${line('pooled out-of-set', after)}\n`);
+const baseSet = sets.find((x) => x.name === basename(a.baseline ?? ''));
+if (baseSet) {
+  // The same cases (every set but the baseSetline), each scored by a fit on the baseSetline alone and by one on all its others.
+  const fit = fitCalibrationParams(baseSet.samples);
+  const others = sets.filter((x) => x !== baseSet);
+  const one = others.flatMap((x) => x.samples.map((s) => scored(s, fit)));
+  const rest = others.flatMap((x) => {
+    const f = fitCalibrationParams(sets.filter((y) => y !== x).flatMap((y) => y.samples));
+    return x.samples.map((s) => scored(s, f));
+  });
+  process.stdout.write(`${line(`pooled but ${baseSet.name}, fitted on ${baseSet.name} alone`, one)}\n${line(`pooled but ${baseSet.name}, fitted on all its others`, rest)}\n`);
+}
+process.stdout.write(`\npooled out-of-set, truth at rank ${formatRankLine(calibrationMetrics(after)!)}\n`);

@@ -39,8 +39,9 @@ rm -rf "$WORK/split"
 dx split --source ddxplus:datasets/ddxplus --test-fraction 0.4 --seed 1 --out-dir "$WORK/split"
 
 say "2/4 build the KG from the training part (hierarchy auto: ICD-10 chapters and blocks from the conditions' codes; no LLM),"
-say "    then calibrate its free-text probabilities on the calibration vignettes (written blind, never tuned on; docs/eval.md#calibration)"
-dx build --source "ddxplus:$WORK/split/train" --calibrate-text-cases datasets/vignettes/cal.jsonl
+say "    then calibrate its free-text probabilities on every labelled vignette set but the blind test*.jsonl (878 cases; docs/eval.md#calibration)"
+CAL_TEXT=$(printf 'datasets/vignettes/%s.jsonl,' cal dev dev-b dev-c dev-d dev-e)
+dx build --source "ddxplus:$WORK/split/train" --calibrate-text-cases "${CAL_TEXT%,}"
 
 say "3/4 ask: a short free-text description"
 dx ask "Sharp chest pain, worse when breathing in, better leaning forward. No cough."

@@ -10,6 +10,7 @@ import type { Config } from '../../src/config.js';
 import { calibrationMetrics, probabilityCase, type CalibrationMetrics, type ProbabilityCase } from '../../src/eval/calibration-metrics.js';
 import { runCalibration } from '../../src/calibration/run-calibration.js';
 import { readTextCases } from '../../src/calibration/text-cases.js';
+import { formatRankLine } from '../../src/eval/calibration-html.js';
 import { InputError } from '../../src/errors.js';
 import { textInput, type QueryService } from '../../src/query/query-service.js';
 import type { Vignette } from './free-text-set.js';
@@ -76,6 +77,8 @@ export async function freeTextCalibration(
 }
 
 const f3 = (x: number) => x.toFixed(3);
+/** "4.1% (6 of 147)": the count too, so 2 of 98 (2.04%) is not read as meeting "≤ 2%". */
+const under = (m: CalibrationMetrics) => `${(100 * m.truth_under_1pct).toFixed(1)}% (${Math.round(m.truth_under_1pct * m.n)} of ${m.n})`;
 const ci = (i: [number, number] | null) => (i ? `[${f3(i[0])}, ${f3(i[1])}]` : '');
 
 export function formatFreeTextCalibration(c: FreeTextCalibration): string {
@@ -86,7 +89,8 @@ export function formatFreeTextCalibration(c: FreeTextCalibration): string {
     if (!b || !a) continue;
     lines.push(`  ${s.path}${s.fittedOn ? ' (calibrated on)' : s.tunedOn ? ' (tuned on: optimistic, no goal judged)' : ''}: n ${a.n}, top-1 ${(100 * s.top1.before).toFixed(1)}% → ${(100 * s.top1.after).toFixed(1)}%, mean top-1 p ${(100 * b.mean_top1).toFixed(1)}% → ${(100 * a.mean_top1).toFixed(1)}%`);
     lines.push(`    ECE ${f3(b.ece)} ${ci(b.ci95.ece)} → ${f3(a.ece)} ${ci(a.ci95.ece)} (${f3(a.ece_if_calibrated)} if calibrated)   Brier ${f3(b.brier)} → ${f3(a.brier)} ${ci(a.ci95.brier)}   log-loss ${f3(b.log_loss)} → ${f3(a.log_loss)} ${ci(a.ci95.log_loss)}`);
-    lines.push(`    AUROC ${b.auroc === null ? '—' : f3(b.auroc)} → ${a.auroc === null ? '—' : f3(a.auroc)} ${ci(a.ci95.auroc)}   truth < 1%: ${(100 * b.truth_under_1pct).toFixed(1)}% → ${(100 * a.truth_under_1pct).toFixed(1)}%`);
+    lines.push(`    AUROC ${b.auroc === null ? '—' : f3(b.auroc)} → ${a.auroc === null ? '—' : f3(a.auroc)} ${ci(a.ci95.auroc)}   truth < 1%: ${under(b)} → ${under(a)}`);
+    if (a.by_rank.length > 0) lines.push(`    truth at rank ${formatRankLine(a)}`);
   }
   return lines.join('\n');
 }
@@ -106,7 +110,7 @@ export function freeTextCalibrationTargets(c: FreeTextCalibration | undefined): 
       { name: `${name} ECE (calibrated)`, target: '<= 0.05', measured: `${f3(a.ece)} (before ${f3(b.ece)})`, met: a.ece <= 0.05 },
       { name: `${name} log-loss, Brier lower`, target: 'both lower', measured: `${f3(b.log_loss)}→${f3(a.log_loss)}, ${f3(b.brier)}→${f3(a.brier)}`, met: a.log_loss < b.log_loss && a.brier < b.brier },
       { name: `${name} AUROC not lower`, target: '>= before', measured: `${b.auroc === null ? '—' : f3(b.auroc)}→${a.auroc === null ? '—' : f3(a.auroc)}`, met: a.auroc === null || b.auroc === null ? null : a.auroc >= b.auroc - 1e-12 },
-      { name: `${name} truth < 1%`, target: '<= 2%', measured: `${(100 * a.truth_under_1pct).toFixed(1)}% (before ${(100 * b.truth_under_1pct).toFixed(1)}%)`, met: a.truth_under_1pct <= 0.02 },
+      { name: `${name} truth < 1%`, target: '<= 2%', measured: `${under(a)} (before ${(100 * b.truth_under_1pct).toFixed(1)}%)`, met: a.truth_under_1pct <= 0.02 },
       { name: `${name} top-1 unchanged`, target: '= before', measured: `${(100 * s.top1.after).toFixed(1)}%`, met: s.top1.after === s.top1.before },
     ];
   });

@@ -17,6 +17,22 @@ export function formatCalibrationLine(name: string, m: CalibrationMetrics): stri
   return `${name}: n ${m.n}  top-1 ${(100 * m.accuracy).toFixed(1)}% vs mean p ${(100 * m.mean_top1).toFixed(1)}%  ECE ${ci(m.ece, m.ci95.ece)} (${m.ece_if_calibrated.toFixed(3)} if calibrated)  Brier ${ci(m.brier, m.ci95.brier)}  log-loss ${ci(m.log_loss, m.ci95.log_loss)}  AUROC ${m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc)}  truth<1% ${(100 * m.truth_under_1pct).toFixed(1)}%`;
 }
 
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** "rank 1 80.2% (given 78.8%) · 2 …": where the truth sat against the probability given there (rank-reliability.ts). */
+export function formatRankLine(m: CalibrationMetrics): string {
+  return m.by_rank.map((g) => `${g.ranks} ${pct(g.truth_share)} (given ${pct(g.expected_share)}, ${pct(g.mean_p)} each)`).join(' · ');
+}
+
+function rankTable(rows: [string, CalibrationMetrics][]): string {
+  const withRanks = rows.filter(([, m]) => m.by_rank.length > 0);
+  if (withRanks.length === 0) return '';
+  const groups = withRanks[0]![1].by_rank.map((g) => g.ranks);
+  const head = ['set', ...groups.map((g) => `rank ${g}`)].map((h) => `<th>${esc(h)}</th>`).join('');
+  const body = withRanks.map(([name, m]) => `<tr><td>${esc(name)}</td>${m.by_rank.map((g) => `<td class="n">${esc(`${pct(g.truth_share)} / ${pct(g.expected_share)}`)}</td>`).join('')}</tr>`).join('');
+  return `<h3>Where the true diagnosis ranked</h3><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table><p class="muted">Share of cases whose truth sat at these ranks / the probability the differential gave them (equal when calibrated). A truth ranked where the probability per disease is under 1% is shown under 1% by any calibrated differential: “truth &lt; 1%” then measures recall.</p>`;
+}
+
 export function calibrationSection(r: EvalReport): string {
   const rows = calibrationRows(r);
   if (rows.length === 0) return '<p class="muted">No probabilities to assess.</p>';
@@ -26,5 +42,5 @@ export function calibrationSection(r: EvalReport): string {
     .join('');
   const head = ['set', 'n', 'top-1 right', 'mean top-1 p', 'ECE (10 bins) [95% CI]', 'ECE if calibrated', 'Brier', 'log-loss', 'AUROC top-1 p', 'truth < 1%'].map((h) => `<th>${esc(h)}</th>`).join('');
   const note = `<p class="muted">${r.calibration?.calibrated ? 'Scores calibrated with the build’s stored calibration (temperature scaling fitted on held-out cases).' : 'The build has no calibration: scores are the raw posterior.'} Intervals: percentile bootstrap, 1000 resamples. “ECE if calibrated”: the ECE a perfectly calibrated system would still show on this many cases (sampling noise).</p>`;
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${note}${reliabilityDiagram(rows.map(([name, m]) => ({ name, bins: m.reliability })), { title: 'Reliability: top-1 probability vs accuracy' })}`;
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${note}${reliabilityDiagram(rows.map(([name, m]) => ({ name, bins: m.reliability })), { title: 'Reliability: top-1 probability vs accuracy' })}${rankTable(rows)}`;
 }

@@ -16,6 +16,7 @@
 import { seededRandom } from '../util/rng.js';
 import { auroc } from './auroc.js';
 import { percentile } from './percentile.js';
+import { rankReliability, type RankedCase, type RankGroup } from './rank-reliability.js';
 
 /** One case's probabilities: all the metrics need, computed once. */
 export interface ProbabilityCase {
@@ -23,6 +24,8 @@ export interface ProbabilityCase {
   correct: boolean;
   truth: number;
   brier: number;
+  /** The listed probabilities and the truth's rank among them, for the rank reliability (rank-reliability.ts). */
+  ranked?: RankedCase;
 }
 
 /** `listed`: the differential best first; `diseaseCount`: diseases in the KG. */
@@ -33,7 +36,9 @@ export function probabilityCase(listed: readonly { diseaseId: string; p: number 
   const hit = listed.find((d) => d.diseaseId === truthId);
   let brier = listed.reduce((a, d) => a + (d.p - (d.diseaseId === truthId ? 1 : 0)) ** 2, 0) + unlistedCount * each * each;
   if (!hit && unlistedCount > 0) brier += (each - 1) ** 2 - each * each;
-  return { top: listed[0]?.p ?? 0, correct: listed[0]?.diseaseId === truthId, truth: hit ? hit.p : each, brier };
+  const rank = listed.findIndex((d) => d.diseaseId === truthId);
+  const ranked: RankedCase = { listed: listed.map((d) => d.p), truthRank: rank < 0 ? null : rank + 1, unlistedCount };
+  return { top: listed[0]?.p ?? 0, correct: listed[0]?.diseaseId === truthId, truth: hit ? hit.p : each, brier, ranked };
 }
 
 export interface ReliabilityBin {
@@ -61,6 +66,8 @@ export interface CalibrationMetrics {
   ece_if_calibrated: number;
   ci95: { ece: Interval; brier: Interval; log_loss: Interval; auroc: Interval | null; truth_under_1pct: Interval };
   reliability: ReliabilityBin[];
+  /** Where the truth ranked against the probability given there (rank-reliability.ts); empty without ranked cases. */
+  by_rank: RankGroup[];
 }
 
 const LOG_FLOOR = 1e-6;
@@ -114,5 +121,6 @@ export function calibrationMetrics(cases: readonly ProbabilityCase[], opts: { re
     ece_if_calibrated: noise / sims,
     ci95: { ece: ci('ece'), brier: ci('brier'), log_loss: ci('log_loss'), auroc: au.length ? [percentile(au, 2.5), percentile(au, 97.5)] : null, truth_under_1pct: ci('truth_under_1pct') },
     reliability: reliabilityBins(cases),
+    by_rank: cases.every((c) => c.ranked) ? rankReliability(cases.map((c) => c.ranked!)) : [],
   };
 }
