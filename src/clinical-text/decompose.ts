@@ -96,15 +96,20 @@ const FIRST_PERSON = /\b(?:i|i'm|i've|im|my|me)\b/i;
  * setting written before a note ("OH:", "Sports med:", "Care home note:") is no question.
  */
 function proseAnswer(answer: string): boolean {
-  if (FIRST_PERSON.test(answer) || scanDemographics(answer).demographics.age !== null) return true;
+  if (FIRST_PERSON.test(answer) || NAMED_PERSON.test(answer) || scanDemographics(answer).demographics.age !== null) return true;
   return answer.split(/\s*[,;]\s*/).some((item) => item.split(/\s+/).length > 8);
 }
+
+/** "Mr P, 81, ...": a note about someone named, not a rendering's values. */
+const NAMED_PERSON = /^(?:mr|mrs|ms|miss|mx|master)\.?\s+[a-z]/i;
+/** "Care home note:", "Triage notes:", "Referral letter:": a note's heading, never a rendered question. */
+const NOTE_LABEL = /\b(?:notes?|letter|referral|summary|entry|record)$/i;
 
 /** A question/answer rendering of a structured record, as opposed to prose. */
 function isRendering(m: RegExpExecArray): boolean {
   const label = m[1]!.slice(0, -1).trim();
   const answer = m[2]!.trim();
-  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && !proseHeading(label) && !isSectionHeading(label) && label.split(/\s+/).length <= 12 && !proseAnswer(answer);
+  if (m[1]!.endsWith(':')) return !PROSE_LABEL.test(label) && !NOTE_LABEL.test(label) && !proseHeading(label) && !isSectionHeading(label) && label.split(/\s+/).length <= 12 && !proseAnswer(answer);
   if (!QUESTION_START.test(label) || label.split(/\s+/).length < 2) return false;
   return NO_ANSWER.test(answer) || YES_ANSWER.test(answer) || (answer.split(/\s+/).length <= 8 && !FIRST_PERSON.test(answer));
 }

@@ -52,6 +52,23 @@ export function prepareConcepts(deps: MatchConceptsDeps): void {
 /** Findings the concept layer may read: free text, not uncertain, not hypothetical; not a value inside its limits (binned measurements only). */
 const readable = (f: InputFinding) => !f.code && /[a-z]/i.test(f.text) && f.assertion !== 'hypothetical' && f.assertion !== 'possible' && !f.measured?.withinLimits;
 
+/**
+ * The finding's clause, the words of the clause's denied findings blanked when the finding itself
+ * is present: a site borrows the clause's head word ("calf soft and non-tender"), and a denied
+ * head ("non-tender") gives the calf no present pain.
+ */
+function clauseWithoutDenials(text: string, finding: InputFinding, all: readonly InputFinding[]): string {
+  const { start, end } = finding.clause!;
+  let clause = text.slice(start, end);
+  if (finding.polarity !== 'present') return clause;
+  for (const other of all) {
+    const s = other.span;
+    if (other === finding || other.polarity !== 'absent' || !s || s.start < start || s.end > end) continue;
+    clause = clause.slice(0, s.start - start) + ' '.repeat(s.end - s.start) + clause.slice(s.end - start);
+  }
+  return clause;
+}
+
 export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput): Map<number, FeatureMatch[]> {
   const found = new Map<number, ConceptMatch[]>();
   // A measured value a coded source of the set recorded is that source's binned feature (match-measured.ts): coded first, as the tiers.
@@ -66,7 +83,7 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
     let r = inputs.get(i);
     if (!r) {
       const finding = input.findings[i]!;
-      const clause = input.text && finding.clause ? input.text.slice(finding.clause.start, finding.clause.end) : '';
+      const clause = input.text && finding.clause ? clauseWithoutDenials(input.text, finding, input.findings) : '';
       r = { finding, tokens: tokenize(finding.text), clauseTokens: clause ? tokenize(clause) : [] };
       inputs.set(i, r);
     }

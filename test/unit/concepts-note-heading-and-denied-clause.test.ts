@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { defaultDdxplusLexiconPath, loadLexicon } from '../../src/clinical-text/concepts/lexicon.js';
+import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
+import { decompose } from '../../src/clinical-text/decompose.js';
+import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
+import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
+
+/**
+ * Two readings of session 22 (codes KG dev misses): a note under a setting's heading whose first
+ * items name the patient ("Care home note: Mr P, 81, ...") is prose, so its measurements are read;
+ * and a site that borrows its clause's head word takes nothing from a denied one ("calf soft and
+ * non-tender" is no calf pain).
+ */
+describe('reading: note headings and denied clause heads (DDXPlus question set with the lexicon)', () => {
+  let read: (text: string) => string[];
+  before(async () => {
+    const lexicon = await loadLexicon(defaultDdxplusLexiconPath());
+    if (!lexicon.ok) assert.fail(lexicon.error.message);
+    const vocab = noteVocabularies({ ddxplus: await loadDdxplusDictionary('datasets/ddxplus'), lexicon: lexicon.value, phenotypes: [] });
+    read = (text) => {
+      const { findings } = decompose({ text, findings: [] });
+      const m = matchConcepts({ snapshot: vocab.snapshot, lexicon: vocab.lexicon, phraseEmbedder: null }, { findings, text });
+      return [...m.values()].flat().map((x) => {
+        return `${x.polarity === 'absent' ? '-' : '+'}${x.featureText}`;
+      });
+    };
+  });
+
+  it('"Care home note: Mr P, 81, ...": prose, so "temps 37.8-38.2" is a fever and "weight down 5 kg" a weight loss', () => {
+    const got = read('Care home note: Mr P, 81, poor appetite, weight down 5 kg over 2 months, low-grade evening temps 37.8-38.2, productive cough.');
+    assert.ok(got.some((x) => /^\+Do you have a fever/.test(x)), got.join(' | '));
+    assert.ok(got.some((x) => /^\+Have you had an involuntary weight loss/.test(x)), got.join(' | '));
+  });
+
+  it('a rendered question with a list answer is still split into its answers', () => {
+    const { findings } = decompose({ text: 'Characterize your pain: sharp, burning', findings: [] });
+    assert.deepEqual(findings.map((f) => f.text), ['Characterize your pain: sharp', 'Characterize your pain: burning']);
+  });
+
+  it('"calf soft and non-tender": no present calf pain; the denied tenderness stays denied', () => {
+    const got = read('R lower leg swelling, calf soft and non-tender.');
+    assert.ok(!got.some((x) => x.startsWith('+pain location')), got.join(' | '));
+    assert.ok(got.includes('-Do you have pain somewhere, related to your reason for consulting? yes'), got.join(' | '));
+    // A present head in the same clause still gives the site its pain.
+    const tender = read('R lower leg swelling, calf soft and tender.');
+    assert.ok(tender.some((x) => x.startsWith('+pain location: calf')), tender.join(' | '));
+  });
+});
