@@ -23,6 +23,8 @@ export interface SetCalibration {
   tunedOn?: boolean;
   before: CalibrationMetrics | null;
   after: CalibrationMetrics | null;
+  /** A pool left out of the goals (a subset chosen by condition): printed, never judged. */
+  reportedOnly?: boolean;
   /** Top-1 right before / after: calibration never reorders, so they must be equal. */
   top1: { before: number; after: number };
 }
@@ -32,8 +34,11 @@ export interface FreeTextCalibration {
   sets: SetCalibration[];
 }
 
-async function probabilities(service: QueryService, vignettes: readonly Pick<Vignette, 'text' | 'condition'>[], goldOf: ReadonlyMap<string, string>): Promise<ProbabilityCase[]> {
-  const out: ProbabilityCase[] = [];
+/** Each scored case with its condition (for the pool without named conditions). */
+type Scored = ProbabilityCase & { condition: string };
+
+async function probabilities(service: QueryService, vignettes: readonly Pick<Vignette, 'text' | 'condition'>[], goldOf: ReadonlyMap<string, string>): Promise<Scored[]> {
+  const out: Scored[] = [];
   for (const v of vignettes) {
     const gold = goldOf.get(v.condition.toLowerCase());
     if (gold === undefined) continue; // a condition the build has no disease for: no probability to judge
@@ -44,16 +49,20 @@ async function probabilities(service: QueryService, vignettes: readonly Pick<Vig
       if (e instanceof InputError) continue;
       throw e;
     }
-    out.push(probabilityCase(res.differential.map((d) => ({ diseaseId: d.diseaseId, p: d.score })), gold, service.snapshot.diseases.length));
+    out.push({ ...probabilityCase(res.differential.map((d) => ({ diseaseId: d.diseaseId, p: d.score })), gold, service.snapshot.diseases.length), condition: v.condition });
   }
   return out;
 }
 
 export async function freeTextCalibration(
-  o: { config: Config; sets: { path: string; vignettes: readonly Pick<Vignette, 'text' | 'condition'>[]; tunedOn?: boolean }[]; calibrateOn: string[]; goldOf: ReadonlyMap<string, string>; open: () => Promise<QueryService>; log: (l: string) => void },
+  o: {
+    config: Config; sets: { path: string; vignettes: readonly Pick<Vignette, 'text' | 'condition'>[]; tunedOn?: boolean }[]; calibrateOn: string[]; goldOf: ReadonlyMap<string, string>; open: () => Promise<QueryService>; log: (l: string) => void;
+    /** Conditions whose cases a second blind pool leaves out (reported, never a goal): e.g. those the source describes unlike the text does. */
+    without?: string[];
+  },
   uncalibrated: QueryService,
 ): Promise<FreeTextCalibration> {
-  const before: ProbabilityCase[][] = [];
+  const before: Scored[][] = [];
   for (const s of o.sets) before.push(await probabilities(uncalibrated, s.vignettes, o.goldOf));
   const textCases = (await Promise.all(o.calibrateOn.map(readTextCases))).flat();
   const file = await runCalibration(o.config, { records: [], textCases, sources: o.calibrateOn.map((p) => `text:${p}`), allowContentDuplicates: false });
@@ -64,7 +73,7 @@ export async function freeTextCalibration(
   const row = (set: { path: string; tunedOn?: boolean }, b: ProbabilityCase[], a: ProbabilityCase[]): SetCalibration => ({
     path: set.path, fittedOn: o.calibrateOn.includes(set.path), ...(set.tunedOn ? { tunedOn: true } : {}), before: calibrationMetrics(b), after: calibrationMetrics(a), top1: { before: acc(b), after: acc(a) },
   });
-  const afters: ProbabilityCase[][] = [];
+  const afters: Scored[][] = [];
   for (const [i, s] of o.sets.entries()) {
     afters.push(await probabilities(calibrated, s.vignettes, o.goldOf));
     sets.push(row(s, before[i]!, afters[i]!));
@@ -73,6 +82,11 @@ export async function freeTextCalibration(
   // noisy on ~100). A tuned-on set is read better than unseen text, so it stays out of the pool.
   const unseen = o.sets.map((s, i) => i).filter((i) => !o.calibrateOn.includes(o.sets[i]!.path) && !o.sets[i]!.tunedOn);
   if (unseen.length > 1) sets.push(row({ path: `pooled (${unseen.length} blind sets)` }, unseen.flatMap((i) => before[i]!), unseen.flatMap((i) => afters[i]!)));
+  const without = new Set((o.without ?? []).map((c) => c.toLowerCase()));
+  if (unseen.length > 1 && without.size > 0) {
+    const keep = (xs: Scored[]) => xs.filter((x) => !without.has(x.condition.toLowerCase()));
+    sets.push({ ...row({ path: `pooled (${unseen.length} blind sets) without ${(o.without ?? []).join(', ')}` }, unseen.flatMap((i) => keep(before[i]!)), unseen.flatMap((i) => keep(afters[i]!))), reportedOnly: true });
+  }
   return { fittedOn: o.calibrateOn, sets };
 }
 
@@ -87,7 +101,7 @@ export function formatFreeTextCalibration(c: FreeTextCalibration): string {
     const b = s.before;
     const a = s.after;
     if (!b || !a) continue;
-    lines.push(`  ${s.path}${s.fittedOn ? ' (calibrated on)' : s.tunedOn ? ' (tuned on: optimistic, no goal judged)' : ''}: n ${a.n}, top-1 ${(100 * s.top1.before).toFixed(1)}% → ${(100 * s.top1.after).toFixed(1)}%, mean top-1 p ${(100 * b.mean_top1).toFixed(1)}% → ${(100 * a.mean_top1).toFixed(1)}%`);
+    lines.push(`  ${s.path}${s.fittedOn ? ' (calibrated on)' : s.tunedOn ? ' (tuned on: optimistic, no goal judged)' : s.reportedOnly ? ' (reported, no goal judged)' : ''}: n ${a.n}, top-1 ${(100 * s.top1.before).toFixed(1)}% → ${(100 * s.top1.after).toFixed(1)}%, mean top-1 p ${(100 * b.mean_top1).toFixed(1)}% → ${(100 * a.mean_top1).toFixed(1)}%`);
     lines.push(`    ECE ${f3(b.ece)} ${ci(b.ci95.ece)} → ${f3(a.ece)} ${ci(a.ci95.ece)} (${f3(a.ece_if_calibrated)} if calibrated)   Brier ${f3(b.brier)} → ${f3(a.brier)} ${ci(a.ci95.brier)}   log-loss ${f3(b.log_loss)} → ${f3(a.log_loss)} ${ci(a.ci95.log_loss)}`);
     lines.push(`    AUROC ${b.auroc === null ? '—' : f3(b.auroc)} → ${a.auroc === null ? '—' : f3(a.auroc)} ${ci(a.ci95.auroc)}   truth < 1%: ${under(b)} → ${under(a)}`);
     if (a.by_rank.length > 0) lines.push(`    truth at rank ${formatRankLine(a)}`);
@@ -104,7 +118,7 @@ export function freeTextCalibrationTargets(c: FreeTextCalibration | undefined): 
   return c.sets.flatMap((s) => {
     const b = s.before;
     const a = s.after;
-    if (!a || !b || s.fittedOn || s.tunedOn) return [];
+    if (!a || !b || s.fittedOn || s.tunedOn || s.reportedOnly) return [];
     const name = s.path.startsWith('pooled') ? 'pooled blind' : basename(s.path, '.jsonl');
     return [
       { name: `${name} ECE (calibrated)`, target: '<= 0.05', measured: `${f3(a.ece)} (before ${f3(b.ece)})`, met: a.ece <= 0.05 },

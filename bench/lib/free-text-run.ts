@@ -41,6 +41,8 @@ export interface FreeTextOptions {
   log: (line: string) => void;
   /** Labelled text sets the posterior calibration is fitted on after the accuracy runs (issue 26); empty: none. */
   calibrateOn?: string[];
+  /** Conditions a second blind calibration pool leaves out (reported only). */
+  calibrationWithout?: string[];
 }
 
 interface SetInfo {
@@ -183,7 +185,7 @@ export async function runFreeText(o: FreeTextOptions): Promise<FreeTextReport> {
     // After the accuracy runs (which therefore measure the build as it was): calibrate, reopen, re-score.
     const calibration = o.calibrateOn && o.calibrateOn.length > 0
       ? await freeTextCalibration({
-          config: o.config, calibrateOn: o.calibrateOn, goldOf, log: o.log,
+          config: o.config, calibrateOn: o.calibrateOn, goldOf, log: o.log, ...(o.calibrationWithout?.length ? { without: o.calibrationWithout } : {}),
           sets: [{ path: o.vignettesPath, vignettes, tunedOn: true }, ...heldOut.map((h) => ({ path: h.path, vignettes: h.vignettes }))],
           open: async () => openQueryService({ graph, dataDir: o.config.dataDir, embedder, reasoners: await createReasoners(o.config, createLogger({ level: 'warn' })) }),
         }, service)
