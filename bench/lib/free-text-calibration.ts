@@ -102,7 +102,7 @@ export function formatFreeTextCalibration(c: FreeTextCalibration): string {
     const a = s.after;
     if (!b || !a) continue;
     lines.push(`  ${s.path}${s.fittedOn ? ' (calibrated on)' : s.tunedOn ? ' (tuned on: optimistic, no goal judged)' : s.reportedOnly ? ' (reported, no goal judged)' : ''}: n ${a.n}, top-1 ${(100 * s.top1.before).toFixed(1)}% → ${(100 * s.top1.after).toFixed(1)}%, mean top-1 p ${(100 * b.mean_top1).toFixed(1)}% → ${(100 * a.mean_top1).toFixed(1)}%`);
-    lines.push(`    ECE ${f3(b.ece)} ${ci(b.ci95.ece)} → ${f3(a.ece)} ${ci(a.ci95.ece)} (${f3(a.ece_if_calibrated)} if calibrated)   Brier ${f3(b.brier)} → ${f3(a.brier)} ${ci(a.ci95.brier)}   log-loss ${f3(b.log_loss)} → ${f3(a.log_loss)} ${ci(a.ci95.log_loss)}`);
+    lines.push(`    ECE ${f3(b.ece)} ${ci(b.ci95.ece)} → ${f3(a.ece)} ${ci(a.ci95.ece)} (${f3(a.ece_if_calibrated)} if calibrated, p ${a.ece_consistency_p.toFixed(2)})   Brier ${f3(b.brier)} → ${f3(a.brier)} ${ci(a.ci95.brier)}   log-loss ${f3(b.log_loss)} → ${f3(a.log_loss)} ${ci(a.ci95.log_loss)}`);
     lines.push(`    AUROC ${b.auroc === null ? '—' : f3(b.auroc)} → ${a.auroc === null ? '—' : f3(a.auroc)} ${ci(a.ci95.auroc)}   truth < 1%: ${under(b)} → ${under(a)}`);
     if (a.by_rank.length > 0) lines.push(`    truth at rank ${formatRankLine(a)}`);
   }
@@ -121,7 +121,7 @@ export function freeTextCalibrationTargets(c: FreeTextCalibration | undefined): 
     if (!a || !b || s.fittedOn || s.tunedOn || s.reportedOnly) return [];
     const name = s.path.startsWith('pooled') ? 'pooled blind' : basename(s.path, '.jsonl');
     return [
-      { name: `${name} ECE (calibrated)`, target: '<= 0.05', measured: `${f3(a.ece)} (before ${f3(b.ece)})`, met: a.ece <= 0.05 },
+      { name: `${name} ECE (calibrated)`, target: '<= 0.05', measured: `${f3(a.ece)} (before ${f3(b.ece)}; p ${a.ece_consistency_p.toFixed(2)} if calibrated)`, met: a.ece <= 0.05 },
       { name: `${name} log-loss, Brier lower`, target: 'both lower', measured: `${f3(b.log_loss)}→${f3(a.log_loss)}, ${f3(b.brier)}→${f3(a.brier)}`, met: a.log_loss < b.log_loss && a.brier < b.brier },
       { name: `${name} AUROC not lower`, target: '>= before', measured: `${b.auroc === null ? '—' : f3(b.auroc)}→${a.auroc === null ? '—' : f3(a.auroc)}`, met: a.auroc === null || b.auroc === null ? null : a.auroc >= b.auroc - 1e-12 },
       { name: `${name} truth < 1%`, target: '<= 2%', measured: `${under(a)} (before ${(100 * b.truth_under_1pct).toFixed(1)}%)`, met: a.truth_under_1pct <= 0.02 },

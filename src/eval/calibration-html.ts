@@ -14,7 +14,7 @@ export function calibrationRows(r: EvalReport): [string, CalibrationMetrics][] {
 }
 
 export function formatCalibrationLine(name: string, m: CalibrationMetrics): string {
-  return `${name}: n ${m.n}  top-1 ${(100 * m.accuracy).toFixed(1)}% vs mean p ${(100 * m.mean_top1).toFixed(1)}%  ECE ${ci(m.ece, m.ci95.ece)} (${m.ece_if_calibrated.toFixed(3)} if calibrated)  Brier ${ci(m.brier, m.ci95.brier)}  log-loss ${ci(m.log_loss, m.ci95.log_loss)}  AUROC ${m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc)}  truth<1% ${(100 * m.truth_under_1pct).toFixed(1)}%`;
+  return `${name}: n ${m.n}  top-1 ${(100 * m.accuracy).toFixed(1)}% vs mean p ${(100 * m.mean_top1).toFixed(1)}%  ECE ${ci(m.ece, m.ci95.ece)} (${m.ece_if_calibrated.toFixed(3)} if calibrated, p ${m.ece_consistency_p.toFixed(2)})  Brier ${ci(m.brier, m.ci95.brier)}  log-loss ${ci(m.log_loss, m.ci95.log_loss)}  AUROC ${m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc)}  truth<1% ${(100 * m.truth_under_1pct).toFixed(1)}%`;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -38,9 +38,9 @@ export function calibrationSection(r: EvalReport): string {
   if (rows.length === 0) return '<p class="muted">No probabilities to assess.</p>';
   const cell = (v: string) => `<td class="n">${esc(v)}</td>`;
   const body = rows
-    .map(([name, m]) => `<tr><td>${esc(name)}</td>${cell(String(m.n))}${cell(`${(100 * m.accuracy).toFixed(1)}%`)}${cell(`${(100 * m.mean_top1).toFixed(1)}%`)}${cell(ci(m.ece, m.ci95.ece))}${cell(m.ece_if_calibrated.toFixed(3))}${cell(ci(m.brier, m.ci95.brier))}${cell(ci(m.log_loss, m.ci95.log_loss))}${cell(m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc))}${cell(`${(100 * m.truth_under_1pct).toFixed(1)}%`)}</tr>`)
+    .map(([name, m]) => `<tr><td>${esc(name)}</td>${cell(String(m.n))}${cell(`${(100 * m.accuracy).toFixed(1)}%`)}${cell(`${(100 * m.mean_top1).toFixed(1)}%`)}${cell(ci(m.ece, m.ci95.ece))}${cell(`${m.ece_if_calibrated.toFixed(3)} (p ${m.ece_consistency_p.toFixed(2)})`)}${cell(ci(m.brier, m.ci95.brier))}${cell(ci(m.log_loss, m.ci95.log_loss))}${cell(m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc))}${cell(`${(100 * m.truth_under_1pct).toFixed(1)}%`)}</tr>`)
     .join('');
-  const head = ['set', 'n', 'top-1 right', 'mean top-1 p', 'ECE (10 bins) [95% CI]', 'ECE if calibrated', 'Brier', 'log-loss', 'AUROC top-1 p', 'truth < 1%'].map((h) => `<th>${esc(h)}</th>`).join('');
-  const note = `<p class="muted">${r.calibration?.calibrated ? 'Scores calibrated with the build’s stored calibration (temperature scaling fitted on held-out cases).' : 'The build has no calibration: scores are the raw posterior.'} Intervals: percentile bootstrap, 1000 resamples. “ECE if calibrated”: the ECE a perfectly calibrated system would still show on this many cases (sampling noise).</p>`;
+  const head = ['set', 'n', 'top-1 right', 'mean top-1 p', 'ECE (10 bins) [95% CI]', 'ECE if calibrated (p)', 'Brier', 'log-loss', 'AUROC top-1 p', 'truth < 1%'].map((h) => `<th>${esc(h)}</th>`).join('');
+  const note = `<p class="muted">${r.calibration?.calibrated ? 'Scores calibrated with the build’s stored calibration (temperature scaling fitted on held-out cases).' : 'The build has no calibration: scores are the raw posterior.'} Intervals: percentile bootstrap, 1000 resamples. “ECE if calibrated”: the ECE a perfectly calibrated system would still show on this many cases (sampling noise); p: how often it shows at least the measured ECE (consistency resampling, Bröcker &amp; Smith 2007; under 0.05: more than noise).</p>`;
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${note}${reliabilityDiagram(rows.map(([name, m]) => ({ name, bins: m.reliability })), { title: 'Reliability: top-1 probability vs accuracy' })}${rankTable(rows)}`;
 }

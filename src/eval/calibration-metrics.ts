@@ -9,7 +9,8 @@
  * with percentile-bootstrap 95% intervals (Efron & Tibshirani 1993, §13.3; 1000 seeded resamples).
  * ECE is biased upward on few cases: `ece_if_calibrated` is the mean ECE of the same top-1
  * probabilities when each answer is right exactly as often as it says (simulated, seeded), the
- * floor a perfectly calibrated system would show on this many cases.
+ * floor a perfectly calibrated system would show on this many cases, and `ece_consistency_p` how
+ * often it shows at least the measured ECE (Bröcker & Smith, Weather and Forecasting 2007).
  * A differential lists the top diseases only: the probability left to the unlisted ones
  * (1 − Σ listed) is spread evenly over them, which is what a truth outside the list gets.
  */
@@ -64,6 +65,12 @@ export interface CalibrationMetrics {
   truth_under_1pct: number;
   /** Mean ECE if the shown top-1 probabilities were exactly right (sampling noise alone). */
   ece_if_calibrated: number;
+  /**
+   * Share of those simulated calibrated draws whose ECE is at least the one measured: the
+   * consistency-resampling p-value (Bröcker & Smith 2007). Small (< 0.05): the gap is more than
+   * sampling noise; large: this many cases cannot tell the scores from calibrated ones.
+   */
+  ece_consistency_p: number;
   ci95: { ece: Interval; brier: Interval; log_loss: Interval; auroc: Interval | null; truth_under_1pct: Interval };
   reliability: ReliabilityBin[];
   /** Where the truth ranked against the probability given there (rank-reliability.ts); empty without ranked cases. */
@@ -111,7 +118,12 @@ export function calibrationMetrics(cases: readonly ProbabilityCase[], opts: { re
   };
   const sims = Math.max(1, Math.round((opts.resamples ?? 1000) / 5));
   let noise = 0;
-  for (let r = 0; r < sims; r++) noise += expectedCalibrationError(cases.map((c) => ({ ...c, correct: rnd() < c.top })));
+  let atLeast = 0;
+  for (let r = 0; r < sims; r++) {
+    const e = expectedCalibrationError(cases.map((c) => ({ ...c, correct: rnd() < c.top })));
+    noise += e;
+    if (e >= p.ece - 1e-12) atLeast++;
+  }
   const au = draws.map((d) => d.auroc).filter((x): x is number => x !== null).sort((a, b) => a - b);
   return {
     n: cases.length,
@@ -119,6 +131,7 @@ export function calibrationMetrics(cases: readonly ProbabilityCase[], opts: { re
     mean_top1: mean(cases.map((c) => c.top)),
     ...p,
     ece_if_calibrated: noise / sims,
+    ece_consistency_p: atLeast / sims,
     ci95: { ece: ci('ece'), brier: ci('brier'), log_loss: ci('log_loss'), auroc: au.length ? [percentile(au, 2.5), percentile(au, 97.5)] : null, truth_under_1pct: ci('truth_under_1pct') },
     reliability: reliabilityBins(cases),
     by_rank: cases.every((c) => c.ranked) ? rankReliability(cases.map((c) => c.ranked!)) : [],

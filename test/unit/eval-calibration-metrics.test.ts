@@ -57,6 +57,10 @@ describe('calibration metrics (issue 26)', () => {
     assert.deepEqual(calibrationMetrics(cases, { resamples: 200, seed: 3 }), m, 'seeded: reproducible');
     // The noise floor: a perfectly calibrated system on 40 cases still shows some ECE, less than this miscalibrated one's.
     assert.ok(m.ece_if_calibrated > 0 && m.ece_if_calibrated < m.ece, `${m.ece_if_calibrated} < ${m.ece}`);
+    // Consistency resampling: calibrated draws almost never show this ECE; an exactly honest set is matched by every draw.
+    assert.ok(m.ece_consistency_p < 0.05, String(m.ece_consistency_p));
+    const honest = Array.from({ length: 100 }, (_, i) => pc(0.7, i < 70));
+    assert.equal(calibrationMetrics(honest, { resamples: 200, seed: 3 })!.ece_consistency_p, 1);
     assert.equal(calibrationMetrics([]), null);
   });
 
