@@ -45,4 +45,31 @@ describe('reading: note headings and denied clause heads (DDXPlus question set w
     const tender = read('R lower leg swelling, calf soft and tender.');
     assert.ok(tender.some((x) => x.startsWith('+pain location: calf')), tender.join(' | '));
   });
+
+  it('"lost 10kg" is "lost 10 kg" (a quantity against its unit is two words)', () => {
+    assert.ok(read('lost 10kg without trying').some((x) => /^\+Have you had an involuntary weight loss/.test(x)));
+    assert.ok(read('lost 5lbs').some((x) => /^\+Have you had an involuntary weight loss/.test(x)));
+  });
+
+  it('"pain into my back": the back is where the pain goes, not where it is', () => {
+    const got = read('dull upper tummy pain into my back');
+    assert.ok(got.includes('+pain location: epigastric'), got.join(' | '));
+    assert.ok(got.some((x) => x.startsWith('+pain radiates to: thoracic spine')) && !got.some((x) => x.startsWith('+pain location: thoracic spine')), got.join(' | '));
+  });
+});
+
+describe('a function word is no concept by itself', () => {
+  it('"into" matches no one-word form that merely stems like it (HPO "Intoeing"), but a trigger "into" still works', async () => {
+    const { conceptIndexFor } = await import('../../src/clinical-text/concepts/concept-index.js');
+    const { findMentions } = await import('../../src/clinical-text/concepts/find-mentions.js');
+    const { tokenize } = await import('../../src/clinical-text/concepts/normalize.js');
+    const { buildSnapshot } = await import('../../src/query/kg-snapshot.js');
+    const ev = (canonical: string, forms: string[], triggers: string[] = []) => ({ canonical, forms, abbreviations: [], absentForms: [], context: 'patient' as const, triggers, valueSet: null, values: {}, scale: null });
+    const lexicon = { version: 1, provenance: 'test fixture', sites: {}, evidences: { E_1: ev('intoeing', ['intoeing']), E_2: ev('radiation', ['radiation'], ['into']) } };
+    const snapshot = buildSnapshot({ categories: [], subcategories: [], diseases: [], manifestations: [], features: ['E_1', 'E_2'].map((code) => ({ id: `feat:${code}`, text: code, kind: 'ehr' as const, code, valueCode: null, question: null, valueText: null, antecedent: null })) });
+    const index = conceptIndexFor(snapshot, lexicon);
+    const kinds = findMentions(index, tokenize('fell into the pool')).map((m) => `${m.entry.target.kind}:${m.entry.form}`);
+    assert.deepEqual(kinds, ['trigger:into']);
+    assert.ok(findMentions(index, tokenize('intoeing')).some((m) => m.entry.form === 'intoeing'));
+  });
 });

@@ -107,6 +107,9 @@ export function phoneticFor(index: ConceptIndex): Phonetic {
   return p;
 }
 
+/** Prepositions and conjunctions that a one-word form may match only as themselves (a trigger "into"), never by stem. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(['into', 'onto', 'upon', 'unto', 'within', 'without', 'through', 'towards', 'toward', 'than', 'then', 'when', 'while', 'where', 'which', 'whose', 'because', 'since', 'until', 'though', 'although']);
+
 function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; raw: string }[]): { at: number[]; score: number; typo: boolean } | null {
   if (entry.raw) {
     // Case-sensitive abbreviation: consecutive raw tokens equal to the form's.
@@ -133,6 +136,9 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
     positions.push(found);
     from = found + 1;
   }
+  // A function word is no concept by itself, whatever it stems to: "fell into the pool" names no HPO "Intoeing".
+  const only = positions.length === 1 ? slots[positions[0]!]!.raw.toLowerCase() : null;
+  if (only !== null && FUNCTION_WORDS.has(only) && entry.form.toLowerCase() !== only) return null;
   const spread = Math.max(...positions) - Math.min(...positions) + 1;
   if (!ordered && spread > entry.stems.length + WINDOW_SLACK) return null;
   // A body site is written as one phrase: "upper stomach that bores into my back" names no upper back.

@@ -38,13 +38,23 @@ export function stem(word: string): string {
   return w;
 }
 
+/** "10kg", "5lbs", "2cm": a quantity written against its unit is two words, as "10 kg" is ("lost 10kg" is "lost kg"). */
+const NUMBER_UNIT = /^(\d+(?:\.\d+)?)(kgs?|kilos?|lbs?|pounds?|st|stones?|cm|mm|mls?|mg|mcg|oz)$/i;
+
+function numberAndUnit(word: string, at: number): { raw: string; at: number }[] {
+  const m = NUMBER_UNIT.exec(word);
+  return m ? [{ raw: m[1]!, at }, { raw: m[2]!, at: at + m[1]!.length }] : [{ raw: word, at }];
+}
+
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
     // "pain/swelling" is two words; "N/V" and "h/o" stay one (slashed-words.ts).
-    for (const { word: raw, at } of slashedWords(m[0]) ?? [{ word: m[0], at: 0 }]) {
-      const norm = raw.toLowerCase().replace(/['’]/g, '');
-      out.push({ raw, norm, stem: stem(norm), start: m.index + at, end: m.index + at + raw.length });
+    for (const { word, at: wordAt } of slashedWords(m[0]) ?? [{ word: m[0], at: 0 }]) {
+      for (const { raw, at } of numberAndUnit(word, wordAt)) {
+        const norm = raw.toLowerCase().replace(/['’]/g, '');
+        out.push({ raw, norm, stem: stem(norm), start: m.index + at, end: m.index + at + raw.length });
+      }
     }
   }
   return out;
