@@ -56,6 +56,21 @@ const RELIEF_CUES: ReadonlySet<string> = new Set([
   'helped', 'helps', 'settles', 'settled', 'subsides', 'subsided', 'alleviated', 'resolves', 'resolved', 'away',
 ]);
 const DENIED_RELIEF: ReadonlySet<string> = new Set(['not', 'no', 'never', 'nothing', 'nor', 'without']);
+/**
+ * Whether a phrase says what eases or ends something ("goes back when lying down", "bearing down
+ * stops it", "better with rest"): a relief cue not denied, a thing that "goes/pops back", or "stops (it)" at the end.
+ */
+export function saysRelief(text: string): boolean {
+  const tokens = tokenize(text);
+  return tokens.some((t, i) => {
+    const before = tokens[i - 1]?.norm ?? '';
+    if (RELIEF_CUES.has(t.norm)) return !DENIED_RELIEF.has(before);
+    if (t.norm === 'back') return GOES_BACK.has(before);
+    return (t.norm === 'stops' || t.norm === 'stopped') && (i === tokens.length - 1 || tokens[i + 1]!.norm === 'it');
+  });
+}
+const GOES_BACK: ReadonlySet<string> = new Set(['goes', 'went', 'go', 'going', 'pops', 'popped', 'slips', 'slides', 'gone']);
+
 /** Key and surface prefixes of a relief's words. */
 const RELIEF_KEY = 'rb ';
 const RELIEF_SURFACE = 'relieved by ';

@@ -7,7 +7,7 @@ import { contentTokens, STOPWORDS, tokenize } from './normalize.js';
 import { resolveFeatures, stoppedHabit, type ConceptMatch, type ResolveInput } from './resolve-features.js';
 import type { ConceptLexicon } from './types.js';
 import { matchEmergent } from './match-emergent.js';
-import { NO_FINDING_ALONE } from './emergent-phrases.js';
+import { NO_FINDING_ALONE, saysRelief } from './emergent-phrases.js';
 import { matchMeasured } from './match-measured.js';
 import { snapshotTiers } from './tiers.js';
 import { lexiconConceptSet } from './lexicon-concept-set.js';
@@ -111,7 +111,7 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
       if (extra.length > 0) found.set(i, [...(found.get(i) ?? []), ...extra]);
     }
   }
-  if (deps.phraseEmbedder) embeddingFallback(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder, input.findings, found, input.only ?? null, outside ?? new Set());
+  if (deps.phraseEmbedder) embeddingFallback(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder, { findings: input.findings, text: input.text ?? null }, found, input.only ?? null, outside ?? new Set());
   negatedInClauseWins(input.findings, found);
   const out = new Map<number, FeatureMatch[]>();
   for (const [i, hits] of found) {
@@ -168,7 +168,17 @@ const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 &
 const PERSON = new Set(['baby', 'babies', 'infant', 'newborn', 'neonate', 'toddler', 'child', 'girl', 'daughter', 'son', 'patient', 'gentleman', 'lady', 'woman', 'male', 'female']);
 
 /** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
-function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findings: InputFinding[], found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null, outside: ReadonlySet<number>): void {
+/** The finding's words with the few words of its clause just before it ("goes back | when lying down"). */
+function withLeadIn(f: InputFinding, text: string | null): string {
+  if (!text || !f.span || !f.clause || f.span.start <= f.clause.start) return f.text;
+  const before = text.slice(f.clause.start, f.span.start).split(/\s+/).filter(Boolean).slice(-RELIEF_LEAD_IN).join(' ');
+  return `${before} ${f.text}`;
+}
+/** Words of the clause before a finding that may carry its relief cue. */
+const RELIEF_LEAD_IN = 3;
+
+function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, input: { findings: InputFinding[]; text: string | null }, found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null, outside: ReadonlySet<number>): void {
+  const { findings } = input;
   // A measured finding is a vocabulary term: read exactly or not at all ("Elevated heart rate" is no felt palpitation).
   const left = findings.map((f, i) => i).filter((i) => !found.has(i) && !outside.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && !findings[i]!.measured && worded(findings[i]!.text));
   if (left.length === 0) return;
@@ -180,6 +190,10 @@ function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, findin
     // One word alone is near the forms that contain it ("muffled" of "muffled voice", "worked" of
     // "off work") whatever it described: it needs a closer neighbour than a phrase does.
     if (!near || (contentWordCount(f.text) === 1 && near.score < SINGLE_WORD_EMBEDDING_THRESHOLD)) return;
+    // What eases a finding is no finding: "goes back when lying down" is no "worse when lying down",
+    // "bearing down like I'm on the toilet stops it" no "always on the toilet". Only a form that
+    // itself says relief may read it.
+    if (saysRelief(withLeadIn(f, input.text)) && !saysRelief(near.entry.form)) return;
     const t = near.entry.target;
     // A relative's finding reaches family-history concepts only (as in the dictionary path).
     if (f.experiencer === 'family' && near.entry.context !== 'family') return;
