@@ -51,6 +51,11 @@ describe('reading: note headings and denied clause heads (DDXPlus question set w
     assert.ok(read('lost 5lbs').some((x) => /^\+Have you had an involuntary weight loss/.test(x)));
   });
 
+  it('"not allergic to fish" denies a food allergy, not having eaten fish', () => {
+    const got = read("I'm not allergic to fish.");
+    assert.deepEqual(got, ['-Do you have a known severe food allergy? yes']);
+  });
+
   it('"pain into my back": the back is where the pain goes, not where it is', () => {
     const got = read('dull upper tummy pain into my back');
     assert.ok(got.includes('+pain location: epigastric'), got.join(' | '));
