@@ -203,6 +203,19 @@ describe('concept lexicon: loader errors', () => {
     assert.match(parsed.error.message, /evidences\.E_91\.forms/);
   });
 
+  it('takes numbers as the values of a scale question only, within its range', () => {
+    const withValues = (values: Record<string, unknown>, scale: { min: number; max: number } | null) => {
+      const raw = minimal();
+      Object.assign(raw.evidences.E_91, { values, scale });
+      return parseLexicon(raw, 'mem.json');
+    };
+    assert.ok(withValues({ 9: { canonical: 'sudden', forms: ['sudden'] } }, { min: 0, max: 10 }).ok);
+    const outside = withValues({ 11: { canonical: 'sudden', forms: ['sudden'] } }, { min: 0, max: 10 });
+    assert.ok(!outside.ok && /within 0-10/.test(outside.error.message));
+    const noScale = withValues({ 9: { canonical: 'sudden', forms: ['sudden'] } }, null);
+    assert.ok(!noScale.ok && /need a scale/.test(noScale.error.message));
+  });
+
   it('names the duplicated form and its position', () => {
     const raw = minimal();
     raw.evidences.E_91.forms = ['fever', 'febrile', 'fever'];

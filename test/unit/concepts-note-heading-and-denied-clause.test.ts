@@ -56,6 +56,13 @@ describe('reading: note headings and denied clause heads (DDXPlus question set w
     assert.deepEqual(got, ['-Do you have a known severe food allergy? yes']);
   });
 
+  it('"sudden" pain is a fast onset (7-10 of 10, one observation); without a pain word it says nothing of pain', () => {
+    const got = read('sudden sharp pain in the chest');
+    assert.deepEqual(got.filter((x) => x.startsWith('+pain onset speed')), ['7', '8', '9', '10'].map((v) => `+pain onset speed (0-10): ${v}`));
+    assert.ok(!read('sudden complete airway obstruction').some((x) => x.includes('onset speed')));
+    assert.ok(read('the pain came on gradually').includes('+pain onset speed (0-10): 2'));
+  });
+
   it('"pain into my back": the back is where the pain goes, not where it is', () => {
     const got = read('dull upper tummy pain into my back');
     assert.ok(got.includes('+pain location: epigastric'), got.join(' | '));

@@ -50,12 +50,18 @@ const evidenceSchema = z
     context: z.enum(['patient', 'family', 'history', 'exposure']),
     triggers: uniqueList(form, 0),
     valueSet: z.literal('sites').nullable(),
-    values: z.record(z.string().regex(/^V_\d+$/, 'value keys are DDXPlus value codes (V_n)'), valueSchema),
+    // A 0-10 question's values are its numbers: words that say one ("sudden onset": 7-10 of "how fast did the pain appear").
+    values: z.record(z.string().regex(/^(?:V_\d+|\d+)$/, 'value keys are DDXPlus value codes (V_n), or numbers of a scale question'), valueSchema),
     scale: z.strictObject({ min: z.number().int(), max: z.number().int() }).refine((s) => s.min < s.max, 'min must be below max').nullable(),
   })
   .superRefine((ev, ctx) => {
     // A site question without triggers could never be selected by the matcher.
     if (ev.valueSet === 'sites' && ev.triggers.length === 0) ctx.addIssue({ code: 'custom', path: ['triggers'], message: 'a site question needs triggers' });
+    for (const key of Object.keys(ev.values)) {
+      if (!/^\d+$/.test(key)) continue;
+      const v = Number(key);
+      if (!ev.scale || v < ev.scale.min || v > ev.scale.max) ctx.addIssue({ code: 'custom', path: ['values', key], message: ev.scale ? `a scale value must be within ${ev.scale.min}-${ev.scale.max}` : 'numeric value keys need a scale' });
+    }
   });
 
 export const lexiconSchema = z.strictObject({
