@@ -44,7 +44,7 @@ const { values: a } = parseArgs({
     json: { type: 'string' },
     // Issue 26: the sets the posterior calibration is fitted on after the accuracy runs ('' skips it). Never a blind set.
     // Every labelled set but the blind ones (878 cases): out of set on the dev sets, a fit on the
-    // other five beat one on cal.jsonl alone (pooled ECE 0.057 → 0.031, log-loss 0.781 → 0.768;
+    // other five beat one on cal.jsonl alone (pooled ECE 0.065 → 0.028, log-loss 0.754 → 0.751;
     // bench/calibration-crossfit.ts --baseline datasets/vignettes/cal.jsonl, docs/free-text.md).
     // A second blind pool without these conditions, reported beside the goals (never judged): the
     // two whose DDXPlus patients look nothing like the textbook disease the vignettes describe
