@@ -21,7 +21,8 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** "rank 1 80.2% (given 78.8%) · 2 …": where the truth sat against the probability given there (rank-reliability.ts). */
 export function formatRankLine(m: CalibrationMetrics): string {
-  return m.by_rank.map((g) => `${g.ranks} ${pct(g.truth_share)} (given ${pct(g.expected_share)}, ${pct(g.mean_p)} each)`).join(' · ');
+  // A group of one rank needs no per-disease figure: it is the group's.
+  return m.by_rank.map((g) => `${g.ranks} ${pct(g.truth_share)} (given ${pct(g.expected_share)}${/^\d+$/.test(g.ranks) ? '' : `, ${pct(g.mean_p)} each`})`).join(' · ');
 }
 
 function rankTable(rows: [string, CalibrationMetrics][]): string {
