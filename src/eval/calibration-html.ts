@@ -34,6 +34,14 @@ function rankTable(rows: [string, CalibrationMetrics][]): string {
   return `<h3>Where the true diagnosis ranked</h3><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table><p class="muted">Share of cases whose truth sat at these ranks / the probability the differential gave them (equal when calibrated). A truth ranked where the probability per disease is under 1% is shown under 1% by any calibrated differential: “truth &lt; 1%” then measures recall.</p>`;
 }
 
+/** What the eval's (coded) scores are: calibrated, raw beside a text-only calibration, or raw. */
+export function calibrationState(r: EvalReport): string {
+  const c = r.calibration;
+  if (c?.calibrated) return 'Scores calibrated with the build’s stored calibration of coded input (fitted on held-out cases).';
+  if (c?.calibrated_kinds?.includes('text')) return 'The build’s calibration covers free text only: these coded cases show the raw posterior (calibrate coded input with dxgraph calibrate --held-out).';
+  return 'The build has no calibration: scores are the raw posterior.';
+}
+
 export function calibrationSection(r: EvalReport): string {
   const rows = calibrationRows(r);
   if (rows.length === 0) return '<p class="muted">No probabilities to assess.</p>';
@@ -42,6 +50,6 @@ export function calibrationSection(r: EvalReport): string {
     .map(([name, m]) => `<tr><td>${esc(name)}</td>${cell(String(m.n))}${cell(`${(100 * m.accuracy).toFixed(1)}%`)}${cell(`${(100 * m.mean_top1).toFixed(1)}%`)}${cell(ci(m.ece, m.ci95.ece))}${cell(`${m.ece_if_calibrated.toFixed(3)} (p ${m.ece_consistency_p.toFixed(2)})`)}${cell(ci(m.brier, m.ci95.brier))}${cell(ci(m.log_loss, m.ci95.log_loss))}${cell(m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc))}${cell(`${(100 * m.truth_under_1pct).toFixed(1)}%`)}</tr>`)
     .join('');
   const head = ['set', 'n', 'top-1 right', 'mean top-1 p', 'ECE (10 bins) [95% CI]', 'ECE if calibrated (p)', 'Brier', 'log-loss', 'AUROC top-1 p', 'truth < 1%'].map((h) => `<th>${esc(h)}</th>`).join('');
-  const note = `<p class="muted">${r.calibration?.calibrated ? 'Scores calibrated with the build’s stored calibration (temperature scaling fitted on held-out cases).' : 'The build has no calibration: scores are the raw posterior.'} Intervals: percentile bootstrap, 1000 resamples. “ECE if calibrated”: the ECE a perfectly calibrated system would still show on this many cases (sampling noise); p: how often it shows at least the measured ECE (consistency resampling, Bröcker &amp; Smith 2007; under 0.05: more than noise).</p>`;
+  const note = `<p class="muted">${calibrationState(r)} Intervals: percentile bootstrap, 1000 resamples. “ECE if calibrated”: the ECE a perfectly calibrated system would still show on this many cases (sampling noise); p: how often it shows at least the measured ECE (consistency resampling, Bröcker &amp; Smith 2007; under 0.05: more than noise).</p>`;
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${note}${reliabilityDiagram(rows.map(([name, m]) => ({ name, bins: m.reliability })), { title: 'Reliability: top-1 probability vs accuracy' })}${rankTable(rows)}`;
 }

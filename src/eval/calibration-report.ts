@@ -13,7 +13,8 @@ export function calibrationReport(input: {
   interactive: DialogueOutcome | null;
   truth: (recordId: string) => string;
   diseaseCount: number;
-  calibrated: boolean;
+  /** The input kinds the build's calibration covers; the eval's cases are coded. */
+  calibratedKinds: readonly ('coded' | 'text')[];
   seed: number;
 }): CalibrationReport {
   const full = calibrationMetrics(input.cases.flatMap((c) => (c.probability ? [c.probability] : [])), { seed: input.seed });
@@ -33,5 +34,5 @@ export function calibrationReport(input: {
       if (m) interactive[String(k)] = m;
     }
   }
-  return { full, interactive, calibrated: input.calibrated };
+  return { full, interactive, calibrated: input.calibratedKinds.includes('coded'), calibrated_kinds: [...input.calibratedKinds] };
 }

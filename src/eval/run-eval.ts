@@ -9,6 +9,7 @@ import { InputError } from '../errors.js';
 import type { RankerName } from '../followups/ranker.js';
 import { KG_BUILD_IDS } from '../followups/record-kg.js';
 import type { BuildManifest } from '../domain/artifacts.js';
+import type { PosteriorCalibration } from '../calibration/temperature.js';
 import type { DiagnoseOptions } from '../query/contracts.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import type { RecordRow } from '../query/retrieve-records.js';
@@ -66,7 +67,7 @@ export interface TestSourceReport {
 }
 
 export interface EvalDeps {
-  query: DiagnoseService & { snapshot: KgSnapshot; artifacts: { manifest: BuildManifest; records: ReadonlyMap<string, RecordRow> } };
+  query: DiagnoseService & { snapshot: KgSnapshot; artifacts: { manifest: BuildManifest; records: ReadonlyMap<string, RecordRow>; calibration?: PosteriorCalibration | null } };
   /** The consultation use case (src/sessions); required by the interactive and masking protocols. */
   sessions: SessionPort | null;
   progress: Progress;
@@ -119,7 +120,7 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
   };
   report.interactive_metrics = interactive ? dialogueMetrics(interactive.runs, truthOfRun, diseaseName, params.questions) : null;
   report.calibration = calibrationReport({
-    cases, interactive, truth: (id) => truthId.get(id) ?? '', diseaseCount: snapshot.diseases.length, calibrated: manifest.calibration !== undefined, seed: params.seed,
+    cases, interactive, truth: (id) => truthId.get(id) ?? '', diseaseCount: snapshot.diseases.length, calibratedKinds: (['coded', 'text'] as const).filter((k) => deps.query.artifacts.calibration?.kinds[k] !== undefined), seed: params.seed,
   });
   return { report, cases };
 }

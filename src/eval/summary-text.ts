@@ -2,7 +2,7 @@
 import { pct } from './html-escape.js';
 import { heldOutLines } from './report-held-out.js';
 import type { EvalReport } from './types.js';
-import { calibrationRows, formatCalibrationLine, formatRankLine } from './calibration-html.js';
+import { calibrationRows, calibrationState, formatCalibrationLine, formatRankLine } from './calibration-html.js';
 
 export function formatSummary(r: EvalReport): string {
   const lines = [`dxgraph eval: ${r.n} test patients, build ${r.build.buildId ?? '?'} (${r.build.source})`, ...heldOutLines(r)];
@@ -16,6 +16,7 @@ export function formatSummary(r: EvalReport): string {
     lines.push(`  mean questions to p>=${s.confidence}: ${s.mean_questions_to_confident.toFixed(2)} (reached by ${pct(s.reached_confident_share)}, top-1 there ${pct(s.accuracy_at_confident)})`);
   }
   for (const [rate, m] of Object.entries(r.masking ?? {})) lines.push(`masking ${rate}%: ${Object.entries(m).map(([k, v]) => `@${k} ${pct(v)}`).join('  ')}`);
+  if (calibrationRows(r).length > 0) lines.push(`calibration: ${calibrationState(r)}`);
   for (const [name, m] of calibrationRows(r)) {
     lines.push(`calibration, ${formatCalibrationLine(name, m)}`);
     if (m.by_rank.length > 0) lines.push(`  truth at rank ${formatRankLine(m)}`);

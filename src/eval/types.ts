@@ -41,8 +41,10 @@ export interface EvalCase {
 export interface CalibrationReport {
   full: CalibrationMetrics | null;
   interactive: Record<string, CalibrationMetrics> | null;
-  /** Whether the build's calibration was applied, and what the scores are. */
+  /** Whether the build's calibration of coded input (the eval's cases) was applied: false shows the raw posterior. */
   calibrated: boolean;
+  /** The input kinds the build's calibration covers ([] without one): a text-only calibration leaves coded cases raw. */
+  calibrated_kinds: ('coded' | 'text')[];
 }
 
 export interface PerDisease {

@@ -68,10 +68,12 @@ describe('dxgraph eval (real Neo4j, real faiss-node, a fixed split of the DDXPlu
     // Issue 26: calibration of the shown probabilities, full protocol and per question count.
     const cal = report.calibration!;
     assert.equal(cal.calibrated, false, 'this build stored no calibration');
+    assert.deepEqual(cal.calibrated_kinds, []);
     assert.ok(cal.full && cal.full.n > 0 && cal.full.ece >= 0 && cal.full.ece <= 1 && cal.full.reliability.length === 10);
     assert.ok(cal.full.ci95.log_loss[0] <= cal.full.ci95.log_loss[1]);
     assert.deepEqual(Object.keys(cal.interactive!).map(Number).sort((a, b) => a - b), [0, 1, 3, 5]);
     assert.match(out.stdout, /calibration, full protocol: n \d+ .*ECE/);
+    assert.match(out.stdout, /truth at rank 1 \d+\.\d%/);
     for (const stage of ['match', 'vote', 'retrieve', 'reason', 'total', 'session.answer']) {
       const l = report.latency_ms[stage]!;
       assert.ok(l && l.p50 <= l.p95 && l.p95 <= l.p99 && l.p50 >= 0, stage);
