@@ -31,8 +31,9 @@ import { calibrationMetrics, probabilityCase, type ProbabilityCase } from '../sr
 import { truthResolver } from '../src/eval/hierarchy-levels.js';
 import { openQueryService } from '../src/query/query-service.js';
 import { EvidenceReasoner } from '../src/reasoners/evidence-reasoner.js';
+import { LABELLED_VIGNETTE_SETS } from './lib/free-text-set.js';
 
-const { values: a } = parseArgs({ options: { 'data-dir': { type: 'string', default: '.dxgraph-bench/free-text' }, sets: { type: 'string', default: ['cal', 'dev', 'dev-b', 'dev-c', 'dev-d', 'dev-e'].map((x) => `datasets/vignettes/${x}.jsonl`).join(',') }, baseline: { type: 'string' }, listed: { type: 'string', default: '10' } } });
+const { values: a } = parseArgs({ options: { 'data-dir': { type: 'string', default: '.dxgraph-bench/free-text' }, sets: { type: 'string', default: LABELLED_VIGNETTE_SETS.join(',') }, baseline: { type: 'string' }, listed: { type: 'string', default: '10' } } });
 const paths = a.sets!.split(',').map((s) => s.trim()).filter(Boolean);
 if (paths.length < 2) throw new Error('--sets: at least two labelled sets');
 if (a.baseline !== undefined && !paths.includes(a.baseline)) throw new Error(`--baseline: ${a.baseline} is not one of --sets`);
@@ -71,6 +72,8 @@ const line = (label: string, cases: ProbabilityCase[]) => {
 process.stdout.write('| scored on (fitted on) | n | ECE [95% CI] | Brier | log-loss | AUROC top-1 p | truth < 1% |\n| --- | --- | --- | --- | --- | --- | --- |\n');
 const before: ProbabilityCase[] = [];
 const after: ProbabilityCase[] = [];
+/** Each set's cases scored by the fit on all the other sets (reused by --baseline). */
+const outOfSet = new Map<string, ProbabilityCase[]>();
 for (const [i, test] of sets.entries()) {
   const train = sets.filter((_, j) => j !== i).flatMap((s) => s.samples);
   const fit = fitCalibrationParams(train);
@@ -78,20 +81,18 @@ for (const [i, test] of sets.entries()) {
   const c = test.samples.map((s) => scored(s, fit));
   before.push(...b);
   after.push(...c);
+  outOfSet.set(test.name, c);
   process.stdout.write(`${line(`${test.name} uncalibrated`, b)}\n${line(`${test.name} (${sets.filter((_, j) => j !== i).map((s) => s.name).join(', ')})`, c)}\n`);
   process.stderr.write(`fit on the others for ${test.name}: b0 ${fit.b0.toFixed(3)} b1 ${fit.b1.toFixed(3)} tail ${fit.tail ?? 'none'} mix ${fit.mix ? `${fit.mix.weight}@β${fit.mix.beta}` : 'none'} top-label ${fit.topLabel ? 'yes' : 'no'} top-odds ${fit.topOdds ? 'yes' : 'no'}\n`);
 }
 process.stdout.write(`${line('pooled uncalibrated', before)}\n${line('pooled out-of-set', after)}\n`);
 const baseSet = sets.find((x) => x.name === basename(a.baseline ?? ''));
 if (baseSet) {
-  // The same cases (every set but the baseSetline), each scored by a fit on the baseSetline alone and by one on all its others.
+  // The same cases (every set but the baseline), each scored by a fit on the baseline alone and by the loop's fit on all its others.
   const fit = fitCalibrationParams(baseSet.samples);
   const others = sets.filter((x) => x !== baseSet);
   const one = others.flatMap((x) => x.samples.map((s) => scored(s, fit)));
-  const rest = others.flatMap((x) => {
-    const f = fitCalibrationParams(sets.filter((y) => y !== x).flatMap((y) => y.samples));
-    return x.samples.map((s) => scored(s, f));
-  });
+  const rest = others.flatMap((x) => outOfSet.get(x.name)!);
   process.stdout.write(`${line(`pooled but ${baseSet.name}, fitted on ${baseSet.name} alone`, one)}\n${line(`pooled but ${baseSet.name}, fitted on all its others`, rest)}\n`);
 }
 process.stdout.write(`\npooled out-of-set, truth at rank ${formatRankLine(calibrationMetrics(after)!)}\n`);

@@ -8,6 +8,12 @@ import { InputError } from '../../src/errors.js';
  * against the DDXPlus dictionaries, so a typo in a condition key or an evidence code is a
  * clear error naming the line instead of a case that can never be right.
  */
+/**
+ * The labelled vignette sets that are not blind (cal.jsonl, written for calibration, and the five
+ * dev sets the reader was tuned on): what the text calibration is fitted on. Never test*.jsonl.
+ */
+export const LABELLED_VIGNETTE_SETS: readonly string[] = ['cal', 'dev', 'dev-b', 'dev-c', 'dev-d', 'dev-e'].map((s) => `datasets/vignettes/${s}.jsonl`);
+
 export const VIGNETTE_TAGS = ['negation', 'typo', 'abbrev', 'history', 'family', 'values', 'short', 'long'] as const;
 export const VIGNETTE_STYLES = ['clinician', 'lay'] as const;
 

@@ -1,6 +1,6 @@
 /** The HTML report's calibration section: metrics with 95% intervals per set, and the reliability diagram. */
 import type { CalibrationMetrics } from './calibration-metrics.js';
-import { esc } from './html-escape.js';
+import { esc, pct } from './html-escape.js';
 import { reliabilityDiagram } from './reliability-svg.js';
 import type { EvalReport } from './types.js';
 
@@ -16,8 +16,6 @@ export function calibrationRows(r: EvalReport): [string, CalibrationMetrics][] {
 export function formatCalibrationLine(name: string, m: CalibrationMetrics): string {
   return `${name}: n ${m.n}  top-1 ${(100 * m.accuracy).toFixed(1)}% vs mean p ${(100 * m.mean_top1).toFixed(1)}%  ECE ${ci(m.ece, m.ci95.ece)} (${m.ece_if_calibrated.toFixed(3)} if calibrated, p ${m.ece_consistency_p.toFixed(2)})  Brier ${ci(m.brier, m.ci95.brier)}  log-loss ${ci(m.log_loss, m.ci95.log_loss)}  AUROC ${m.auroc === null ? '—' : ci(m.auroc, m.ci95.auroc)}  truth<1% ${(100 * m.truth_under_1pct).toFixed(1)}%`;
 }
-
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** "rank 1 80.2% (given 78.8%) · 2 …": where the truth sat against the probability given there (rank-reliability.ts). */
 export function formatRankLine(m: CalibrationMetrics): string {

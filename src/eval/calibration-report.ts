@@ -4,6 +4,7 @@
  * question count (the first turn is /v1/diagnose's; later ones the session's posterior).
  * Cases whose truth is no disease of the KG, or that were refused, have no probability: left out.
  */
+import type { InputKind } from '../calibration/temperature.js';
 import { calibrationMetrics, probabilityCase, type CalibrationMetrics } from './calibration-metrics.js';
 import type { DialogueOutcome } from './dialogue-protocols.js';
 import type { CalibrationReport, EvalCase } from './types.js';
@@ -14,7 +15,7 @@ export function calibrationReport(input: {
   truth: (recordId: string) => string;
   diseaseCount: number;
   /** The input kinds the build's calibration covers; the eval's cases are coded. */
-  calibratedKinds: readonly ('coded' | 'text')[];
+  calibratedKinds: readonly InputKind[];
   seed: number;
 }): CalibrationReport {
   const full = calibrationMetrics(input.cases.flatMap((c) => (c.probability ? [c.probability] : [])), { seed: input.seed });

@@ -9,7 +9,7 @@ import { InputError } from '../errors.js';
 import type { RankerName } from '../followups/ranker.js';
 import { KG_BUILD_IDS } from '../followups/record-kg.js';
 import type { BuildManifest } from '../domain/artifacts.js';
-import type { PosteriorCalibration } from '../calibration/temperature.js';
+import { INPUT_KINDS, type PosteriorCalibration } from '../calibration/temperature.js';
 import type { DiagnoseOptions } from '../query/contracts.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import type { RecordRow } from '../query/retrieve-records.js';
@@ -120,7 +120,7 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
   };
   report.interactive_metrics = interactive ? dialogueMetrics(interactive.runs, truthOfRun, diseaseName, params.questions) : null;
   report.calibration = calibrationReport({
-    cases, interactive, truth: (id) => truthId.get(id) ?? '', diseaseCount: snapshot.diseases.length, calibratedKinds: (['coded', 'text'] as const).filter((k) => deps.query.artifacts.calibration?.kinds[k] !== undefined), seed: params.seed,
+    cases, interactive, truth: (id) => truthId.get(id) ?? '', diseaseCount: snapshot.diseases.length, calibratedKinds: INPUT_KINDS.filter((k) => deps.query.artifacts.calibration?.kinds[k] !== undefined), seed: params.seed,
   });
   return { report, cases };
 }

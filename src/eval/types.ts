@@ -3,6 +3,7 @@
  * answered against the truth), and the report shape written as JSON (docs/eval.md).
  * Cases carry ids and names only, never patient text.
  */
+import type { InputKind } from '../calibration/temperature.js';
 import type { CalibrationMetrics, ProbabilityCase } from './calibration-metrics.js';
 
 import type { HeldOutReport } from './held-out.js';
@@ -44,7 +45,7 @@ export interface CalibrationReport {
   /** Whether the build's calibration of coded input (the eval's cases) was applied: false shows the raw posterior. */
   calibrated: boolean;
   /** The input kinds the build's calibration covers ([] without one): a text-only calibration leaves coded cases raw. */
-  calibrated_kinds: ('coded' | 'text')[];
+  calibrated_kinds: InputKind[];
 }
 
 export interface PerDisease {

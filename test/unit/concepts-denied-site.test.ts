@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { conceptIndexFor } from '../../src/clinical-text/concepts/concept-index.js';
-import { defaultDdxplusLexiconPath, loadLexicon } from '../../src/clinical-text/concepts/lexicon.js';
 import { tokenize } from '../../src/clinical-text/concepts/normalize.js';
 import { resolveFeatures } from '../../src/clinical-text/concepts/resolve-features.js';
-import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
-import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
+import { shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
 
 /**
  * "No flank pain" denies pain at the flank, not pain: a denied finding that names an answer of a
@@ -14,10 +12,8 @@ import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
 describe('a denied site is no denied pain (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
   before(async () => {
-    const lexicon = await loadLexicon(defaultDdxplusLexiconPath());
-    if (!lexicon.ok) assert.fail(lexicon.error.message);
-    const vocab = noteVocabularies({ ddxplus: await loadDdxplusDictionary('datasets/ddxplus'), lexicon: lexicon.value, phenotypes: [] });
-    const index = conceptIndexFor(vocab.snapshot, lexicon.value);
+    const { lexicon, vocab } = await shippedDdxplusVocabulary();
+    const index = conceptIndexFor(vocab.snapshot, lexicon);
     read = (text) => resolveFeatures(index, { finding: { text, polarity: 'absent', code: null, valueCode: null, assertion: 'absent' }, tokens: tokenize(text), clauseTokens: [] })
       .map((m) => `${m.polarity === 'absent' ? '-' : '+'}${vocab.snapshot.features[m.feature]!.code}${vocab.snapshot.features[m.feature]!.valueCode ? `=${vocab.snapshot.features[m.feature]!.valueCode}` : ''}`);
   });

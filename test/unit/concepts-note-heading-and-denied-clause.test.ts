@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { defaultDdxplusLexiconPath, loadLexicon } from '../../src/clinical-text/concepts/lexicon.js';
 import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
 import { decompose } from '../../src/clinical-text/decompose.js';
-import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
-import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
+import { shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
 
 /**
  * Two readings of session 22 (codes KG dev misses): a note under a setting's heading whose first
@@ -14,15 +12,11 @@ import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
 describe('reading: note headings and denied clause heads (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
   before(async () => {
-    const lexicon = await loadLexicon(defaultDdxplusLexiconPath());
-    if (!lexicon.ok) assert.fail(lexicon.error.message);
-    const vocab = noteVocabularies({ ddxplus: await loadDdxplusDictionary('datasets/ddxplus'), lexicon: lexicon.value, phenotypes: [] });
+    const { vocab } = await shippedDdxplusVocabulary();
     read = (text) => {
       const { findings } = decompose({ text, findings: [] });
       const m = matchConcepts({ snapshot: vocab.snapshot, lexicon: vocab.lexicon, phraseEmbedder: null }, { findings, text });
-      return [...m.values()].flat().map((x) => {
-        return `${x.polarity === 'absent' ? '-' : '+'}${x.featureText}`;
-      });
+      return [...m.values()].flat().map((x) => `${x.polarity === 'absent' ? '-' : '+'}${x.featureText}`);
     };
   });
 

@@ -167,7 +167,6 @@ const worded = (text: string) => tokenize(text).some((t) => t.norm.length >= 4 &
 /** Words that name who the patient is ("baby", "infant girl"): no finding, and nearest to "expecting a baby". */
 const PERSON = new Set(['baby', 'babies', 'infant', 'newborn', 'neonate', 'toddler', 'child', 'girl', 'daughter', 'son', 'patient', 'gentleman', 'lady', 'woman', 'male', 'female']);
 
-/** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
 /** The finding's words with the few words of its clause just before it ("goes back | when lying down"). */
 function withLeadIn(f: InputFinding, text: string | null): string {
   if (!text || !f.span || !f.clause || f.span.start <= f.clause.start) return f.text;
@@ -177,6 +176,7 @@ function withLeadIn(f: InputFinding, text: string | null): string {
 /** Words of the clause before a finding that may carry its relief cue. */
 const RELIEF_LEAD_IN = 3;
 
+/** One embedder call for every finding the dictionary left unread; each takes its nearest form if close enough. */
 function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, input: { findings: InputFinding[]; text: string | null }, found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null, outside: ReadonlySet<number>): void {
   const { findings } = input;
   // A measured finding is a vocabulary term: read exactly or not at all ("Elevated heart rate" is no felt palpitation).

@@ -42,7 +42,9 @@ export function stem(word: string): string {
 const NUMBER_UNIT = /^(\d+(?:\.\d+)?)(kgs?|kilos?|lbs?|pounds?|st|stones?|cm|mm|mls?|mg|mcg|oz)$/i;
 
 function numberAndUnit(word: string, at: number): { raw: string; at: number }[] {
-  const m = NUMBER_UNIT.exec(word);
+  // Most words start with a letter: no regex for them (tokenize reads every note of a build).
+  const first = word.charCodeAt(0);
+  const m = first >= 48 && first <= 57 ? NUMBER_UNIT.exec(word) : null;
   return m ? [{ raw: m[1]!, at }, { raw: m[2]!, at: at + m[1]!.length }] : [{ raw: word, at }];
 }
 
