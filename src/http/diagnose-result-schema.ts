@@ -122,6 +122,10 @@ export const DiagnoseResultSchema = z.object({
         gateSentences: z.number(),
         clippedTexts: z.number(),
       })
+    retrieval: z
+      .object({ mode: z.enum(['dense', 'lexical', 'hybrid', 'find', 'none']), note: z.string().nullable() })
+      .optional()
+      .describe('How similar records were found; "none" when DXGRAPH_RECORD_RETRIEVAL=none turned retrieval off (no similar records, no disease profiles: the KG\'s own reasoning). Absent when the gate answered directly'),
       .optional()
       .describe("Summary trace (the default): how many items each capped list left out and how many texts were clipped; absent with options.trace 'full'"),
   }),

@@ -155,10 +155,18 @@ export interface DiagnoseResult {
     chosenSubcategory: SubcategoryVote | null;
     differencesKg: Triple[];
     retrieved: RetrievedRecord[];
+    /** How similar records were found on the full path ("none": turned off by DXGRAPH_RECORD_RETRIEVAL, the KG's own reasoning); absent when the gate answered directly. */
+    retrieval?: RetrievalTrace;
     timingsMs: Record<string, number>;
     /** Set on a summary trace (HTTP default): what the caps left out, per list. Absent on a full trace. */
     omitted?: TraceOmitted;
   };
+}
+
+export interface RetrievalTrace {
+  mode: 'dense' | 'lexical' | 'hybrid' | 'find' | 'none';
+  /** What was left out, when anything was. */
+  note: string | null;
 }
 
 /** Items left out of each trace list by the summary (0 = none), and record texts clipped. */

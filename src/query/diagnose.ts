@@ -4,7 +4,7 @@ import type { VectorIndexLike } from '../adapters/faiss/types.js';
 import { DEFAULT_LLM_BUDGET, LlmBudget, type LlmBudgetLimits } from '../adapters/llm/budget.js';
 import { InputError } from '../errors.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
-import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type SubcategoryVote, type Triple } from './contracts.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type RetrievalTrace, type SubcategoryVote, type Triple } from './contracts.js';
 import { decomposeRequest } from './decompose-request.js';
 import type { LlmDecomposer } from './decompose-llm.js';
 import type { PhraseEmbedder } from '../clinical-text/concepts/embed-forms.js';
@@ -14,7 +14,7 @@ import type { KgSnapshot } from './kg-snapshot.js';
 import { matchFeatures } from './match-features.js';
 import { differencesKg } from './differences-kg.js';
 import type { DifferencesKgReader } from './differences-kg-cache.js';
-import type { LexicalRecords, RecordRetrieval, RecordRow } from './retrieve-records.js';
+import { resolveRecordRetrieval, type LexicalRecords, type RecordRetrieval, type RecordRow } from './retrieve-records.js';
 import type { DiseaseProfiles } from './disease-profiles.js';
 import { assessGate, followUpLimit, type QueryGate } from './apply-gate.js';
 import { answerDirect } from './direct-answer.js';
@@ -157,14 +157,16 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
   }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
+  const fromText = Boolean(input.text?.trim());
+  const retrieval = retrievalTrace(deps, o.retrieval ?? 'record', fromText);
   const [triples, retrieved] = await Promise.all([
     timed('differencesKg', async (): Promise<Triple[]> =>
       (await Promise.all(nearTies(vote).map((c) => readDifferences(deps)({ subcategoryId: c.subcategoryId, perDisease: deps.differencesPerDisease })))).flatMap((r) => r.triples),
     ),
-    timed('retrieve', () => retrieveForQuery({ ...deps, find: deps.find ?? null }, { text: queryText, topK: o.topK, mode: o.retrieval ?? 'record', gate, fromText: Boolean(input.text?.trim()) })),
+    retrieval.mode === 'none' ? [] : timed('retrieve', () => retrieveForQuery({ ...deps, find: deps.find ?? null }, { text: queryText, topK: o.topK, mode: o.retrieval ?? 'record', gate, fromText })),
   ]);
   // A written description against each disease's notes; coded findings joined as text have no words of their own to compare.
-  const profiles = deps.profiles && input.text?.trim() ? await timed('profiles', () => deps.profiles!.similarities(input.text!)) : null;
+  const profiles = deps.profiles && fromText && retrieval.mode !== 'none' ? await timed('profiles', () => deps.profiles!.similarities(input.text!)) : null;
   // The knowledge filter belongs to the FIND path: it runs when the gate assessed the input or FIND retrieval was asked for.
   const filter = gate !== null || o.retrieval === 'find' ? (deps.knowledgeFilter ?? null) : null;
   const filtered = filter ? await timed('filter', () => filterRetrieved(filter, { patient: queryText, records: retrieved, budget: llmBudget })) : { records: retrieved, degraded: false };
@@ -188,8 +190,15 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     probability: out.probability ?? null,
     model: out.model ?? null,
     insufficient,
-    trace: { gate, decomposition: decomposed.trace, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, timingsMs: timings },
+    trace: { gate, decomposition: decomposed.trace, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, retrieval, timingsMs: timings },
   };
+}
+
+/** Turned off (DXGRAPH_RECORD_RETRIEVAL=none), it stays off whatever a request's options.retrieval asks: the KG's own reasoning. */
+function retrievalTrace(deps: DiagnoseDeps, requested: 'record' | 'find', fromText: boolean): RetrievalTrace {
+  const mode = resolveRecordRetrieval(deps, fromText);
+  if (mode === 'none') return { mode, note: 'record retrieval is off (DXGRAPH_RECORD_RETRIEVAL=none): no similar records and no disease profiles; the ranking is the KG\'s own' };
+  return { mode: requested === 'find' ? 'find' : mode, note: null };
 }
 
 function readDifferences(deps: DiagnoseDeps): DifferencesKgReader {

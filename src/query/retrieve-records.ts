@@ -9,8 +9,10 @@ import type { LexicalIndex } from './lexical-index.js';
  * index), by words (the lexical TF-IDF index, which weighs a note's rare words), or both
  * ("hybrid": the union of both top-k lists, each record scored by the sum of its two cosines,
  * each divided by its list's best, 0 where a list does not hold it). Which one serves best is measured in docs/notes.md.
+ * "none" turns retrieval off (no kNN step, no similar records, no disease profiles): the KG's own
+ * reasoning, measurable apart from the records' votes (issue 47 item 5).
  */
-export const RECORD_RETRIEVALS = ['auto', 'dense', 'lexical', 'hybrid'] as const;
+export const RECORD_RETRIEVALS = ['auto', 'dense', 'lexical', 'hybrid', 'none'] as const;
 export type RecordRetrieval = (typeof RECORD_RETRIEVALS)[number];
 /**
  * "auto": by words when a written description meets records written as notes, by meaning
@@ -56,10 +58,18 @@ export interface RetrieveRecordsDeps {
   recordRetrieval?: RecordRetrieval;
 }
 
-export async function retrieveRecords(deps: RetrieveRecordsDeps, input: RetrieveRecordsInput): Promise<RetrievedRecord[]> {
-  if (input.topK <= 0 || !input.text.trim() || deps.recordIndex.size === 0) return [];
+/** The retrieval a query gets: "auto" resolved, dense when the build has no lexical index, "none" when turned off. */
+export type ResolvedRetrieval = Exclude<RecordRetrieval, 'auto'>;
+export function resolveRecordRetrieval(deps: Pick<RetrieveRecordsDeps, 'lexical' | 'recordRetrieval'>, fromText: boolean): ResolvedRetrieval {
   const chosen = deps.recordRetrieval ?? 'dense';
-  const mode = !deps.lexical ? 'dense' : chosen === 'auto' ? (input.fromText && deps.lexical.fromNotes ? 'lexical' : 'dense') : chosen;
+  if (chosen === 'none') return 'none';
+  if (!deps.lexical) return 'dense';
+  return chosen === 'auto' ? (fromText && deps.lexical.fromNotes ? 'lexical' : 'dense') : chosen;
+}
+
+export async function retrieveRecords(deps: RetrieveRecordsDeps, input: RetrieveRecordsInput): Promise<RetrievedRecord[]> {
+  const mode = resolveRecordRetrieval(deps, input.fromText ?? false);
+  if (mode === 'none' || input.topK <= 0 || !input.text.trim() || deps.recordIndex.size === 0) return [];
   const k = Math.min(input.topK, deps.recordIndex.size);
   const dense = mode === 'lexical' ? [] : deps.recordIndex.search((await embedBatch(deps.embedder, [input.text]))[0]!, k);
   const words = mode === 'dense' ? [] : deps.lexical!.index.search(input.text, k).map((h) => ({ id: deps.lexical!.ids[h.row]!, score: h.score }));

@@ -54,8 +54,9 @@ describe('config: the evidence reasoner prior weights (DXGRAPH_PRIOR_WEIGHTS, is
 });
 
 describe('config: how similar records are found (DXGRAPH_RECORD_RETRIEVAL)', () => {
-  it('takes dense, lexical or hybrid, and has a default', () => {
+  it('takes dense, lexical, hybrid or none (off), and has a default', () => {
     assert.equal(loadConfig({ DXGRAPH_RECORD_RETRIEVAL: 'lexical' }).query?.recordRetrieval, 'lexical');
+    assert.equal(loadConfig({ DXGRAPH_RECORD_RETRIEVAL: 'none' }).query?.recordRetrieval, 'none');
     assert.equal(loadConfig({}).query?.recordRetrieval, DEFAULT_RECORD_RETRIEVAL);
   });
   it('rejects anything else, naming the variable', () => assert.throws(() => loadConfig({ DXGRAPH_RECORD_RETRIEVAL: 'bm25' }), /DXGRAPH_RECORD_RETRIEVAL/));

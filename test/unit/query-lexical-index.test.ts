@@ -94,7 +94,7 @@ describe('record retrieval by meaning, by words or both', () => {
   const dense: VectorIndexLike = { dim: 2, size: 4, search: (_v: Float32Array, k: number) => [{ id: 'r0', score: 0.9 }, { id: 'r1', score: 0.8 }].slice(0, k) } as unknown as VectorIndexLike;
   const embedder = { id: 'fake', embeddings: { embedDocuments: async (t: string[]) => t.map(() => [1, 0]) } };
   const lexical = { index: built(), ids: rows.map((r) => r.id), fromNotes: true };
-  const ask = (recordRetrieval: 'auto' | 'dense' | 'lexical' | 'hybrid', withLexical = true, fromText = true, fromNotes = true) =>
+  const ask = (recordRetrieval: 'auto' | 'dense' | 'lexical' | 'hybrid' | 'none', withLexical = true, fromText = true, fromNotes = true) =>
     retrieveRecords({ embedder, recordIndex: dense, records, ...(withLexical ? { lexical: { ...lexical, fromNotes } } : {}), recordRetrieval }, { text: 'drooling and muffled voice', topK: 2, fromText }).then((r) => r.map((x) => x.id));
 
   it('lexical: the record that shares the rare words', async () => assert.deepEqual(await ask('lexical'), ['r2']));
@@ -108,6 +108,10 @@ describe('record retrieval by meaning, by words or both', () => {
     assert.deepEqual(await ask('auto', true, true), ['r2']);
     assert.deepEqual(await ask('auto', true, false), ['r0', 'r1'], 'coded findings joined');
     assert.deepEqual(await ask('auto', true, true, false), ['r0', 'r1'], 'no record was read from notes');
+  });
+  it('none: nothing, with or without a lexical index', async () => {
+    assert.deepEqual(await ask('none'), []);
+    assert.deepEqual(await ask('none', false), []);
   });
   it('a build without a lexical index retrieves by meaning whatever is configured', async () => assert.deepEqual(await ask('lexical', false), ['r0', 'r1']));
 });

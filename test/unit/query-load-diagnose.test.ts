@@ -103,6 +103,25 @@ describe('query: diagnose use case', () => {
     assert.ok(res.followUps.every((q) => !res.trace.matches.some((m) => m.featureId === q.featureId)));
   });
 
+  it('DXGRAPH_RECORD_RETRIEVAL=none: no retrieval step, no similar records or profiles, and the trace says so; the KG still ranks', async () => {
+    const on = await diagnose(await deps(), textInput('chest pain, sweating'));
+    assert.ok(on.trace.retrieved.length > 0, 'retrieval on finds similar records');
+    assert.equal(on.trace.retrieval?.mode, 'dense');
+    const profilesAsked: string[] = [];
+    const profiles = { similarities: (t: string) => (profilesAsked.push(t), new Float64Array(3)) } as unknown as DiagnoseDeps['profiles'];
+    const off = { ...(await deps()), recordRetrieval: 'none' as const, profiles };
+    for (const retrieval of ['record', 'find'] as const) {
+      const res = await diagnose(off, textInput('chest pain, sweating', { retrieval }));
+      assert.deepEqual(res.trace.retrieved, []);
+      assert.equal(res.trace.retrieval?.mode, 'none');
+      assert.match(res.trace.retrieval?.note ?? '', /DXGRAPH_RECORD_RETRIEVAL=none/);
+      assert.ok(!('retrieve' in res.trace.timingsMs) && !('profiles' in res.trace.timingsMs), Object.keys(res.trace.timingsMs).join());
+      assert.equal(res.differential[0]!.disease, 'Angina');
+      assert.ok(res.differential[0]!.evidence.every((line) => !/similar records/.test(line)), res.differential[0]!.evidence.join('; '));
+    }
+    assert.deepEqual(profilesAsked, []);
+  });
+
   it('rejects input without findings and an LLM request without an LLM', async () => {
     const d = await deps();
     await assert.rejects(diagnose(d, textInput('   ')), (e: unknown) => e instanceof InputError && e.field === 'text');
