@@ -39,6 +39,25 @@ export const DEFAULT_SESSIONS: SessionsConfig = {
   ttlMs: 30 * 60_000, maxSessions: 1000, stopConfidence: 0.9, ranker: 'information-gain', maxPerKey: 100, maxTurns: 200, lifetimeMs: 4 * 3_600_000,
 };
 
+/** Issue 48: LLM reports fetched apart from the differential (src/reports, docs/llm.md). */
+export interface ReportsConfig {
+  /** How long a report's href answers after the diagnose that asked for it (DXGRAPH_REPORT_TTL_MS). */
+  ttlMs: number;
+  /** Live reports kept (pending or settled; DXGRAPH_REPORTS_MAX): past it a diagnose answers without one. */
+  maxReports: number;
+  /** LLM reports running at once in one process (DXGRAPH_REPORTS_RUNNING). */
+  maxRunning: number;
+}
+
+export const DEFAULT_REPORTS: ReportsConfig = { ttlMs: 10 * 60_000, maxReports: 1000, maxRunning: 4 };
+
+/**
+ * A local CPU model's defaults when DXGRAPH_LLM_TIMEOUT_MS / DXGRAPH_LLM_BUDGET_MS are unset: its
+ * report is written in the background (issue 48), and SmolLM2-135M took 25-38 s a diagnose here,
+ * past 100 s under load (docs/llm.md), so the endpoint defaults (30 s / 45 s) cut it off.
+ */
+export const LOCAL_LLM_DEFAULTS = { timeoutMs: 150_000, budgetMs: 180_000 } as const;
+
 /** Issue 18: bounds on what one request may cost, and the server's shutdown and probe timing (docs/security.md). */
 export interface LimitsConfig {
   /** Findings per request after decomposition (text and structured together). */
@@ -94,7 +113,8 @@ const EnvSchema = z.object({
   // LLM decomposition of free text (MedRAG eq. 8): auto = with an OpenAI-compatible model only; a
   // small local model's concepts are worse than the rule path's (docs/llm.md).
   DXGRAPH_LLM_DECOMPOSE: z.enum(['auto', 'on', 'off']).default('auto'),
-  DXGRAPH_LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30000),
+  // Unset: 30 s for an endpoint, LOCAL_LLM_DEFAULTS for a local model.
+  DXGRAPH_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   DXGRAPH_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(1),
   DXGRAPH_MAX_TEXT_CHARS: z.coerce.number().int().positive().default(20000),
   DXGRAPH_DROP_DEMOGRAPHICS: boolish.default(false),
@@ -140,7 +160,11 @@ const EnvSchema = z.object({
   DXGRAPH_CLIENT_LOOP_BURST_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_LIMITS.loopCost.burstMs),
   DXGRAPH_DIAGNOSE_QUEUE: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.admission.maxQueued),
   DXGRAPH_DIAGNOSE_QUEUE_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.admission.maxQueuedPerClient),
-  DXGRAPH_LLM_BUDGET_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_LIMITS.llmBudget.wallMs),
+  DXGRAPH_LLM_BUDGET_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+  // Issue 48: LLM reports (src/reports).
+  DXGRAPH_REPORT_TTL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(DEFAULT_REPORTS.ttlMs),
+  DXGRAPH_REPORTS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_REPORTS.maxReports),
+  DXGRAPH_REPORTS_RUNNING: z.coerce.number().int().min(1).max(1024).default(DEFAULT_REPORTS.maxRunning),
   DXGRAPH_LLM_MAX_CALLS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_LIMITS.llmBudget.maxCalls),
   DXGRAPH_READY_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_LIMITS.readyCacheMs),
   DXGRAPH_SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_LIMITS.shutdown.drainMs),
@@ -192,6 +216,8 @@ export interface Config {
   queryWorkers?: number;
   /** Low-priority diagnose workers beside them (DXGRAPH_QUERY_WORKERS_BACKGROUND, pool-lanes.ts); absent or 0 = one lane. */
   queryBackgroundWorkers?: number;
+  /** LLM reports (DXGRAPH_REPORT*); absent (hand-built configs in tests) = DEFAULT_REPORTS. */
+  reports?: ReportsConfig;
   /** CDS Hooks (DXGRAPH_CDS_*, src/cds-hooks/cds-config.ts); absent (hand-built configs in tests) = DEFAULT_CDS. */
   cds?: CdsConfig;
 }
@@ -285,7 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       model: e.DXGRAPH_CHAT_MODEL,
       apiKey: e.OPENAI_API_KEY || 'not-needed',
       baseUrl: e.OPENAI_BASE_URL || null,
-      timeoutMs: e.DXGRAPH_LLM_TIMEOUT_MS,
+      timeoutMs: e.DXGRAPH_LLM_TIMEOUT_MS ?? (provider === 'local' ? LOCAL_LLM_DEFAULTS.timeoutMs : 30_000),
       maxRetries: e.DXGRAPH_LLM_MAX_RETRIES,
       provider,
       local: { modelPath: resolve(e.DXGRAPH_LLM_MODEL), contextSize: e.DXGRAPH_LLM_CONTEXT, threads: e.DXGRAPH_LLM_THREADS, maxTokens: e.DXGRAPH_LLM_MAX_TOKENS },
@@ -308,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryWorkers: e.DXGRAPH_QUERY_WORKERS === 'auto' ? availableParallelism() : e.DXGRAPH_QUERY_WORKERS,
     queryBackgroundWorkers: e.DXGRAPH_QUERY_WORKERS_BACKGROUND === 'auto' ? availableParallelism() : e.DXGRAPH_QUERY_WORKERS_BACKGROUND,
     cds: loadCdsConfig(env),
+    reports: { ttlMs: e.DXGRAPH_REPORT_TTL_MS, maxReports: e.DXGRAPH_REPORTS_MAX, maxRunning: e.DXGRAPH_REPORTS_RUNNING },
     limits: {
       maxFindings: e.DXGRAPH_MAX_FINDINGS,
       maxResponseBytes: e.DXGRAPH_MAX_RESPONSE_BYTES,
@@ -318,7 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         maxQueuedPerClient: e.DXGRAPH_DIAGNOSE_QUEUE_PER_CLIENT,
       },
       loopCost: { msPerSecond: e.DXGRAPH_CLIENT_LOOP_MS_PER_S, burstMs: e.DXGRAPH_CLIENT_LOOP_BURST_MS },
-      llmBudget: { wallMs: e.DXGRAPH_LLM_BUDGET_MS, maxCalls: e.DXGRAPH_LLM_MAX_CALLS },
+      llmBudget: { wallMs: e.DXGRAPH_LLM_BUDGET_MS ?? (provider === 'local' ? LOCAL_LLM_DEFAULTS.budgetMs : DEFAULT_LIMITS.llmBudget.wallMs), maxCalls: e.DXGRAPH_LLM_MAX_CALLS },
       readyCacheMs: e.DXGRAPH_READY_CACHE_MS,
       shutdown: { drainMs: e.DXGRAPH_SHUTDOWN_DRAIN_MS, lingerMs: e.DXGRAPH_SHUTDOWN_LINGER_MS },
     },

@@ -2,7 +2,7 @@ import { neo4jJtiClaims } from './cds-hooks/jti-claims.js';
 import { createEmbedder } from './adapters/embeddings/index.js';
 import { chatModelLabel, createChatModel, disposeLocalModels, localModelOf } from './adapters/llm/chat-model.js';
 import { GraphStore } from './adapters/neo4j/graph-store.js';
-import { DEFAULT_LIMITS, DEFAULT_SESSIONS, type Config } from './config.js';
+import { DEFAULT_LIMITS, DEFAULT_REPORTS, DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
 import { createApp } from './http/app.js';
 import { cachedProbe } from './http/cached-probe.js';
@@ -21,6 +21,7 @@ import { LlmReasoner } from './reasoners/llm-reasoner.js';
 import type { Reasoner } from './reasoners/reasoner.js';
 import { WithFallback } from './reasoners/with-fallback.js';
 import { openConsultation } from './sessions/create.js';
+import { openReports } from './reports/open-reports.js';
 
 /**
  * Start-up wiring for `dxgraph serve`: check access rules, connect Neo4j (fails with one
@@ -49,7 +50,8 @@ export async function createReasoners(config: Config, logger: Logger): Promise<R
   if (!config.llm.enabled) return [evidence];
   const llm = new LlmReasoner({
     chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs, model: chatModelLabel(config.llm),
-    ...(config.llm.provider === 'local' ? { promptLimits: COMPACT_PROMPT_LIMITS } : {}),
+    // A small local model gives no treatment advice (llm-report-text.ts).
+    ...(config.llm.provider === 'local' ? { promptLimits: COMPACT_PROMPT_LIMITS, clinicalAdvice: false } : {}),
   });
   return [evidence, new WithFallback(llm, evidence, { timeoutMs: config.llm.timeoutMs, logger })];
 }
@@ -97,6 +99,8 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     // DXGRAPH_SESSIONS=neo4j: sessions shared by every replica on this database (docs/deployment.md).
     const store = config.sessionStore?.kind === 'neo4j' ? { kind: 'neo4j' as const, graph, key: config.sessionStore.key } : { kind: 'memory' as const };
     const newestBuild = async () => ((await graph.read('query/snapshot-build'))[0]?.id as string | undefined) ?? null;
+    // With an LLM, its report is written in the background and fetched at an href (issue 48, src/reports).
+    const reports = config.llm.enabled ? await openReports({ store, query, settings: config.reports ?? DEFAULT_REPORTS, logger }) : null;
     const sessions = await openConsultation({ snapshot: query.snapshot, query, store, newestBuild, calibration: query.artifacts.calibration, ...consultationSettings(config) });
     const app = createApp({
       query,
@@ -109,6 +113,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       apiKeys,
       logger,
       consultation: sessions.consultation,
+      ...(reports ? { reports } : {}),
       // Replicas sharing sessions share the CDS replay guard too: a token replayed to another replica is refused.
       ...(store.kind === 'neo4j' ? { jtiClaims: neo4jJtiClaims(graph) } : {}),
     });
@@ -125,6 +130,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       close: async (closeOpts = {}) => {
         clearInterval(purge);
         await running.close(closeOpts);
+        await reports?.close();
         await pool?.close();
         await graph.close();
         await disposeLocalModels();

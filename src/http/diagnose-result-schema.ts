@@ -71,7 +71,17 @@ const GateSchema = z.object({
 export const DiagnoseResultSchema = z.object({
   differential: z.array(RankedDiseaseSchema),
   followUps: z.array(FollowUpSchema),
-  report: z.object({ narrative: z.string(), treatments: z.array(z.string()), medications: z.array(z.string()) }).nullable(),
+  report: z
+    .object({
+      status: z.enum(['pending', 'done', 'failed']).optional().describe('With an LLM (issue 48): "pending" in the first answer (fetch `href`), "done" or "failed" at the href'),
+      href: z.string().nullable().optional().describe('GET it (same API key) for the LLM\'s whole answer; null when no report will come'),
+      error: z.string().optional().describe('Why there is no report ("failed")'),
+      narrative: z.string().optional(),
+      treatments: z.array(z.string()).optional().describe('Empty from a small local model (its advice is not shown)'),
+      medications: z.array(z.string()).optional().describe('Empty from a small local model (its advice is not shown)'),
+    })
+    .nullable()
+    .describe("The LLM's report: whole sentences only, no dosing from a small local model"),
   degraded: z.boolean().describe('True when the LLM path failed or timed out and the evidence reasoner answered'),
   reasoner: z.string(),
   probability: z
@@ -112,6 +122,10 @@ export const DiagnoseResultSchema = z.object({
     retrieved: z.array(
       z.object({ id: z.string(), similarity: z.number(), diagnosis: z.string(), diseaseId: z.string().nullable(), text: z.string() }),
     ),
+    retrieval: z
+      .object({ mode: z.enum(['dense', 'lexical', 'hybrid', 'find', 'none']), note: z.string().nullable() })
+      .optional()
+      .describe('How similar records were found; "none" when DXGRAPH_RECORD_RETRIEVAL=none turned retrieval off (no similar records, no disease profiles: the KG\'s own reasoning). Absent when the gate answered directly'),
     timingsMs: z.record(z.string(), z.number()),
     omitted: z
       .object({
@@ -122,10 +136,6 @@ export const DiagnoseResultSchema = z.object({
         gateSentences: z.number(),
         clippedTexts: z.number(),
       })
-    retrieval: z
-      .object({ mode: z.enum(['dense', 'lexical', 'hybrid', 'find', 'none']), note: z.string().nullable() })
-      .optional()
-      .describe('How similar records were found; "none" when DXGRAPH_RECORD_RETRIEVAL=none turned retrieval off (no similar records, no disease profiles: the KG\'s own reasoning). Absent when the gate answered directly'),
       .optional()
       .describe("Summary trace (the default): how many items each capped list left out and how many texts were clipped; absent with options.trace 'full'"),
   }),
@@ -133,5 +143,9 @@ export const DiagnoseResultSchema = z.object({
 
 // Compile-time drift check between the schema and the contract.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameShape: Same<z.infer<typeof DiagnoseResultSchema>, DiagnoseResult> = true;
+type Wire = z.infer<typeof DiagnoseResultSchema>;
+const sameShape: Same<Omit<Wire, 'report'>, Omit<DiagnoseResult, 'report'>> = true;
+// The wire's report adds the LLM report's status and href (issue 48, src/reports) to the contract's.
+const reportFits: [DiagnoseResult['report']] extends [Wire['report']] ? true : false = true;
 void sameShape;
+void reportFits;

@@ -104,7 +104,20 @@ export function buildOpenApi(opts: { maxTextChars: number; version: string }): J
           summary: 'Rank a differential for a patient description, with the whole trace',
           security,
           requestBody: { required: true, content: { 'application/json': { schema: ref('DiagnoseRequest') } } },
-          responses: { '200': json('DiagnoseResult', 'Ranked differential, follow-ups and trace'), '413': json('Error', 'Body too large'), ...errors },
+          responses: { '200': json('DiagnoseResult', 'Ranked differential, follow-ups and trace; with an LLM, the evidence differential at once and `report.href` for the LLM\'s answer'), '413': json('Error', 'Body too large'), ...errors },
+        },
+      },
+      '/v1/reports/{id}': {
+        get: {
+          summary: "The LLM's answer to a /v1/diagnose whose `report` was pending (issue 48)",
+          security,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'From `report.href` of the diagnose answer' }],
+          responses: {
+            '200': json('DiagnoseResult', 'The whole LLM answer (`report.status` "done"), or the evidence differential with `degraded: true` (`report.status` "failed")'),
+            '202': { description: 'Still being written: `{report: {status: "pending", href}}`, poll again after Retry-After', content: { 'application/json': { schema: { type: 'object' } } } },
+            '404': json('Error', "Unknown or expired report id, or another API key's report (DXGRAPH_REPORT_TTL_MS)"),
+            ...errors,
+          },
         },
       },
       ...sessionPaths(security),

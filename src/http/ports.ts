@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DiagnoseInput, DiagnoseResult } from '../query/contracts.js';
 import type { JsonRender } from '../query/diagnose-json.js';
+import type { LlmReports } from '../reports/llm-reports.js';
 import type { ConsultationPort } from '../sessions/consultation.js';
 import type { Differences, DiseaseItem, KgSummary, Readiness } from './schemas.js';
 
@@ -36,4 +37,6 @@ export interface AppDeps {
   consultation?: ConsultationPort;
   /** Where accepted CDS client JWT ids are remembered (src/cds-hooks/jti-claims.ts); absent = this process's memory. */
   jtiClaims?: JtiClaims;
+  /** The LLM's reports, fetched apart from the differential (src/reports); absent = the LLM answers /v1/diagnose in line. */
+  reports?: Pick<LlmReports, 'start' | 'store'>;
 }

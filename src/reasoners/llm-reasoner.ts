@@ -7,6 +7,7 @@ import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
 import type { PromptFile } from '../adapters/llm/prompts.js';
 import { renderDiagnosePrompt, type PromptLimits } from './llm-prompt.js';
+import { completeSentences, shapeReport } from './llm-report-text.js';
 
 /**
  * LLM reasoner, MedRAG eq. 17: A = M_g(q, d_r, K, p_s). The prompt p_s (prompts/diagnose.md)
@@ -25,6 +26,8 @@ export interface LlmReasonerDeps {
   model?: string;
   /** How much retrieval context the prompt carries (llm-prompt.ts); default DEFAULT_PROMPT_LIMITS. */
   promptLimits?: PromptLimits;
+  /** Whether the model's treatments, medications and doses are shown (llm-report-text.ts); false for a small local model. Absent = true. */
+  clinicalAdvice?: boolean;
 }
 
 export function llmAnswerSchema(diseaseNames: [string, ...string[]]) {
@@ -59,7 +62,9 @@ export class LlmReasoner implements Reasoner {
       budget: ctx.llmBudget ?? null,
     });
     if (!res.ok) throw res.error.error;
-    return { ...toReasonerOutput(res.value, ctx), model: this.deps.model ?? 'llm' };
+    const out = toReasonerOutput(res.value, ctx);
+    const report = out.report && shapeReport(out.report, { clinicalAdvice: this.deps.clinicalAdvice ?? true });
+    return { ...out, report, model: this.deps.model ?? 'llm' };
   }
 
   private schemaFor(snapshot: KgSnapshot) {
@@ -84,7 +89,8 @@ export function toReasonerOutput(answer: LlmAnswer, ctx: ReasonerContext): Reaso
     if (seen.has(i)) return [];
     seen.add(i);
     // Without a stated confidence, fall back to a reciprocal-rank weight.
-    return [{ i, weight: d.confidence ?? 1 / (rank + 1), explanation: d.explanation }];
+    // Whole sentences only: a grammar-capped explanation stops mid-sentence (llm-report-text.ts).
+    return [{ i, weight: d.confidence ?? 1 / (rank + 1), explanation: completeSentences(d.explanation) }];
   });
   const total = ranked.reduce((a, r) => a + r.weight, 0);
   const differential: RankedDisease[] = ranked.map((r) => ({

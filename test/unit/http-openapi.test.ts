@@ -36,6 +36,7 @@ describe('HTTP GET /openapi.json', () => {
       '/v1/kg/diseases',
       '/v1/kg/subcategories/{id}/differences',
       '/v1/kg/summary',
+      '/v1/reports/{id}',
       '/v1/sessions',
       '/v1/sessions/{id}',
       '/v1/sessions/{id}/answers',
