@@ -42,7 +42,19 @@ export const isCantMiss = (disease: string, cantMiss: readonly string[]): boolea
   return cantMiss.some((c) => new RegExp(`(^|[^a-z])${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(name));
 };
 
-export function resultCards(result: DiagnoseResult, opts: CardOptions): Card[] {
+/** What of the chart the differential read (run-hook.ts): findings it used, facts it could not read, facts it left out by rule. */
+export interface ChartRead {
+  used: string[];
+  unread: string[];
+  /** Facts not read for a reason of their own (another visit, a diagnosis of this visit, a value without a range): a count only. */
+  skipped: number;
+}
+
+/** Labels listed per line of the card, each clipped: a chart can hold hundreds of facts. */
+const LISTED = 8;
+const LABEL_MAX = 60;
+
+export function resultCards(result: DiagnoseResult, opts: CardOptions, read: ChartRead | null = null): Card[] {
   if (result.differential.length === 0 || result.insufficient?.reason === 'no-finding-matched') return [];
   const top = result.differential.slice(0, opts.shown);
   const urgent = result.differential.slice(0, 3).filter((d) => d.score >= opts.cantMissMin && isCantMiss(d.disease, opts.cantMiss));
@@ -57,6 +69,7 @@ export function resultCards(result: DiagnoseResult, opts: CardOptions): Card[] {
     result.insufficient !== null ? `\n_${result.insufficient.message}_` : null,
     result.followUps.length > 0 ? '\n**Worth asking next:**' : null,
     ...result.followUps.slice(0, opts.questions).map((q) => `- ${q.text}`),
+    ...(read ? chartLines(read) : []),
   ].filter((l): l is string => l !== null);
   return [{
     uuid: randomUUID(),
@@ -85,5 +98,22 @@ function probabilityNote(r: DiagnoseResult): string {
   if (r.probability.source === 'llm-confidence') return "_Probabilities are the language model's stated confidence, not calibrated._";
   return r.probability.calibrated ? '_Probabilities are calibrated on held-out cases of the build._' : '_Probabilities are the uncalibrated posterior._';
 }
+
+/** "Read from the chart: sore throat, fever" / "Not read: palpitations (and 3 more)". */
+function chartLines(read: ChartRead): string[] {
+  const list = (labels: string[]) => {
+    const shown = labels.slice(0, LISTED).map((l) => escapeText(l.length > LABEL_MAX ? `${l.slice(0, LABEL_MAX - 1)}…` : l));
+    return `${shown.join(', ')}${labels.length > LISTED ? ` (and ${labels.length - LISTED} more)` : ''}`;
+  };
+  return [
+    '',
+    read.used.length > 0 ? `**Read from the chart:** ${list(read.used)}` : null,
+    read.unread.length > 0 ? `**Not read (nothing in the knowledge graph matched):** ${list(read.unread)}` : null,
+    read.skipped > 0 ? `_${read.skipped} other chart fact(s) not used (another visit, this visit's diagnosis, or a value without a range)._` : null,
+  ].filter((l): l is string => l !== null);
+}
+
+/** Markdown's own characters in chart text are shown, never interpreted (a display text is the EHR's, not ours). */
+const escapeText = (s: string): string => s.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
 
 const escapeCell = (s: string): string => s.replace(/[|\\]/g, (c) => `\\${c}`).replace(/\n/g, ' ');

@@ -1,9 +1,12 @@
 import type { DiagnoseService } from '../http/ports.js';
-import { DEFAULT_OPTIONS } from '../query/contracts.js';
+import { InputError } from '../errors.js';
+import type { InputFinding } from '../clinical-text/findings.js';
+import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult } from '../query/contracts.js';
 import { err, ok, type Result } from '../result.js';
 import { resultCards, type CardOptions } from './cards.js';
 import { chartResources, chartToInput, type ChartInput } from './chart-to-input.js';
 import { readFhir } from './fetch-fhir.js';
+import { chartPhrases, codeOf, codesMatched, phrasesUnread } from './read-uncoded.js';
 import { fillTemplate } from './services.js';
 import type { Card, CdsService, HookRequest } from './spec.js';
 
@@ -34,21 +37,50 @@ export async function runHook(req: HookRequest, service: CdsService, deps: HookD
   if (!values.ok) return values;
   const chart = readChart(values.value, req, deps.today());
   if (!chart.ok) return chart;
-  const { findings, notes, age, sex } = chart.value;
+  const { findings, notes, age, sex, skipped } = chart.value;
   if (findings.length === 0 && notes.length === 0) return ok({ cards: [] });
-  const prepare = notes.length > 0 ? await deps.prepareNote() : null;
-  const text = prepare === null ? '' : notes.map(prepare).join('\n\n').trim().slice(0, deps.maxTextChars);
-  const result = await deps.query.diagnose(
-    {
-      text: text === '' ? null : text,
-      findings: findings.slice(0, notes.length > 0 ? Math.floor(deps.maxFindings / 2) : deps.maxFindings),
-      age: deps.dropDemographics ? null : age,
-      sex: deps.dropDemographics ? null : sex,
-      options: { ...DEFAULT_OPTIONS, followUps: deps.cards.questions },
-    },
-    signal !== undefined ? { signal } : {},
-  );
-  return ok({ cards: resultCards(result, deps.cards) });
+  const cap = notes.length > 0 ? Math.floor(deps.maxFindings / 2) : deps.maxFindings;
+  const base = { age: deps.dropDemographics ? null : age, sex: deps.dropDemographics ? null : sex };
+  // The card is the evidence differential: a hook answers in the EHR's time, never the LLM's (issue 48).
+  const options = { ...DEFAULT_OPTIONS, reasoner: 'evidence' as const, followUps: deps.cards.questions };
+  const opts = signal !== undefined ? { signal } : {};
+  const coded = findings.slice(0, cap);
+  // Which of the chart's codes the KG knows: a first diagnose of the coded findings alone (no follow-ups).
+  const known = coded.some((f) => f.code !== null) ? codesMatched(await deps.query.diagnose({ ...base, text: null, findings: coded, options: { ...options, followUps: 0 } }, opts)) : new Set<string>();
+  const unknown = coded.filter((f) => f.code !== null && !known.has(codeOf(f)));
+  const prepare = notes.length > 0 || unknown.length > 0 ? await deps.prepareNote() : null;
+  // The chart's phrases first: the notes after them are what a long text loses to maxTextChars.
+  const phrases = chartPhrases(unknown, prepare ?? ((t) => t));
+  const noteText = prepare === null ? '' : notes.map(prepare).join('\n\n').trim();
+  const text = [phrases.text, noteText].filter((t) => t !== '').join('\n\n').slice(0, deps.maxTextChars);
+  const kept = coded.filter((f) => !unknown.includes(f));
+  if (kept.length === 0 && text === '') return ok({ cards: [] });
+  const result = await diagnoseOrNothing(deps, { ...base, text: text === '' ? null : text, findings: kept, options }, opts);
+  if (result === null) return ok({ cards: [] });
+  const read = { used: findingsUsed(result), unread: [...phrasesUnread(phrases, result), ...codedUnread(kept, result)], skipped: Object.values(skipped).reduce((a, n) => a + n, 0) + (findings.length - coded.length) };
+  return ok({ cards: resultCards(result, deps.cards, read) });
+}
+
+/** Nothing readable in the chart's words: the reader found no finding (diagnose's "no findings" InputError), so no card. */
+async function diagnoseOrNothing(deps: HookDeps, input: DiagnoseInput, opts: { signal?: AbortSignal }): Promise<DiagnoseResult | null> {
+  try {
+    return await deps.query.diagnose(input, opts);
+  } catch (e) {
+    if (e instanceof InputError && e.message.startsWith('no findings')) return null;
+    throw e;
+  }
+}
+
+/** What of the chart the differential used: each matched finding once, as the chart or the reader named it. */
+function findingsUsed(result: DiagnoseResult): string[] {
+  const used = new Set<number>(result.trace.matches.map((m) => m.findingIndex));
+  return [...new Set([...used].map((i) => result.trace.findings[i]).filter((f) => f !== undefined).map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)))];
+}
+
+/** Coded findings the KG knew by code but that still matched nothing (a value it has no bin for). */
+function codedUnread(kept: InputFinding[], result: DiagnoseResult): string[] {
+  const matched = new Set(result.trace.matches.map((m) => result.trace.findings[m.findingIndex]).filter((f) => f?.code != null).map((f) => codeOf(f!)));
+  return kept.filter((f) => f.code !== null && !matched.has(codeOf(f))).map((f) => f.text);
 }
 
 /**
