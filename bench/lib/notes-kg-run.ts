@@ -67,6 +67,10 @@ const pct = (x: number, n: number) => (n === 0 ? 0 : Math.round((1000 * x) / n) 
 
 /** The vocabularies, phrase embedder and note preparer, loaded once per process (bench/notes-folds.ts runs a bench per fold). */
 let readers: ReturnType<typeof loadReaders> | null = null;
+export function notesReaders(): ReturnType<typeof loadReaders> {
+  readers ??= loadReaders();
+  return readers;
+}
 async function loadReaders() {
   const lexicon = await loadLexicon(defaultDdxplusLexiconPath());
   const hpo = await loadHpo();
@@ -79,8 +83,7 @@ async function loadReaders() {
 }
 
 export async function runNotesBench(input: { train: NotesSet[]; tests: NotesSet[]; minPatients: number; reasoner?: Record<string, number>; decompose?: Partial<DecomposeOptions> }, log: (s: string) => void): Promise<NotesBenchResult> {
-  readers ??= loadReaders();
-  const { vocab, phraseEmbedder, prepare } = await readers;
+  const { vocab, phraseEmbedder, prepare } = await notesReaders();
   const notes = input.train.flatMap((s) => s.notes);
   const t0 = performance.now();
   const kg = await buildMemoryKg(notes.map(toRecord), { reader: { vocabulary: vocab.snapshot, lexicon: vocab.lexicon, prepare }, embeddings: new HashedEmbedder(), decompose: { ...input.decompose, emergent: { ...input.decompose?.emergent, minPatients: input.minPatients } } });
