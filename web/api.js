@@ -30,4 +30,6 @@ export const api = {
   startSession: (req) => call('POST', '/v1/sessions', req),
   answer: (sessionId, answers) => call('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/answers`, { answers }),
   diseases: () => call('GET', '/v1/kg/diseases'),
+  // The LLM's report of a diagnose (issue 48): 202 {report: {status: "pending"}} until it is written.
+  report: (href) => call('GET', href),
 };

@@ -113,6 +113,28 @@ async function onSubmit(ev) {
   renderSession();
   const top = currentDifferential()[0];
   status(top ? `Differential ready: ${top.disease} first (${pct(top.score)}).` : 'No diagnosis found.');
+  if (state.diagnosis.report?.status === 'pending') void awaitReport(state.diagnosis.report.href, state.diagnosis);
+}
+
+/** Polls the LLM report's href (issue 48) until it is written, failed or gone; a newer question stops the wait. */
+async function awaitReport(href, asked) {
+  const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+  for (let tries = 0; tries < 300 && state.diagnosis === asked; tries++) {
+    await pause(2000);
+    let got;
+    try {
+      got = await api.report(href);
+    } catch (e) {
+      if (state.diagnosis === asked) renderReport({ ...asked, report: { status: 'failed', error: e instanceof ApiError && e.status === 404 ? 'it expired' : e.message } });
+      return;
+    }
+    if (state.diagnosis !== asked) return;
+    if (got?.report?.status === 'pending') continue;
+    state.report = got;
+    renderReport(got);
+    status(got.report?.status === 'done' ? `The language model's report arrived (${got.model ?? 'model'}).` : 'The language model gave no report; the differential stands.');
+    return;
+  }
 }
 
 async function onAnswer(q, a) {

@@ -35,14 +35,23 @@ export function renderAnsweredBy(result) {
   fill($('answered-by'), `First answer: ${answeredBy(result)}.`);
 }
 
+/**
+ * The LLM's report (issue 48): "pending" while the model writes (the differential above does not
+ * wait for it), then its narrative, or why there is none. A small local model's treatments and
+ * medications are left out by the server: the lists are then hidden, not shown empty.
+ */
 export function renderReport(result) {
   const r = result.report;
   $('report-panel').hidden = !r;
   if (!r) return;
-  fill($('report-source'), `(${answeredBy(result)})`);
-  fill($('report'), r.narrative);
-  fill($('treatments'), r.treatments.map((t) => el('li', {}, t)));
-  fill($('medications'), r.medications.map((t) => el('li', {}, t)));
+  fill($('report-source'), r.status === 'pending' ? '(the language model is writing it…)' : `(${answeredBy(result)})`);
+  fill($('report'), r.status === 'pending' ? 'The differential above is ready; the report will appear here.' : r.status === 'failed' ? `No report: ${r.error ?? 'the language model gave none'}.` : r.narrative);
+  const treatments = r.treatments ?? [];
+  const medications = r.medications ?? [];
+  fill($('treatments'), treatments.map((t) => el('li', {}, t)));
+  fill($('medications'), medications.map((t) => el('li', {}, t)));
+  $('treatments-box').hidden = treatments.length === 0;
+  $('medications-box').hidden = medications.length === 0;
 }
 
 export function renderRecords(records) {
