@@ -33,17 +33,37 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** The test run a Neo4j instance belongs to: the pid of its main mocha process (workers inherit it). */
+export function testRunId(): string {
+  return process.env.DXGRAPH_TEST_RUN ?? String(process.pid);
+}
+
+/** Instance dirs are named `<run pid>-<worker pid>`: the run's main process owns them. */
+const ownerOf = (name: string) => Number(name.split('-')[0]);
+
+function layoutOf(name: string) {
+  return makeLayout({ home: defaultHome(), instanceDir: join(instancesRoot(), name) });
+}
+
+/** Stop an instance's server if it runs, delete its files. */
+async function removeInstance(name: string): Promise<void> {
+  const layout = layoutOf(name);
+  const pid = runningPid(layout);
+  if (pid !== null) await stopServer(pid, layout, 30_000);
+  // Acceptance: stop leaves no process behind. Give the OS a moment to reap it.
+  for (let i = 0; pid !== null && pidAlive(pid) && i < 50; i++) await new Promise((r) => setTimeout(r, 100));
+  if (pid !== null && pidAlive(pid)) throw new Error(`Neo4j test server pid ${pid} still alive after stop`);
+  rmSync(layout.instanceDir, { recursive: true, force: true });
+}
+
 /** Instances left by a test run that was killed: stop their server, delete their files. */
 async function reapStaleInstances(): Promise<void> {
   const root = instancesRoot();
   if (!existsSync(root)) return;
   for (const name of readdirSync(root)) {
-    const owner = Number(name);
+    const owner = ownerOf(name);
     if (Number.isInteger(owner) && pidAlive(owner)) continue;
-    const layout = makeLayout({ home: defaultHome(), instanceDir: join(root, name) });
-    const pid = runningPid(layout);
-    if (pid !== null) await stopServer(pid, layout, 30_000);
-    rmSync(layout.instanceDir, { recursive: true, force: true });
+    await removeInstance(name);
   }
 }
 
@@ -62,7 +82,7 @@ export async function startTestNeo4j(): Promise<TestServer> {
   // Auth off for the throwaway test server, whatever the developer's env says.
   const env = { ...process.env, NEO4J_PASSWORD: '' };
   const launcher = new Neo4jLauncher(
-    launcherSettings({ env, instanceDir: join(instancesRoot(), String(process.pid)), boltPort, httpPort }),
+    launcherSettings({ env, instanceDir: join(instancesRoot(), `${testRunId()}-${process.pid}`), boltPort, httpPort }),
   );
   const started = await launcher.start();
   process.env.NEO4J_URI = started.boltUri;
@@ -72,18 +92,23 @@ export async function startTestNeo4j(): Promise<TestServer> {
   return server;
 }
 
-export async function stopTestNeo4j(): Promise<void> {
+/** Close the GraphStores testGraphStore() opened (after each file: a worker runs many). */
+export async function closeTestStores(): Promise<void> {
   while (stores.length) await stores.pop()!.close();
-  const s = server;
+}
+
+/**
+ * Stop every Neo4j this run started (each worker's), from the main process once the workers
+ * are gone; a server the developer gave (NEO4J_URI) is left alone.
+ */
+export async function stopRunNeo4j(): Promise<void> {
+  await closeTestStores();
   server = null;
-  if (!s?.launcher) return;
-  const pid = s.launcher.status().pid;
-  await s.launcher.stop();
-  // Acceptance: stop leaves no process behind. Give Node a moment to reap its child.
-  for (let i = 0; pid !== null && pidAlive(pid) && i < 50; i++) await new Promise((r) => setTimeout(r, 100));
-  if (pid !== null && pidAlive(pid)) throw new Error(`Neo4j test server pid ${pid} still alive after stop`);
-  rmSync(s.launcher.settings.layout.instanceDir, { recursive: true, force: true });
-  delete process.env.NEO4J_URI;
+  const root = instancesRoot();
+  if (!existsSync(root)) return;
+  const run = testRunId();
+  // Stopped together: each waits for its JVM's checkpoint and exit.
+  await Promise.all(readdirSync(root).filter((name) => name.startsWith(`${run}-`)).map(removeInstance));
 }
 
 /** Base URL of the test server's HTTP connector (Browser at /browser/). */
