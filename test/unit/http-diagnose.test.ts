@@ -50,7 +50,7 @@ describe('HTTP POST /v1/diagnose (fake query service, real HTTP on port 0)', () 
 
   const bad: [string, unknown, string][] = [
     ['a value under a code no measurement rule reads', { findings: [{ text: 'x', code: 'E_55', value: 3 }] }, 'findings.0.code'],
-    ['a value under a LOINC code no rule reads', { findings: [{ text: 'troponin', code: 'LOINC:10839-9', value: 3 }] }, 'findings.0.code'],
+    ['a value under a LOINC code no rule reads', { findings: [{ text: 'total cholesterol', code: 'LOINC:2093-3', value: 3 }] }, 'findings.0.code'],
     ['a value in a unit the rule cannot convert', { findings: [{ text: 'HR', code: 'LOINC:8867-4', value: 124, unit: 'mg/dL' }] }, 'findings.0.unit'],
     ['an implausible value', { findings: [{ text: 'HR', code: 'LOINC:8867-4', value: 2000 }] }, 'findings.0.value'],
     ['a value that is not a number', { findings: [{ text: 'HR', code: 'LOINC:8867-4', value: 'fast' }] }, 'findings.0.value'],

@@ -64,6 +64,8 @@ describe('FHIR R4 source (files in a temp dir)', () => {
     const codes = (pred: (f: NormalizedRecord['findings'][number]) => boolean) => r.findings.filter(pred).map((f) => f.code).sort();
     assert.deepEqual(codes((f) => f.antecedent === true), ['SNOMED:38341003', 'SNOMED:44054006'], 'earlier problem-list item + secondary diagnosis; not the later one');
     assert.deepEqual(r.findings.filter((f) => f.code === 'LOINC:10839-9').map((f) => f.valueCode), ['H']);
+    // Beside its bin, the lab is the phenotype it shows: the HPO feature "troponin I 2.5" in a note is read as.
+    assert.deepEqual(r.findings.filter((f) => f.code === 'HP:0410173').map((f) => [f.text, f.concept?.vocabulary]), [['Increased circulating troponin I concentration', 'HPO']]);
     assert.deepEqual(r.findings.filter((f) => f.code === 'SNOMED:386661006').map((f) => f.polarity), ['absent']);
     assert.equal(src.summary().factsSkipped?.count, 0);
   });

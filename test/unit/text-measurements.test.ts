@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { analyzeClinicalText } from '../../src/clinical-text/analysis/analyze.js';
 import { codedMeasurementFinding, MEASUREMENT_RULES, measurementFindings, readMeasurements } from '../../src/clinical-text/analysis/measurements.js';
-import { loadHpo } from '../../src/vocabularies/load-hpo.js';
+import { labReference } from '../../src/clinical-text/labs/reference-ranges.js';
 import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
 import type { InputFinding } from '../../src/clinical-text/findings.js';
 import { buildSnapshot } from '../../src/query/kg-snapshot.js';
@@ -27,9 +27,9 @@ describe('clinical-text measurements: numbers read as findings', () => {
     assert.deepEqual(read('bili 3.2 mg/dL'), [['total bilirubin', 54.72, 'Hyperbilirubinemia']]);
   });
 
-  it('places a bare number by plausibility: glucose 2.1 is mmol/L, glucose 250 is mg/dL', () => {
+  it('places a bare number by plausibility: glucose 2.1 is mmol/L, glucose 180 is mg/dL', () => {
     assert.deepEqual(read('glucose 2.1'), [['glucose', 2.1, 'Hypoglycemia']]);
-    assert.deepEqual(read('glucose 250'), [['glucose', 13.88, null]]);
+    assert.deepEqual(read('glucose 180'), [['glucose', 9.99, null]]);
     assert.deepEqual(read('glucose 300'), [['glucose', 16.65, 'High blood glucose']]);
   });
 
@@ -77,26 +77,15 @@ describe('clinical-text measurements: numbers read as findings', () => {
 });
 
 describe('clinical-text measurement-rules.json', () => {
-  // Findings no HPO term names are meant as emergent concepts of the notes (an HPO 2024 release has
-  // no decreased-TSH term); every other one must be read by the phenotype vocabulary as written.
-  const EMERGENT = new Set(['suppressed TSH']);
-
-  it('every finding a rule names is an HPO term\'s label or synonym in the shipped release (but the emergent ones)', async () => {
-    const hpo = await loadHpo();
-    assert.ok(hpo.ok, 'the HPO release installed by npm run setup');
-    const forms = new Set(hpo.value.concepts.flatMap((c) => c.forms.map((f) => f.toLowerCase())));
-    const named = MEASUREMENT_RULES.flatMap((r) => [r.low?.finding, r.high?.finding]).filter((f): f is string => f !== undefined);
-    assert.ok(named.length >= 20);
-    for (const f of named) if (!EMERGENT.has(f)) assert.ok(forms.has(f.toLowerCase()), `${f}: no HPO term`);
-  });
-
-  it('limits are inside the plausible range, low below high', () => {
+  it('every rule has a reference interval in its base unit (labs/reference-ranges.json), inside its plausible values', () => {
     for (const r of MEASUREMENT_RULES) {
+      const lab = labReference(r.loinc);
+      assert.ok(lab, r.analyte);
+      assert.equal(lab.unit, r.base, r.analyte);
       const [lo, hi] = r.plausible;
       assert.ok(lo < hi, r.analyte);
-      if (r.low) assert.ok(r.low.below > lo && r.low.below < hi, r.analyte);
-      if (r.high) assert.ok(r.high.above > lo && r.high.above < hi, r.analyte);
-      if (r.low && r.high) assert.ok(r.low.below < r.high.above, r.analyte);
+      assert.ok(lab.range[1] > lo && lab.range[1] <= hi, `${r.analyte}: ${lab.range.join('-')} outside ${lo}-${hi}`);
+      assert.ok(lab.low || lab.high, `${r.analyte}: names no phenotype`);
     }
   });
 });
@@ -146,7 +135,7 @@ describe('concept layer: a measured finding is read by its exact forms only', ()
 
   it('a printed bound is the value; a range of numbers is none', () => {
     const read = (text: string) => measurementFindings(text, 40).map((f) => f.text);
-    assert.deepEqual(read('TSH <0.01 mIU/L, free T4 45'), ['suppressed TSH', 'Increased circulating free T4 concentration']);
+    assert.deepEqual(read('TSH <0.01 mIU/L, free T4 45'), ['Decreased plasma TSH', 'Increased circulating free T4 concentration']);
     assert.deepEqual(read('CRP >200'), ['Elevated circulating C-reactive protein concentration']);
     assert.deepEqual(read('recheck TSH 6-8 wk'), [], 'weeks, not a TSH of 6');
     assert.deepEqual(read('FT4 3.2'), ['Increased circulating free T4 concentration'], 'a bare free T4 under 4 is in ng/dL');

@@ -39,7 +39,7 @@ export function analyzeClinicalText(text: string): TextAnalysis {
   relativeAsPatient(text, findings, demographics);
   for (const f of findings) worstEver(f);
   // Measured vitals and labs, read as the abnormal finding they show (measurements.ts); in text order.
-  const measured = measurementFindings(text, demographics.age);
+  const measured = measurementFindings(text, demographics.age, demographics.sex);
   return { findings: measured.length === 0 ? findings : [...findings, ...measured].sort((a, b) => a.span.start - b.span.start), demographics };
 }
 

@@ -2,15 +2,18 @@ import { z } from 'zod';
 import rules from './measurement-rules.json' with { type: 'json' };
 import type { MeasuredValue, Span, TextFinding } from './types.js';
 import { labMarks, type LabMarks } from './lab-marks.js';
+import { directionOf, labReference, phenotypeOf, type Direction, type Sex } from '../labs/reference-ranges.js';
 import { err, ok, type Result } from '../../result.js';
 
 /**
  * Measured vital signs and lab results ("HR 118", "SpO2 88% RA", "glucose 2.1 mmol/L", "Na 128"),
  * read as the abnormal finding they show ("Tachycardia", "Hypoxemia", "Hypoglycemia",
  * "Hyponatremia"): a note's numbers say what its words often do not, and a bag of words cannot
- * tell 2.1 from 21. The rules are data (`measurement-rules.json`: names, units, limits, the
- * finding named by its HPO label); a value inside the limits, an implausible one or one with a
- * unit the rule does not know says nothing. Deterministic, no I/O, nothing logged.
+ * tell 2.1 from 21. How a value is written is data (`measurement-rules.json`: names, units,
+ * plausible values); what it means is the lab table's (../labs/reference-ranges.json: adult
+ * reference interval, the HPO phenotype of a low or high value), after the laboratory's own flag
+ * or range. A value inside the interval, an implausible one or one with a unit the rule does not
+ * know names no abnormality. Deterministic, no I/O, nothing logged.
  */
 const Rule = z.object({
   analyte: z.string().min(1),
@@ -24,8 +27,8 @@ const Rule = z.object({
   minAge: z.number().optional(),
   /** "first": the value is the first of a pair ("BP 82/50": systolic). */
   pair: z.literal('first').optional(),
-  low: z.object({ below: z.number(), finding: z.string().min(1) }).optional(),
-  high: z.object({ above: z.number(), finding: z.string().min(1) }).optional(),
+  /** The unit a bare number written with a decimal point is in, before plausibility ("bilirubin 4.1" is mg/dL, "bilirubin 41" µmol/L). */
+  decimalUnit: z.string().optional(),
 });
 export type MeasurementRule = z.infer<typeof Rule>;
 
@@ -38,6 +41,15 @@ export interface Measurement extends MeasuredValue {
 
 // Validated once at load: a malformed rules file is a programming error, not a silent no-op.
 export const MEASUREMENT_RULES: readonly MeasurementRule[] = z.array(Rule).parse(rules.rules);
+for (const r of MEASUREMENT_RULES) {
+  const lab = labReference(r.loinc);
+  if (!lab || lab.unit !== r.base) throw new Error(`measurement rule ${r.analyte}: no reference interval in ${r.base} for LOINC ${r.loinc} (labs/reference-ranges.json)`);
+}
+
+/** The finding a rule's analyte shows in a direction (its HPO phenotype's label or synonym); null when none. */
+export function findingOf(rule: MeasurementRule, direction: Direction): string | null {
+  return phenotypeOf(labReference(rule.loinc)!, direction)?.finding ?? null;
+}
 
 /** LOINC code (a rule's own, MeasuredValue.loinc, or one of its alsoLoinc) → the rule. */
 export const RULE_BY_LOINC: ReadonlyMap<string, MeasurementRule> = new Map(MEASUREMENT_RULES.flatMap((r) => [r.loinc, ...(r.alsoLoinc ?? [])].map((c) => [c, r] as const)));
@@ -93,18 +105,19 @@ const UNIT_LIKE = /^\s?(?:%|\/|[mµunpk]?(?:g|mol|eq|iu|u|l)(?:\/[a-z0-9^]+)?\b|
  * A value in the rule's base unit and the finding it shows: `factor` converts the written unit
  * (undefined: none written, the first factor giving a plausible value is taken); null when implausible.
  */
-function inBaseUnit(rule: MeasurementRule, raw: number, factor: number | undefined, marks: Pick<LabMarks, 'flag' | 'range'> = NO_MARKS): Omit<Measurement, 'span'> | null {
+function inBaseUnit(rule: MeasurementRule, raw: number, factor: number | undefined, opts: { marks?: Pick<LabMarks, 'flag' | 'range'>; sex?: Sex | null; decimal?: boolean } = {}): Omit<Measurement, 'span'> | null {
   const [lo, hi] = rule.plausible;
-  const candidates = factor !== undefined ? [factor] : [...new Set([1, ...Object.values(rule.units)])];
+  const preferred = opts.decimal && rule.decimalUnit !== undefined ? unitFactor(rule, rule.decimalUnit) : null;
+  const candidates = factor !== undefined ? [factor] : [...new Set([...(preferred !== null ? [preferred] : []), 1, ...Object.values(rule.units)])];
   const f = candidates.find((c) => raw * c >= lo && raw * c <= hi);
   if (f === undefined) return null;
   const value = raw * f;
-  // The laboratory's flag or range first (lab-marks.ts), else the rule's limits.
-  const direction = marks.flag ?? (marks.range ? (raw > marks.range[1] ? 'high' : raw < marks.range[0] ? 'low' : 'normal') : null);
-  const byRule = rule.low && value < rule.low.below ? rule.low.finding : rule.high && value > rule.high.above ? rule.high.finding : null;
-  const finding = direction === null ? byRule : direction === 'normal' ? null : ((direction === 'high' ? rule.high : rule.low)?.finding ?? undefined);
-  // Flagged in a direction the rule names no finding for (a high SpO2): nothing to say.
-  if (finding === undefined) return null;
+  // The laboratory's flag or range first (lab-marks.ts), else the adult reference interval (labs/).
+  const marks = opts.marks ?? NO_MARKS;
+  const direction: Direction = marks.flag ?? (marks.range ? (raw > marks.range[1] ? 'high' : raw < marks.range[0] ? 'low' : 'normal') : directionOf(labReference(rule.loinc)!, value, opts.sex ?? null));
+  const finding = direction === 'normal' ? null : findingOf(rule, direction);
+  // Flagged or measured in a direction the table names no finding for (a high SpO2): nothing to say.
+  if (direction !== 'normal' && finding === null) return null;
   return { analyte: rule.analyte, loinc: rule.loinc, value, unit: rule.base, finding };
 }
 const NO_MARKS = { flag: null, range: null } as const;
@@ -137,8 +150,8 @@ export function codedMeasurementFinding(loinc: string, raw: number, unit: string
   return ok(asFinding(m));
 }
 
-export function readMeasurements(text: string, age: number | null): Measurement[] {
-  const out: Measurement[] = [];
+export function readMeasurements(text: string, age: number | null, sex: Sex | null = null): Measurement[] {
+  const out: (Measurement & { numberAt: number })[] = [];
   // Most lay descriptions hold no number: no rule needs scanning them.
   if (!/\d/.test(text)) return out;
   for (const { rule, res, units } of COMPILED) {
@@ -153,12 +166,22 @@ export function readMeasurements(text: string, age: number | null): Measurement[
         const unit = flagged.flag ? undefined : unitAfter(text, end, units);
         if (unit === null) continue;
         const marks = flagged.flag || rule.pair === 'first' ? flagged : labMarks(text, unit?.end ?? end);
-        const read = inBaseUnit(rule, raw, unit?.factor, marks);
-        if (read !== null) out.push({ ...read, span: { start: m.index, end: Math.max(end, marks.end) } });
+        const read = inBaseUnit(rule, raw, unit?.factor, { marks, sex, decimal: m.groups!['num']!.includes('.') });
+        if (read !== null) out.push({ ...read, span: { start: m.index, end: Math.max(end, marks.end) }, numberAt: end - m.groups!['num']!.length });
       }
     }
   }
-  return out.sort((a, b) => a.span.start - b.span.start);
+  return mostSpecific(out).sort((a, b) => a.span.start - b.span.start);
+}
+
+/** One reading per number: "hs-troponin 45" is also "troponin 45", "pro-BNP" also "BNP"; the longer name (earlier start) is meant. */
+function mostSpecific(all: (Measurement & { numberAt: number })[]): Measurement[] {
+  const best = new Map<number, Measurement & { numberAt: number }>();
+  for (const m of all) {
+    const had = best.get(m.numberAt);
+    if (!had || m.span.start < had.span.start) best.set(m.numberAt, m);
+  }
+  return [...best.values()].map(({ numberAt: _, ...m }) => m);
 }
 
 /**
@@ -168,8 +191,8 @@ export function readMeasurements(text: string, age: number | null): Measurement[
  * `withinLimits`, which no vocabulary reads, only a KG's binned measurements of the analyte
  * (one per analyte, the first written).
  */
-export function measurementFindings(text: string, age: number | null): TextFinding[] {
-  const all = readMeasurements(text, age);
+export function measurementFindings(text: string, age: number | null, sex: Sex | null = null): TextFinding[] {
+  const all = readMeasurements(text, age, sex);
   const abnormal = new Set(all.filter((m) => m.finding !== null).map((m) => m.analyte));
   const seen = new Set<string>();
   const out: TextFinding[] = [];

@@ -1,5 +1,5 @@
 import type { InputFinding } from '../findings.js';
-import { RULE_BY_LOINC, unitFactor, type MeasurementRule } from '../analysis/measurements.js';
+import { findingOf, RULE_BY_LOINC, unitFactor, type MeasurementRule } from '../analysis/measurements.js';
 import { tertileBounds, type TertileBounds } from '../../sources/binning/bins.js';
 import type { ConceptSet } from './concept-set.js';
 import type { ConceptMatch } from './resolve-features.js';
@@ -12,9 +12,9 @@ import type { ConceptMatch } from './resolve-features.js';
  * - thirds: by the cut points the bins' labels state, the value converted into the unit the
  *   records used (the rule's units); a unit the rule cannot convert says nothing;
  * - reference-range bins: high or low as the finding read says (beyond the rule's limits, or
- *   flagged or outside a range the text wrote: analysis/lab-marks.ts). The rule's limits are
- *   deliberately wide (measurement-rules.json), so a value inside them is not claimed normal:
- *   the records' own ranges are not known at query time.
+ *   flagged or outside a range the text wrote: analysis/lab-marks.ts). A value inside the adult
+ *   reference interval (labs/reference-ranges.json) is not claimed normal: the records' own
+ *   ranges are not known at query time.
  * Coded features come first (tiers.ts): a value a coded source measured is that source's feature,
  * never also the phenotype the text layer names it by.
  */
@@ -69,7 +69,7 @@ export function matchMeasured(set: ConceptSet, finding: InputFinding): ConceptMa
   const byLoinc = binnedByLoinc(set);
   const out: ConceptMatch[] = [];
   // The finding the analysis read says the direction: the rule's limits, or the laboratory's flag or range (lab-marks.ts).
-  const direction = finding.text === rule.high?.finding ? 'H' : finding.text === rule.low?.finding ? 'L' : null;
+  const direction = finding.text === findingOf(rule, 'high') ? 'H' : finding.text === findingOf(rule, 'low') ? 'L' : null;
   for (const code of [rule.loinc, ...(rule.alsoLoinc ?? [])]) {
     const bin = binOf(byLoinc.get(code) ?? [], rule, m.value, direction);
     if (!bin) continue;

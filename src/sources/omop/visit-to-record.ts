@@ -6,6 +6,7 @@ import type { Concept, ConditionFact, EventFact, FactProvenance, NoteTerm, Visit
 import { chooseLabel, type LabelRule } from './label-rule.js';
 import { formKey } from '../../clinical-text/concepts/emergent-phrases.js';
 import { EMERGENT_CANDIDATE } from '../../clinical-text/concepts/tiers.js';
+import { codedLabPhenotype } from '../../clinical-text/labs/coded-lab.js';
 
 /** SNOMED "Yes" / "No" (OMOP concepts 4188539 / 4188540) as an observation's value concept. */
 const SNOMED_YES = '373066001';
@@ -56,6 +57,11 @@ export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOut
     const f = eventFinding(e, ctx.tertiles);
     if (f.ok) findings.push(f.value);
     else issues.push({ location: `${v.location} ${e.provenance.origin}`, problem: f.error });
+    // Beside its bin, a lab is the phenotype it shows: the feature a note's "Hgb 7.9" is read as (labs/coded-lab.ts).
+    const phenotype = e.concept.vocabulary === 'LOINC' && e.value.kind === 'number'
+      ? codedLabPhenotype({ loinc: e.concept.code, value: e.value.value, unit: e.value.unit, range: e.value.range, interpretation: e.value.interpretation, sex: v.person.sex })
+      : null;
+    if (phenotype !== null) findings.push(phenotype);
   }
   for (const t of v.noteTerms ?? []) findings.push(noteTermFinding(t));
   const unique = dedupe(findings);
