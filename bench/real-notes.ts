@@ -10,13 +10,18 @@
  *   node --import tsx bench/real-notes.ts
  *   node --import tsx bench/real-notes.ts --folds 5 --seed 47 --notes ../shared/datasets/mtsamples/labelled-train.jsonl
  *   node --import tsx bench/real-notes.ts --decompose '{"maxNoteFeatureShare":1}'
+ *   node --import tsx bench/real-notes.ts --served     # + the whole diagnose path and the KG alone, built through a dedicated Neo4j per fold
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { benchNeo4j, type BenchNeo4j } from './lib/neo4j.js';
+import { runServedFold, SERVED_METHODS, type ServedFold } from './lib/real-notes-served.js';
 import { loadSectionRules } from '../src/clinical-text/sections/index.js';
 import type { DecomposeOptions } from '../kg-build/decompose-features.js';
 import { notesReaders } from './lib/notes-kg-run.js';
 import { DEFAULT_REAL_NOTES, loadRealNotes, stratifiedFolds, type RealNote } from './lib/real-notes-data.js';
-import { emptyHits, MEMORY_METHODS, runMemoryFold, type FoldKg } from './lib/real-notes-memory.js';
+import { emptyHits, MEMORY_METHODS, runMemoryFold, type FoldKg, type Variant } from './lib/real-notes-memory.js';
 import { formatRealNotes } from './lib/real-notes-table.js';
 import { noteView, VIEWS, type View } from './lib/real-notes-views.js';
 
@@ -27,6 +32,12 @@ const { values: a } = parseArgs({
     seed: { type: 'string', default: '47' },
     k: { type: 'string', default: '5' },
     decompose: { type: 'string' },
+    // More build-option variants (decompose JSON objects separated by ';'), each its own naive Bayes row; the notes are read once per fold.
+    sweep: { type: 'string' },
+    served: { type: 'boolean', default: false },
+    'data-dir': { type: 'string', default: '.dxgraph-bench/real-notes' },
+    // With --served: this Neo4j instead of a dedicated one (its database is WIPED).
+    'neo4j-uri': { type: 'string' },
   },
 });
 
@@ -48,13 +59,29 @@ const { prepare } = await notesReaders();
 // Each note prepared once (scrubbed, diagnosis sections cut) and cut to each view once.
 const prepared = new Map(notes.map((n) => [n.id, prepare(n.text).text]));
 const views = new Map(notes.map((n) => [n.id, Object.fromEntries(VIEWS.map((v) => [v, noteView(prepared.get(n.id)!, v, rules.value)])) as Record<View, string>]));
-const hits = emptyHits(MEMORY_METHODS);
+const variants: Variant[] = [{ name: 'kg-nb', decompose: decompose ?? {} }, ...(a.sweep ?? '').split(';').filter((x) => x.trim()).map((x) => ({ name: `kg-nb ${x.trim()}`, decompose: { ...decompose, ...(JSON.parse(x) as Partial<DecomposeOptions>) } }))];
+const hits = emptyHits([...(a.served ? SERVED_METHODS : []), ...variants.map((x) => x.name), ...MEMORY_METHODS.filter((m) => m !== 'kg-nb')]);
 const kgs: FoldKg[] = [];
-for (const [i, test] of folds.entries()) {
-  const train = folds.filter((_, j) => j !== i).flat();
-  const t0 = performance.now();
-  const { kg } = await runMemoryFold({ train, test, viewOf: (n: RealNote, v: View) => views.get(n.id)![v], prepared: (n) => prepared.get(n.id)!, minPatients, ...(decompose ? { decompose } : {}), hits });
-  kgs.push(kg);
-  log(`fold ${i + 1}/${k}: KG from ${kg.notes} notes in ${Math.round(kg.buildMs)} ms (${kg.features} features, emergent ${kg.emergent.kept}/${kg.emergent.candidates}); ${test.length} held out, fold ${Math.round(performance.now() - t0)} ms`);
+const served: ServedFold[] = [];
+const viewOf = (n: RealNote, v: View) => views.get(n.id)![v];
+const neo: BenchNeo4j | null = a.served ? await benchNeo4j({ uri: a['neo4j-uri'] ?? null }) : null;
+try {
+  const base = loadConfig();
+  const config = neo ? { ...base, neo4j: { ...base.neo4j, uri: neo.uri, ...(neo.dedicated ? { password: '' } : {}) }, dataDir: resolve(a['data-dir']!), llm: { ...base.llm, enabled: false } } : null;
+  for (const [i, test] of folds.entries()) {
+    const train = folds.filter((_, j) => j !== i).flat();
+    const t0 = performance.now();
+    const { kgs: built } = await runMemoryFold({ train, test, viewOf, prepared: (n) => prepared.get(n.id)!, minPatients, variants, hits });
+    kgs.push(built[0]!);
+    for (const [j, kg] of built.entries()) log(`fold ${i + 1}/${k} ${variants[j]!.name}: KG from ${kg.notes} notes in ${Math.round(kg.buildMs)} ms (${kg.features} features, emergent ${kg.emergent.kept}/${kg.emergent.candidates})`);
+    log(`fold ${i + 1}/${k}: ${test.length} held out, fold ${Math.round(performance.now() - t0)} ms`);
+    if (config) {
+      const s = await runServedFold({ config, train, test, viewOf, minPatients, ...(decompose ? { decompose } : {}), hits, log });
+      served.push(s);
+      log(`fold ${i + 1}/${k} served: built through Neo4j in ${Math.round(s.buildMs)} ms (${s.features} features); refused ${JSON.stringify(s.refused)}`);
+    }
+  }
+} finally {
+  await neo?.stop();
 }
-process.stdout.write(formatRealNotes({ notes, folds: k, hits, kgs, viewChars: VIEWS.map((v) => [v, notes.reduce((t, n) => t + views.get(n.id)![v].length, 0) / notes.length] as const) }));
+process.stdout.write(formatRealNotes({ notes, folds: k, hits, kgs, served, viewChars: VIEWS.map((v) => [v, notes.reduce((t, n) => t + views.get(n.id)![v].length, 0) / notes.length] as const) }));

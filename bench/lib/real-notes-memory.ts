@@ -1,7 +1,22 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { NormalizedRecord } from '../../src/domain/record.js';
-import type { DecomposeOptions } from '../../kg-build/decompose-features.js';
+import { decomposeFeatures, type DecomposeOptions } from '../../kg-build/decompose-features.js';
 import { HashedEmbedder } from '../../src/adapters/embeddings/index.js';
-import { askMemoryKg, buildMemoryKg, type MemoryKg } from './notes-kg-memory.js';
+import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
+import { decompose as decomposeText } from '../../src/clinical-text/decompose.js';
+import type { FeatureMatch } from '../../src/query/contracts.js';
+import { buildSnapshot, type KgSnapshot } from '../../src/query/kg-snapshot.js';
+import { textInput } from '../../src/query/query-service.js';
+import { DEFAULT_EVIDENCE_OPTIONS, rankDiseases } from '../../src/reasoners/evidence-reasoner.js';
+import { aggregateHierarchy } from '../../kg-build/aggregate-hierarchy.js';
+import { assemble } from '../../kg-build/assemble-kg.js';
+import { clusterDiseases } from '../../kg-build/cluster-diseases.js';
+import { emptyNotesReport, readRecordNotes } from '../../kg-build/read-notes-stage.js';
+import { scanRecords } from '../../kg-build/scan-records.js';
+import type { NoteReaderDeps } from '../../src/clinical-text/read-notes.js';
+import type { PhraseEmbedder } from '../../src/clinical-text/concepts/embed-forms.js';
 import { notesReaders } from './notes-kg-run.js';
 import type { RealNote } from './real-notes-data.js';
 import { VIEWS, type View } from './real-notes-views.js';
@@ -13,7 +28,9 @@ import { TfidfKnn } from './tfidf-knn.js';
  * training notes as WHOLE notes (the build's note preparation leaves out their diagnosis sections,
  * as for any source), asked by naive Bayes over its features (the KG's knowledge alone), beside
  * TF-IDF kNN and nearest centroid trained on the same notes, once on the whole (prepared) notes
- * and once on the notes in the view asked.
+ * and once on the notes in the view asked. The notes are read and scanned once per fold and the
+ * KG decomposed once per variant of the build options (--sweep), as bench/lib/notes-kg-memory.ts
+ * does in one go; a held-out note's findings are read once and matched against each variant's KG.
  */
 export const MEMORY_METHODS = ['kg-nb', 'knn-whole', 'knn-view', 'centroid-whole', 'centroid-view'] as const;
 export type MemoryMethod = (typeof MEMORY_METHODS)[number];
@@ -25,7 +42,7 @@ export type ViewHits = Record<View, Record<string, Hits>>;
 export interface FoldKg {
   notes: number;
   features: number;
-  emergent: MemoryKg['emergent'];
+  emergent: { candidates: number; kept: number };
   buildMs: number;
 }
 
@@ -44,20 +61,66 @@ export function addHit(h: Hits, ranked: readonly string[], gold: string): void {
   if (ranked.slice(0, 3).includes(gold)) h[1]++;
 }
 
+async function* stream(records: readonly NormalizedRecord[]): AsyncIterable<NormalizedRecord> {
+  yield* records;
+}
+
+type Scanned = { scan: Awaited<ReturnType<typeof scanRecords>>; clusters: Awaited<ReturnType<typeof clusterDiseases>>; report: ReturnType<typeof emptyNotesReport> };
+
+async function kgOf(s: Scanned, decompose: Partial<DecomposeOptions>): Promise<{ snapshot: KgSnapshot; emergent: FoldKg['emergent'] }> {
+  const embeddings = new HashedEmbedder();
+  const ehr = await decomposeFeatures({ scan: s.scan, clusters: s.clusters, embeddings, noteKeys: s.report.keys, codedKeys: s.report.codedKeys }, decompose);
+  const hierarchy = await aggregateHierarchy({ diseases: s.clusters.diseases, features: ehr.features, manifestations: ehr.manifestations }, { mode: 'statistical', sizes: { subcategories: 'auto', categories: 'auto' } });
+  const kg = assemble({ clusters: s.clusters, hierarchy, ehr, augmented: { features: [], manifestations: [] }, keyDifferences: [] });
+  return { snapshot: buildSnapshot(kg), emergent: ehr.emergent };
+}
+
+/** notes-kg-memory.ts askMemoryKg with the note's findings read once (they do not depend on the KG). */
+function ask(kg: KgSnapshot, text: string, d: ReturnType<typeof decomposeText>, deps: { lexicon: NoteReaderDeps['lexicon']; phraseEmbedder: PhraseEmbedder | null }): string[] {
+  const read = matchConcepts({ snapshot: kg, lexicon: deps.lexicon, phraseEmbedder: deps.phraseEmbedder }, { findings: d.findings, text });
+  const matches: FeatureMatch[] = [...read.values()].flat();
+  const input = { ...textInput(text), age: d.demographics.age, sex: d.demographics.sex };
+  const ctx = { input, findings: d.findings, matches, votes: [], candidates: [], differencesKg: [], retrieved: [], followUps: [], snapshot: kg, signal: null };
+  return rankDiseases(ctx, { ...DEFAULT_EVIDENCE_OPTIONS, maxDifferential: kg.diseases.length }).map((r) => r.disease);
+}
+
+/** A variant of the build options, scored as its own method row ("kg-nb" for the first). */
+export interface Variant {
+  name: string;
+  decompose: Partial<DecomposeOptions>;
+}
+
 export async function runMemoryFold(o: {
   train: readonly RealNote[];
   test: readonly RealNote[];
-  /** The held-out and training notes in each view, by note id (scrubbed, as asked). */
+  /** A note in a view, scrubbed as the build scrubs. */
   viewOf: (n: RealNote, v: View) => string;
   prepared: (n: RealNote) => string;
   minPatients: number;
-  decompose?: Partial<DecomposeOptions>;
+  variants: readonly Variant[];
   hits: ViewHits;
-}): Promise<{ kg: FoldKg; memory: MemoryKg }> {
+}): Promise<{ kgs: FoldKg[] }> {
   const { vocab, phraseEmbedder, prepare } = await notesReaders();
   const t0 = performance.now();
-  const memory = await buildMemoryKg(o.train.map(toRecord), { reader: { vocabulary: vocab.snapshot, lexicon: vocab.lexicon, prepare }, embeddings: new HashedEmbedder(), decompose: { ...o.decompose, emergent: { ...o.decompose?.emergent, minPatients: o.minPatients } } });
-  const buildMs = performance.now() - t0;
+  const dir = await mkdtemp(join(tmpdir(), 'dxgraph-real-notes-'));
+  const kgs: FoldKg[] = [];
+  try {
+    const report = emptyNotesReport();
+    const scan = await scanRecords({ records: readRecordNotes(stream(o.train.map(toRecord)), { vocabulary: vocab.snapshot, lexicon: vocab.lexicon, prepare }, report), spoolPath: join(dir, 'spool.jsonl') });
+    const clusters = await clusterDiseases({ diagnoses: scan.diagnoses, embeddings: new HashedEmbedder() });
+    const scanMs = performance.now() - t0;
+    const read = new Map(VIEWS.map((v) => [v, new Map(o.test.map((n) => [n.id, decomposeText({ text: o.viewOf(n, v), findings: [] })]))]));
+    for (const variant of o.variants) {
+      const t1 = performance.now();
+      const kg = await kgOf({ scan, clusters, report }, { ...variant.decompose, emergent: { ...variant.decompose.emergent, minPatients: variant.decompose.emergent?.minPatients ?? o.minPatients } });
+      kgs.push({ notes: o.train.length, features: kg.snapshot.features.length, emergent: kg.emergent, buildMs: scanMs + performance.now() - t1 });
+      for (const v of VIEWS) {
+        for (const n of o.test) addHit(o.hits[v][variant.name]!, ask(kg.snapshot, o.viewOf(n, v), read.get(v)!.get(n.id)!, { lexicon: vocab.lexicon, phraseEmbedder }), n.diagnosis);
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   const whole = o.train.map((n) => ({ text: o.prepared(n), label: n.diagnosis }));
   const knnWhole = TfidfKnn.fit(whole, { k: 10 });
   const centroidWhole = TfidfCentroid.fit(whole);
@@ -68,12 +131,11 @@ export async function runMemoryFold(o: {
     for (const n of o.test) {
       const q = o.viewOf(n, v);
       const h = o.hits[v];
-      addHit(h['kg-nb']!, askMemoryKg(memory.snapshot, q, { lexicon: vocab.lexicon, phraseEmbedder }), n.diagnosis);
       addHit(h['knn-whole']!, knnWhole.rank(q).map((r) => r.label), n.diagnosis);
       addHit(h['knn-view']!, knnView.rank(q).map((r) => r.label), n.diagnosis);
       addHit(h['centroid-whole']!, centroidWhole.rank(q).map((r) => r.label), n.diagnosis);
       addHit(h['centroid-view']!, centroidView.rank(q).map((r) => r.label), n.diagnosis);
     }
   }
-  return { kg: { notes: o.train.length, features: memory.snapshot.features.length, emergent: memory.emergent, buildMs }, memory };
+  return { kgs };
 }

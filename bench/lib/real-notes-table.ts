@@ -1,5 +1,6 @@
 import type { RealNote } from './real-notes-data.js';
 import type { FoldKg, Hits, ViewHits } from './real-notes-memory.js';
+import type { ServedFold } from './real-notes-served.js';
 import { VIEWS, type View } from './real-notes-views.js';
 
 const pct = (x: number, n: number) => (n === 0 ? '0.0' : ((100 * x) / n).toFixed(1));
@@ -18,7 +19,7 @@ const LABELS: Record<string, string> = {
 };
 
 /** The figures of one run as markdown: per view and method top-1 / top-3, the better baseline, the KG's size per fold. */
-export function formatRealNotes(o: { notes: readonly RealNote[]; folds: number; hits: ViewHits; kgs: readonly FoldKg[]; viewChars: readonly (readonly [View, number])[] }): string {
+export function formatRealNotes(o: { notes: readonly RealNote[]; folds: number; hits: ViewHits; kgs: readonly FoldKg[]; served?: readonly ServedFold[]; viewChars: readonly (readonly [View, number])[] }): string {
   const n = o.notes.length;
   const diagnoses = new Set(o.notes.map((x) => x.diagnosis)).size;
   const methods = Object.keys(o.hits.presentation);
@@ -38,5 +39,12 @@ export function formatRealNotes(o: { notes: readonly RealNote[]; folds: number; 
     `features: mean ${(feats.reduce((s, x) => s + x, 0) / feats.length).toFixed(1)}, per note ${(perNote.reduce((s, x) => s + x, 0) / perNote.length).toFixed(2)} (max ${Math.max(...perNote).toFixed(2)})`,
     '',
   );
+  if (o.served?.length) {
+    const refused: Record<string, number> = {};
+    for (const s of o.served) for (const [key, c] of Object.entries(s.refused)) refused[key] = (refused[key] ?? 0) + c;
+    const ms = o.served.flatMap((s) => s.askMs).sort((x, y) => x - y);
+    const q = (p: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0);
+    lines.push(`served: built through Neo4j per fold in ${o.served.map((s) => (s.buildMs / 1000).toFixed(1)).join(', ')} s (${o.served.map((s) => s.features).join(', ')} features); diagnose p50 ${q(0.5)} ms, p99 ${q(0.99)} ms; refused: ${Object.entries(refused).map(([key, c]) => `${key} ${c}`).join(', ') || 'none'}`, '');
+  }
   return lines.join('\n');
 }
