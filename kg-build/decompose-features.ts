@@ -3,6 +3,7 @@ import type { FeatureNode, ManifestationEdge, NotesMentionEdge } from '../src/do
 import type { DiseaseClusters } from './cluster-diseases.js';
 import { overNoteFeatureBudget } from './note-feature-budget.js';
 import { notesSupport, type NotesSupportReport } from './notes-support.js';
+import { notesLearntPerDisease } from './notes-learnt.js';
 import { featureIdOf, isFreeTextKey } from './feature-key.js';
 import { readSpool, type FeatureProto, type RecordScan } from './scan-records.js';
 import { embedAll } from './vectors.js';
@@ -136,6 +137,7 @@ export async function decomposeFeatures(
   for (const key of overBudget) used.delete(key);
   for (const p of settled) if (!overBudget.has(p.key)) manifestations.push(p.edge);
   const features = [...used].sort().map((key) => ({ ...toNode(emergent.protos.get(key) ?? scan.features.get(key)!), ...(noteOnly(key) ? { fromNotes: true } : {}) }));
+  support.report.learnt = notesLearntPerDisease({ noted, features, manifestations });
   const merged = [...canonical.entries()].filter(([k, v]) => k !== v && !isEmergentKey(k)).length;
   const mixed = mixedDiseases(recordsOf, noted, notedPresent, used);
   return { features, manifestations, merged, canonical, emergent: { candidates: emergent.candidates, kept: emergent.kept - support.report.undiagnostic - [...overBudget].filter(isEmergentKey).length }, support: support.report, ...mixed };

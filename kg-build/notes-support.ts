@@ -1,5 +1,6 @@
 import { associationPValue } from './diagnostic-association.js';
 import { isEmergentKey } from './emergent-concepts.js';
+import type { DiseaseLearnt } from './notes-learnt.js';
 
 /**
  * What the KG keeps of what notes say (issue 24). A manifestation edge learnt from notes is a
@@ -40,6 +41,8 @@ export interface NotesSupportReport {
   sharedFindingEdges: number;
   /** Features learnt from notes left out by the build's budget (note-feature-budget.ts), with their edges. */
   overBudgetFeatures: number;
+  /** Per disease with notes: what its notes taught the KG (notes-learnt.ts), filled in once the budget is applied. */
+  learnt?: DiseaseLearnt[];
 }
 
 /** An edge as proposed: whether `keeps` kept it, and its feature key. */

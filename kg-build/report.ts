@@ -29,6 +29,7 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
     lines.push(`notes: ${n.notes} notes of ${n.records} records read; ${n.findings} vocabulary findings, ${n.unread} findings no vocabulary read; emergent concepts ${n.emergent.kept} kept of ${n.emergent.candidates} candidate phrases (${n.support.undiagnostic} more shared by k patients but associated with no disease)`);
     lines.push(`notes support: ${n.support.unsupportedEdges} disease-finding pairs stated by too few of the disease's notes left out; ${n.support.sharedFindingEdges} more stated by one note kept, the finding being backed in other diseases; ${n.support.thinDiseases} diseases with fewer notes than the support rule needs keep theirs; ${n.support.overBudgetFeatures} features learnt from notes left out, over the budget of features per note (--max-note-feature-share)`);
     lines.push(`  left out (sections stating the diagnosis, characters): ${by(n.leftOut)}; identifiers scrubbed: ${by(n.scrubbed)}`);
+    lines.push(...notesLearntLines(o));
   }
   if (o.triples.rows > 0) lines.push(`triples: ${o.triples.rows} rows imported as L4a, ${o.triples.unmatched} with a subject that names no disease (skipped)`);
   const sizes = c.diseases.map((d) => d.recordCount).sort((a, b) => a - b);
@@ -42,6 +43,22 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
   lines.push(...hierarchyTree(o));
   lines.push(`timings (ms): ${Object.entries(o.timings).map(([k, v]) => `${k} ${v}`).join(' | ')} | total ${total}`);
   return lines.join('\n');
+}
+
+/**
+ * What notes taught per disease (issue 47; notes-learnt.ts): the diseases with fewest such features
+ * first, since those are the ones a reader should look at. Feature texts are vocabulary names or
+ * emergent concepts (phrases shared by k patients), never a note's own words.
+ */
+export function notesLearntLines(o: Pick<BuildOutcome, 'kg' | 'notes'>): string[] {
+  const learnt = o.notes?.support.learnt ?? [];
+  if (learnt.length === 0) return [];
+  const name = new Map(o.kg.diseases.map((d) => [d.id, d.name]));
+  const rows = [...learnt].sort((a, b) => a.features - b.features || (name.get(a.diseaseId) ?? a.diseaseId).localeCompare(name.get(b.diseaseId) ?? b.diseaseId));
+  return [
+    `notes learnt per disease (${learnt.filter((d) => d.features === 0).length} of ${learnt.length} diseases with notes have no feature learnt from notes; fewest first):`,
+    ...rows.map((d) => `  ${name.get(d.diseaseId) ?? d.diseaseId}: ${d.notes} notes, ${d.features} features${d.top.length > 0 ? `: ${d.top.join('; ')}` : ''}`),
+  ];
 }
 
 /** Rows the source did not turn into records, by what they are (no diagnosis, no person, bad age…), not all "malformed". */

@@ -38,7 +38,7 @@ describe('cypher/explore queries (real Neo4j, real build with records)', functio
       'MATCH (d:Disease)-[:HAS_KEY_DIFFERENCE]->() WITH d, count(*) AS k MATCH (r:Record)-[:DIAGNOSED_AS]->(d) RETURN d.id AS id, k, count(r) AS n ORDER BY n DESC, id LIMIT 1',
       {}, 'READ');
     assert.ok(cat && dis, 'the build has categories and a disease with key differences and records');
-    values = { categoryId: cat.id, diseaseId: dis.id, featuresPerDisease: 3, limit: 5, vocabulary: 'any' };
+    values = { categoryId: cat.id, diseaseId: dis.id, featuresPerDisease: 3, limit: 5, vocabulary: 'any', learnt: 'any' };
   });
 
   after(() => {
