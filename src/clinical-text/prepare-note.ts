@@ -1,4 +1,4 @@
-import { loadIdentifierRules, scrubIdentifiers, type IdentifierRules } from './deidentify/index.js';
+import { loadIdentifierRules, PLACEHOLDER, scrubIdentifiers, type IdentifierRules } from './deidentify/index.js';
 import type { PreparedNote } from './read-notes.js';
 import { detectSections, loadSectionRules, withoutDiagnosisSections, type SectionRules } from './sections/index.js';
 
@@ -12,7 +12,7 @@ export function prepareNote(text: string, rules: { identifiers: IdentifierRules;
   const scrubbed = scrubIdentifiers(text, rules.identifiers);
   // The placeholders ("[NAME]", "[MRN]") are blanked too: in every note's header, they would read
   // as words and become an emergent concept of every disease.
-  const blanked = scrubbed.text.replace(/\[(?:NAME|DATE|MRN|PHONE|ADDRESS|EMAIL|ID|URL)\]/g, (m) => ' '.repeat(m.length));
+  const blanked = scrubbed.text.replace(PLACEHOLDER, (m) => ' '.repeat(m.length));
   const stripped = withoutDiagnosisSections(blanked, detectSections(blanked, rules.sections));
   const leftOut: Record<string, number> = {};
   for (const r of stripped.removed) leftOut[r.kind] = (leftOut[r.kind] ?? 0) + r.chars;

@@ -25,17 +25,17 @@ const CHILD_UNIT = String.raw`(?<unit>months?|mos?|weeks?|wks?|days?)`;
 /** What may follow a bare age ("I'm 34," / "He's 16.") so "I'm 34 weeks pregnant" is no age. */
 const AGE_END = String.raw`(?=\s*(?:[,.;!)]|$|\s+(?:and|but|yrs?|years?|yo|y\/o|${NOUN})\b))`;
 
-/** Ordered: the most specific forms first; each carries an age. */
+/** Ordered: the most specific forms first; each carries an age. An age over 89 is written "90+" once de-identified ("90+-year-old", "age 90+"): read as 90. */
 const AGE_PATTERNS: RegExp[] = [
   // "61M", "45F", "3yoM", "18mo M": the sex letter is upper case only; not after a temperature word ("T 101F").
   new RegExp(
-    String.raw`(?<!\b(?:[Tt]|[Tt]emp|[Tt]emperature|[Tt]max|fever|febrile|to|of|at)\s{0,3}[:=]?\s{0,3})(?<![\d.,])\b(?<age>\d{1,3})\s?(?:(?<unit>yo|y\/o|y\.o\.?|mo|mos|m\/o|wk|wks|yr|yrs|y)\.?\s?)?(?<noun>[MF])\b`,
+    String.raw`(?<!\b(?:[Tt]|[Tt]emp|[Tt]emperature|[Tt]max|fever|febrile|to|of|at)\s{0,3}[:=]?\s{0,3})(?<![\d.,])\b(?<age>\d{1,3})\+?\s?(?:(?<unit>yo|y\/o|y\.o\.?|mo|mos|m\/o|wk|wks|yr|yrs|y)\.?\s?)?(?<noun>[MF])\b`,
     'g',
   ),
   // "45 year old", "a 67-year-old man", "6 month old son", "45 years of age"
-  new RegExp(String.raw`\b(?<age>\d{1,3}(?:\.\d)?)\s*-?\s*${UNIT}\s*-?\s*(?:old|of\s+age)\b${TAIL}`, 'gi'),
+  new RegExp(String.raw`\b(?<age>\d{1,3}(?:\.\d)?)\+?\s*-?\s*${UNIT}\s*-?\s*(?:old|of\s+age)\b${TAIL}`, 'gi'),
   // "45 y/o F", "45yo female", "2yo", "6 m/o"
-  new RegExp(String.raw`\b(?<age>\d{1,3})\s*(?<unit>yo|y\/o|y\.o\.?|yr\/o|m\/o|mo\/o)${TAIL}`, 'gi'),
+  new RegExp(String.raw`\b(?<age>\d{1,3})\+?\s*(?<unit>yo|y\/o|y\.o\.?|yr\/o|m\/o|mo\/o)${TAIL}`, 'gi'),
   // "baby 9 weeks", "infant girl, 4 months", "newborn 10 days": an infant's age without "old"
   new RegExp(String.raw`\b(?:baby|infant|newborn|neonate)(?:\s+(?<noun>boy|girl))?\s*,?\s*(?:aged\s+)?(?<age>\d{1,2})\s*${CHILD_UNIT}\b`, 'gi'),
   // "7mo girl", "10 wk old"-less shorthand with the person named: "7 mo baby", "3wk infant" (a duration, "cough x3 mo", names no one)
@@ -45,7 +45,7 @@ const AGE_PATTERNS: RegExp[] = [
   // "my baby (10 months)"
   new RegExp(String.raw`\(\s*(?<age>\d{1,3})\s*${UNIT}(?:\s+old)?\s*\)`, 'gi'),
   // "age 45", "aged 45", "age: 45"
-  new RegExp(String.raw`\bage[ds]?\s*[:=]?\s*(?<age>\d{1,3})\b${TAIL}`, 'gi'),
+  new RegExp(String.raw`\bage[ds]?\s*[:=]?\s*(?<age>\d{1,3})\b\+?${TAIL}`, 'gi'),
   // "I'm 34", "I am only 30, female"
   new RegExp(String.raw`\bI(?:['’]m|\s+am)\s+(?:(?:only|just|about|nearly|almost|a)\s+)?(?<age>\d{1,3})${AGE_END}${TAIL}`, 'gi'),
   // "He's 16", "she is 82", "he's 9 months"

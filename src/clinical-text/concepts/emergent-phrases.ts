@@ -1,5 +1,6 @@
 import type { InputFinding } from '../findings.js';
 import { STOPWORDS, tokenize } from './normalize.js';
+import { isProperNoun, PLACES_THE_PATIENT } from './not-a-concept.js';
 
 /**
  * Candidate emergent concepts of one finding no vocabulary read (issue 24): its content words,
@@ -42,6 +43,7 @@ export const NO_FINDING_ALONE: ReadonlySet<string> = new Set([
   'every', 'maybe', 'something', 'stuff', 'super', 'really', 'bad', 'look', 'looks', 'help', 'trying', 'whole', 'full', 'able',
   'unable', 'took', 'gave', 'given', 'found', 'brought', 'keep', 'should', 'once', 'ill', 'fine', 'weird', 'big', 'small', 'low',
   'high', 'base', 'regular', 'occasional', 'constant', 'intermittent', 'increasing',
+  ...PLACES_THE_PATIENT,
 ]);
 
 const RELATIVE = 'fh ';
@@ -83,6 +85,8 @@ function contentWords(text: string): { stem: string; norm: string; relief: boole
   return tokens
     .map((t, i) => ({ t, relief: cueAt >= 0 && i > cueAt }))
     .filter(({ t }) => !RELIEF_CUES.has(t.norm) && !STOPWORDS.has(t.norm) && !FILLER.has(t.norm) && /[a-z]/.test(t.norm) && !/\d/.test(t.norm))
+    // A name the scrubber missed ("seen at Barnabas") is no finding of any disease (not-a-concept.ts).
+    .filter(({ t }) => !isProperNoun(text, t))
     .filter(({ t }) => t.norm.length >= 3 || /^[A-Z]{2}$/.test(t.raw))
     .map(({ t, relief }) => ({ stem: t.stem, norm: t.norm, relief }));
 }

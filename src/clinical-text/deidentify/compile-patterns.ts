@@ -11,12 +11,18 @@ export interface CompiledPattern {
   /** Flags g and d (the "id" group's offsets), plus i for case-insensitive patterns. */
   regex: RegExp;
   weakCue: boolean;
+  /** What a match becomes ("90+"); null for the kind's placeholder ("[NAME]"). */
+  replacement: string | null;
 }
 
 export interface CompiledRules {
   patterns: CompiledPattern[];
   notNames: ReadonlySet<string>;
   eponyms: ReadonlySet<string>;
+  /** Words that name no place ("community", "cardiology", "clinic"): a facility or town of these alone stays. */
+  genericPlaceWords: ReadonlySet<string>;
+  /** Countries, regions and states a place cue keeps ("returned from Mexico"). */
+  keptPlaces: ReadonlySet<string>;
   /** Matches right after a candidate name: "'s sign", " test", "’ disease". */
   clinicalNounAfter: RegExp;
 }
@@ -84,7 +90,7 @@ export function compilePattern(p: IdentifierPattern, macros: Macros): Result<Com
   }
   // An empty match would scrub nothing and stall the scan.
   if (new RegExp(regex.source, regex.flags.replace('g', '')).test('')) return err('matches the empty string');
-  return ok({ kind: p.kind, regex, weakCue: p.weakCue ?? false });
+  return ok({ kind: p.kind, regex, weakCue: p.weakCue ?? false, replacement: p.replacement ?? null });
 }
 
 const cache = new WeakMap<IdentifierRules, CompiledRules>();
@@ -103,6 +109,8 @@ export function compileIdentifierRules(rules: IdentifierRules): CompiledRules {
     patterns,
     notNames: new Set(rules.names.notNames),
     eponyms: new Set(rules.names.eponyms),
+    genericPlaceWords: new Set(rules.places.generic),
+    keptPlaces: new Set(rules.places.keep),
     clinicalNounAfter: new RegExp(`^(?:['’]s?)?[ \\t]+${nouns}(?![A-Za-z])`, 'i'),
   };
   cache.set(rules, compiled);

@@ -11,7 +11,8 @@ import type { LexiconError } from '../../errors.js';
 import type { Result } from '../../result.js';
 import { compilePattern } from './compile-patterns.js';
 
-export const IDENTIFIER_KINDS = ['NAME', 'DATE', 'MRN', 'PHONE', 'ADDRESS', 'EMAIL', 'ID', 'URL'] as const;
+/** FACILITY: hospitals, clinics, practices and departments named with a place; LOCATION: cities and towns; AGE: ages over 89 (kept as 90+). */
+export const IDENTIFIER_KINDS = ['NAME', 'DATE', 'MRN', 'PHONE', 'ADDRESS', 'EMAIL', 'ID', 'URL', 'FACILITY', 'LOCATION', 'AGE'] as const;
 export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
 
 /** The rules shipped next to this file (resolved from it, so it works from any cwd). */
@@ -34,6 +35,8 @@ const patternSchema = z.strictObject({
   caseInsensitive: z.boolean(),
   /** For NAME: the cue is weak (a relative noun), so a candidate starting with an eponym ("Alzheimer's") stays. */
   weakCue: z.boolean().optional(),
+  /** What the identifier is replaced by; by default its kind in brackets ("[NAME]"). Ages over 89 become "90+". */
+  replacement: z.string().optional(),
   /** Why the pattern exists and what it must not match; for the reader only. */
   note: phrase,
   regex: phrase,
@@ -53,6 +56,12 @@ export const identifierRulesSchema = z
       eponyms: z.array(lowerWord),
       /** A capitalised word followed by one of these is a clinical term ("Murphy's sign", "Baker's cyst"), never a name. */
       clinicalNouns: z.array(lowerWord).min(1, 'needs at least 1 noun'),
+    }),
+    places: z.strictObject({
+      /** Words a facility or department is named by that name no place ("Community Hospital", "Cardiology Clinic"): such a name alone stays. */
+      generic: z.array(lowerWord),
+      /** Countries, regions and states: what a place cue may name and keep (travel history is clinical; Safe Harbor keeps states). */
+      keep: z.array(lowerWord),
     }),
   })
   .superRefine((file, ctx) => {

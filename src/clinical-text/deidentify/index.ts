@@ -1,5 +1,5 @@
 /** De-identification of clinical notes at ingest (issue 24): Safe Harbor identifiers found by rules given as data. */
-export { scrubIdentifiers, type ScrubResult } from './scrub-identifiers.js';
+export { PLACEHOLDER, scrubIdentifiers, type ScrubResult } from './scrub-identifiers.js';
 export {
   defaultIdentifierRulesPath,
   IDENTIFIER_KINDS,
