@@ -24,6 +24,7 @@ import { chatModelLabel, disposeLocalModels } from '../src/adapters/llm/chat-mod
 import { loadConfig } from '../src/config.js';
 import { parseVignettes, readDdxplusVocabulary } from './lib/free-text-set.js';
 import { buildPlain, buildWithLlm, runVignettes } from './lib/local-llm-run.js';
+import { runReports, type ReportFigures } from './lib/local-llm-reports.js';
 import { benchNeo4j } from './lib/neo4j.js';
 
 const { values: a } = parseArgs({
@@ -35,6 +36,9 @@ const { values: a } = parseArgs({
     'neo4j-uri': { type: 'string' },
     'work-dir': { type: 'string', default: '.dxgraph-bench/local-llm' },
     json: { type: 'string' },
+    // Issue 48: vignettes sent over HTTP with the product's defaults (first answer, then the report at its href).
+    reports: { type: 'string', default: '6' },
+    'reports-only': { type: 'boolean', default: false },
   },
 });
 const log = (s: string) => process.stderr.write(`[local-llm] ${s}\n`);
@@ -48,7 +52,24 @@ const picked = Array.from({ length: limit }, (_, i) => all[Math.floor((i * all.l
 
 const neo = await benchNeo4j({ uri: a['neo4j-uri'] ?? null });
 log(`neo4j ${neo.uri}${neo.dedicated ? ' (dedicated)' : ' (given: WIPED)'}; model ${chatModelLabel(base.llm)}, ${base.llm.local!.threads} thread(s), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-const cfg = (dir: string) => ({ ...base, neo4j: { ...base.neo4j, uri: neo.uri, ...(neo.dedicated ? { password: '' } : {}) }, dataDir: join(workDir, dir) });
+const cfg = (dir: string, c = base) => ({ ...c, neo4j: { ...c.neo4j, uri: neo.uri, ...(neo.dedicated ? { password: '' } : {}) }, dataDir: join(workDir, dir) });
+// The report phase runs with the product's defaults for a local model (LOCAL_LLM_DEFAULTS), whatever the bench raised above.
+const product = loadConfig({ ...process.env, DXGRAPH_LLM: 'local' });
+const reportLine = (r: ReportFigures) =>
+  `reports over HTTP (${r.n} vignettes, default timeout ${product.llm.timeoutMs / 1000} s, budget ${product.limits!.llmBudget.wallMs / 1000} s): first answer p50 ${r.firstMs.p50.toFixed(0)} ms, max ${r.firstMs.max.toFixed(0)} ms; report p50 ${(r.reportMs.p50 / 1000).toFixed(1)} s, max ${(r.reportMs.max / 1000).toFixed(1)} s; done ${r.done}, degraded ${r.degraded}, cut mid-sentence ${r.cut}, empty narrative ${r.emptyNarrative}, with treatment advice or a dose ${r.advice}`;
+if (a['reports-only']) {
+  try {
+    const plainSeconds = await buildPlain(cfg('full'), a.ddxplus!);
+    log(`full sample built without LLM stages in ${plainSeconds.toFixed(1)} s`);
+    const r = await runReports(cfg('full', product), picked.slice(0, Number(a.reports)), log);
+    process.stdout.write(`local LLM bench (reports only): ${chatModelLabel(base.llm)}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n${reportLine(r)}\n`);
+    if (a.json) await writeFile(a.json, JSON.stringify({ reports: r }, null, 2));
+  } finally {
+    await disposeLocalModels();
+    await neo.stop();
+  }
+  process.exit(0);
+}
 try {
   const diseases = new Set(a['build-diseases']!.split(',').map((s) => s.trim()).filter(Boolean));
   const stages = await buildWithLlm(cfg('llm-build'), a.ddxplus!, diseases);
@@ -56,6 +77,7 @@ try {
   const plainSeconds = await buildPlain(cfg('full'), a.ddxplus!);
   log(`full sample built without LLM stages in ${plainSeconds.toFixed(1)} s; ${picked.length} vignettes next`);
   const v = await runVignettes(cfg('full'), picked, log);
+  const reports = Number(a.reports) > 0 ? await runReports(cfg('full', product), picked.slice(0, Number(a.reports)), log) : null;
   const u = [stages.usage, v.usage];
   const total = (k: 'calls' | 'inputTokens' | 'outputTokens' | 'generationMs' | 'promptMs' | 'truncated') => u.reduce((s, x) => s + x[k], 0);
   const usage = { calls: total('calls'), inputTokens: total('inputTokens'), outputTokens: total('outputTokens') };
@@ -72,6 +94,7 @@ try {
       promptTokensPerCall: usage.inputTokens / Math.max(1, usage.calls),
       truncated: total('truncated'),
     },
+    reports,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
   const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
@@ -81,6 +104,7 @@ try {
     `vignettes (${v.n} of ${a.vignettes}): fallback ${pct(v.fallbackRate)}, first dx outside the KG candidates ${pct(v.outsideCandidatesRate)}, top-1 LLM ${pct(v.top1.llm)} vs evidence ${pct(v.top1.evidence)}`,
     `diagnose with the LLM: p50 ${(v.diagnoseMs.p50 / 1000).toFixed(1)} s, max ${(v.diagnoseMs.max / 1000).toFixed(1)} s (reason stage p50 ${(v.reasonMs.p50 / 1000).toFixed(1)} s)`,
     `tokens: ${usage.calls} calls, ${report.tokens.promptTokensPerCall.toFixed(0)} prompt + ${report.tokens.replyTokensPerCall.toFixed(0)} reply tokens per call, prompt ${report.tokens.promptTokensPerSecond.toFixed(0)} tokens/s, reply ${report.tokens.replyTokensPerSecond.toFixed(1)} tokens/s, ${report.tokens.truncated} replies cut at max tokens`,
+    ...(reports ? [reportLine(reports)] : []),
     `peak RSS ${report.peakRssMb.toFixed(0)} MB`,
   ].join('\n') + '\n');
   if (a.json) await writeFile(a.json, JSON.stringify(report, null, 2));

@@ -235,7 +235,12 @@ describe('hardening against a real dxgraph serve process (issue 18)', function (
         for (const options of [{ reasoner: 'llm' }, { reasoner: 'llm', retrieval: 'find', topK: 5 }, { reasoner: 'auto', retrieval: 'find', topK: 3 }]) {
           const r = await post(s.url, { text: `${patients[2]!.text}\nNote: ${MARKER}`, options }, null);
           assert.equal(r.status, 200, r.text.slice(0, 300));
-          assert.equal(r.json.degraded, true);
+          // Issue 48: the evidence differential at once, the LLM's (failed, degraded) answer at the report's href.
+          assert.equal(r.json.report.status, 'pending');
+          let settled = await fetch(`${s.url}${r.json.report.href}`);
+          while (settled.status === 202) settled = await new Promise((ok) => setTimeout(ok, 200)).then(() => fetch(`${s.url}${r.json.report.href}`));
+          const report = (await settled.json()) as { degraded: boolean; report: { status: string } };
+          assert.deepEqual([report.degraded, report.report.status], [true, 'failed']);
         }
         assert.ok(llm.received() >= 3, 'the echoing LLM was called');
       } finally {
