@@ -116,7 +116,7 @@ const EnvSchema = z.object({
   // Unset: 30 s for an endpoint, LOCAL_LLM_DEFAULTS for a local model.
   DXGRAPH_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   DXGRAPH_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(1),
-  DXGRAPH_MAX_TEXT_CHARS: z.coerce.number().int().positive().default(20000),
+  DXGRAPH_MAX_TEXT_CHARS: z.coerce.number().int().positive().default(40000), // fits a 40,000-character discharge summary (issue 47); an abuse guard, not a note size
   DXGRAPH_DROP_DEMOGRAPHICS: boolish.default(false),
   // Issue 10: requests per window per API key (per client IP without keys); 0 turns it off.
   DXGRAPH_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),

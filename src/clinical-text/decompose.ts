@@ -1,4 +1,6 @@
 import { isSectionHeading } from './sections/shipped-headings.js';
+import { noteStructure, readTemplatedNormal, sectionAt, withSectionMeaning, type RemovedSection } from './sections/index.js';
+import { shippedSectionRules } from './sections/shipped-rules.js';
 import type { InputFinding } from './findings.js';
 import { analyzeClinicalText, type Demographics, type TextFinding } from './analysis/index.js';
 import { blank } from './analysis/analyze.js';
@@ -23,6 +25,15 @@ export interface DecomposeOutput {
   findings: InputFinding[];
   /** Age and sex written in the text ("61M", "I'm 34, female"); all null when none. */
   demographics: Demographics;
+  /** The text's sections when it is a note with headings (sections/read-sections.ts), else null. */
+  note: NoteSections | null;
+}
+
+export interface NoteSections {
+  /** Section kinds in text order, as read ("hpi", "ros", "exam"...). */
+  kinds: string[];
+  /** The clinician's own conclusion (assessment, plan, diagnoses, hospital course): kind and characters, never the text. */
+  leftOut: RemovedSection[];
 }
 
 /** DDXPlus evidence token: E_91, E_55_@_V_89, E_56_@_7. */
@@ -150,11 +161,14 @@ function* sentencesOf(text: string): Generator<{ start: number; end: number; tex
   }
 }
 
-function textFindings(text: string): DecomposeOutput {
-  if (CODE_ONLY.test(text)) {
-    const findings = [...text.matchAll(CODE_TOKEN)].map((m) => ({ text: m[0], polarity: 'present' as const, ...parseCodeToken(m[0]) }));
-    return { findings, demographics: NO_DEMOGRAPHICS };
+function textFindings(original: string): DecomposeOutput {
+  if (CODE_ONLY.test(original)) {
+    const findings = [...original.matchAll(CODE_TOKEN)].map((m) => ({ text: m[0], polarity: 'present' as const, ...parseCodeToken(m[0]) }));
+    return { findings, demographics: NO_DEMOGRAPHICS, note: null };
   }
+  // A note with headings: its conclusion is left out (blanked, offsets kept) and each finding read with its section.
+  const structure = noteStructure(original, shippedSectionRules());
+  const text = structure.text;
   const placed: { at: number; finding: InputFinding }[] = [];
   const rendered: { start: number; end: number }[] = [];
   for (const s of sentencesOf(text)) {
@@ -167,14 +181,17 @@ function textFindings(text: string): DecomposeOutput {
   const analysis = analyzeClinicalText(blank(text, rendered));
   for (const f of analysis.findings) placed.push({ at: f.span.start, finding: toInputFinding(f) });
   placed.sort((a, b) => a.at - b.at);
-  return { findings: placed.map((p) => p.finding), demographics: analysis.demographics };
+  const headed = structure.sections.some((s) => s.kind !== null);
+  const findings = placed.flatMap((p) => readTemplatedNormal(headed ? withSectionMeaning(p.finding, sectionAt(structure.sections, p.at), text) : p.finding));
+  const note = structure.structured ? { kinds: structure.sections.flatMap((s) => (s.kind === null ? [] : [s.kind])), leftOut: structure.leftOut } : null;
+  return { findings, demographics: analysis.demographics, note };
 }
 
 const NO_DEMOGRAPHICS: Demographics = { age: null, sex: null, span: null };
 
 export function decompose(input: DecomposeInput): DecomposeOutput {
   const findings = input.findings.map(passThrough);
-  if (!input.text) return { findings, demographics: { ...NO_DEMOGRAPHICS } };
+  if (!input.text) return { findings, demographics: { ...NO_DEMOGRAPHICS }, note: null };
   const out = textFindings(input.text);
-  return { findings: [...findings, ...out.findings], demographics: { ...out.demographics } };
+  return { findings: [...findings, ...out.findings], demographics: { ...out.demographics }, note: out.note };
 }

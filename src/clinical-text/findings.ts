@@ -35,6 +35,8 @@ export interface InputFinding {
    * Their text is a vocabulary term, read by its exact forms only (never by the embedding fallback).
    */
   measured?: MeasuredValue;
+  /** Free-text findings of a note with headings: the kind of section the finding sits in ("hpi", "exam", "meds"; sections/). */
+  section?: string;
 }
 
 export interface FeatureMatch {

@@ -7,6 +7,7 @@ import { matchConcepts, unknownWords } from './concepts/match-concepts.js';
 import { emergentPhrases, type EmergentPhrase } from './concepts/emergent-phrases.js';
 import type { ConceptLexicon } from './concepts/types.js';
 import { impliedParentOf } from './concepts/yes-feature.js';
+import { sectionRole } from './sections/shipped-rules.js';
 
 /**
  * Notes → findings at build time (issue 24), with the very functions that read a query:
@@ -44,6 +45,9 @@ export interface NoteReading {
   /** The notes as read (scrubbed, diagnosis sections blanked): what the record index may embed, never store. */
   prepared: string[];
 }
+
+/** A medication list or an allergy is treatment history (issue 47): never an emergent concept ("lisinopril", "penicillin"). */
+const treatment = (f: InputFinding) => sectionRole(f.section) === 'treatment';
 
 /** A whole note that states the diagnosis by its title (a report's conclusion, an impression). */
 const DIAGNOSIS_TITLE = /\b(?:conclusions?|impressions?|diagnos[ie]s|assessment)\b/i;
@@ -86,7 +90,7 @@ export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): N
         }
         // The words no vocabulary knows still say something ("photosensitive malar" of a rash); a
         // measurement's name is ours, not the writer's.
-        if (f.polarity === 'present' && !f.measured) for (const p of emergentPhrases(f, true, unknown)) candidates.set(p.key, p);
+        if (f.polarity === 'present' && !f.measured && !treatment(f)) for (const p of emergentPhrases(f, true, unknown)) candidates.set(p.key, p);
         return;
       }
       // A measured value no vocabulary read is a number, not a phrase ("heart rate 72 /min").
@@ -94,7 +98,7 @@ export function readNotes(notes: readonly RecordNote[], deps: NoteReaderDeps): N
       const phrases = emergentPhrases(f);
       if (phrases.length === 0) return;
       out.unread++;
-      if (f.polarity === 'present') for (const p of phrases) candidates.set(p.key, p);
+      if (f.polarity === 'present' && !treatment(f)) for (const p of phrases) candidates.set(p.key, p);
     });
   }
   // A follow-on answer implies its question's yes, as the query side reads it (implied-parents.ts):

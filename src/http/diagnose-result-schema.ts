@@ -20,6 +20,7 @@ export const InputFindingOut = z.object({
   experiencer: z.enum(['patient', 'family', 'other']).optional(),
   temporality: z.enum(['current', 'historical']).optional(),
   cue: z.string().nullable().optional().describe('The cue that set a non-default attribute'),
+  section: z.string().optional().describe('The kind of note section the finding sits in ("hpi", "exam", "pmh", "meds"...), when the text had headings'),
   values: z
     .object({
       side: z.enum(['R', 'L', 'both']).optional(),
@@ -106,7 +107,22 @@ export const DiagnoseResultSchema = z.object({
   trace: z.object({
     gate: GateSchema.nullable(),
     decomposition: z
-      .object({ method: z.enum(['rules', 'llm']), fallback: z.string().nullable(), age: z.number().nullable(), sex: z.enum(['M', 'F']).nullable() })
+      .object({
+        method: z.enum(['rules', 'llm']),
+        fallback: z.string().nullable(),
+        age: z.number().nullable(),
+        sex: z.enum(['M', 'F']).nullable(),
+        note: z
+          .object({
+            sections: z.array(z.string()).describe('Section kinds in text order ("hpi", "ros", "exam"...) when the text was a note with headings'),
+            sectionsLeftOut: z.array(z.object({ kind: z.string(), chars: z.number() })).describe("Sections left out as the clinician's own conclusion (assessment, plan, diagnoses, hospital course): kind and characters, never the text"),
+            findingsRead: z.number().describe('Findings read'),
+            findingsLeftOut: z.number().describe('Findings left out over DXGRAPH_MAX_FINDINGS: presentation, exam and results are kept first, then review of systems, history, social, family, treatment'),
+            findingsLeftOutBySection: z.record(z.string(), z.number()).describe('Findings left out per section kind ("text": outside any section)'),
+          })
+          .optional()
+          .describe('How much of a written note was read (issue 47); absent when the text was no note with headings and every finding was read'),
+      })
       .describe('Which decomposition answered (rules / LLM, MedRAG eq. 8), why the LLM did not, and age/sex read from the text'),
     findings: z.array(InputFindingOut),
     matches: z.array(

@@ -148,7 +148,7 @@ export interface DiagnoseResult {
   trace: {
     gate: { score: number; decision: 'direct' | 'retrieve' | 'retrieve-warn'; sentences: { text: string; label: 'A' | 'B' | 'C' }[]; warning: string | null } | null;
     /** Which decomposition answered (rules / LLM), why the LLM did not, and age/sex read from the text. */
-    decomposition: { method: 'rules' | 'llm'; fallback: string | null; age: number | null; sex: 'M' | 'F' | null };
+    decomposition: { method: 'rules' | 'llm'; fallback: string | null; age: number | null; sex: 'M' | 'F' | null; note?: NoteReadTrace };
     findings: InputFinding[];
     matches: FeatureMatch[];
     votes: SubcategoryVote[];
@@ -161,6 +161,22 @@ export interface DiagnoseResult {
     /** Set on a summary trace (HTTP default): what the caps left out, per list. Absent on a full trace. */
     omitted?: TraceOmitted;
   };
+}
+
+/**
+ * How much of a written note was read (issue 47); set when the text was a note with headings or
+ * gave more findings than DXGRAPH_MAX_FINDINGS. Kinds and counts only, never the text.
+ */
+export interface NoteReadTrace {
+  /** Section kinds in text order when the text was a note with headings ("hpi", "ros", "exam"), else empty. */
+  sections: string[];
+  /** Sections left out as the clinician's own conclusion (assessment, plan, diagnoses, hospital course). */
+  sectionsLeftOut: { kind: string; chars: number }[];
+  /** Findings read. */
+  findingsRead: number;
+  /** Findings left out over DXGRAPH_MAX_FINDINGS (presentation kept first), in all and per section kind ("text": outside any section). */
+  findingsLeftOut: number;
+  findingsLeftOutBySection: Record<string, number>;
 }
 
 export interface RetrievalTrace {

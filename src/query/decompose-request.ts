@@ -1,7 +1,8 @@
 import type { LlmBudget } from '../adapters/llm/budget.js';
 import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
 import type { DiagnoseInput, InputFinding } from './contracts.js';
-import { decompose } from '../clinical-text/decompose.js';
+import { decompose, type NoteSections } from '../clinical-text/decompose.js';
+import { noteStructure, shippedSectionRules } from '../clinical-text/sections/index.js';
 import type { LlmDecomposer } from './decompose-llm.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 
@@ -19,6 +20,8 @@ export interface DecompositionTrace {
   /** Age and sex read from the text (null when the request carried them or the text had none). */
   age: number | null;
   sex: 'M' | 'F' | null;
+  /** The text's sections when it was a note with headings (its conclusion left out), else absent. */
+  note?: NoteSections;
 }
 
 export interface DecomposedRequest {
@@ -41,15 +44,18 @@ export async function decomposeRequest(
 ): Promise<DecomposedRequest> {
   let fallback: string | null = null;
   if (deps.decomposer && input.text?.trim()) {
-    const llm = await deps.decomposer.decompose({ snapshot: deps.snapshot, lexicon: deps.lexicon, budget: ctx.budget, signal: ctx.signal }, input.text);
+    // The LLM reads the note without its conclusion too (blanked, as the rule path reads it).
+    const structure = noteStructure(input.text, shippedSectionRules());
+    const llm = await deps.decomposer.decompose({ snapshot: deps.snapshot, lexicon: deps.lexicon, budget: ctx.budget, signal: ctx.signal }, structure.text);
     if (llm.ok) {
       const structured = decompose({ text: null, findings: input.findings }).findings;
-      return complete(input, [...structured, ...llm.value.findings], llm.value.demographics, 'llm', null);
+      const note = structure.structured ? { kinds: structure.sections.flatMap((s) => (s.kind === null ? [] : [s.kind])), leftOut: structure.leftOut } : null;
+      return complete(input, [...structured, ...llm.value.findings], llm.value.demographics, 'llm', null, note);
     }
     fallback = `llm ${llm.error.kind}`;
   }
   const rules = decompose({ text: input.text, findings: input.findings });
-  return complete(input, rules.findings, rules.demographics, 'rules', fallback);
+  return complete(input, rules.findings, rules.demographics, 'rules', fallback, rules.note);
 }
 
 function complete(
@@ -58,12 +64,13 @@ function complete(
   read: { age: number | null; sex: 'M' | 'F' | null },
   method: DecompositionTrace['method'],
   fallback: string | null,
+  note: NoteSections | null,
 ): DecomposedRequest {
   const age = input.age === null ? read.age : null;
   const sex = input.sex === null ? read.sex : null;
   return {
     findings,
     input: { ...input, age: input.age ?? read.age, sex: input.sex ?? read.sex },
-    trace: { method, fallback, age, sex },
+    trace: { method, fallback, age, sex, ...(note ? { note } : {}) },
   };
 }

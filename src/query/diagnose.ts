@@ -6,6 +6,7 @@ import { InputError } from '../errors.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type RetrievalTrace, type SubcategoryVote, type Triple } from './contracts.js';
 import { decomposeRequest } from './decompose-request.js';
+import { capFindings, noteReadTrace, tooManyClauses } from './cap-findings.js';
 import type { LlmDecomposer } from './decompose-llm.js';
 import type { PhraseEmbedder } from '../clinical-text/concepts/embed-forms.js';
 import type { TextEmbedder } from './embed.js';
@@ -131,18 +132,20 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
 
   const limits = deps.limits ?? DEFAULT_QUERY_LIMITS;
   // Decomposition's cost grows with the text's clauses (2,800 repeated clauses took 0.3 s of event loop): a cheap count bounds it first.
-  if (requestInput.text && clauseBreaks(requestInput.text) > CLAUSES_PER_FINDING * limits.maxFindings) throw new InputError(`text: more than ${CLAUSES_PER_FINDING * limits.maxFindings} clauses (${CLAUSES_PER_FINDING} per allowed finding, DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
+  if (requestInput.text && tooManyClauses(requestInput.text, clauseBreaks(requestInput.text), CLAUSES_PER_FINDING * limits.maxFindings)) throw new InputError(`text: more than ${CLAUSES_PER_FINDING * limits.maxFindings} clauses (${CLAUSES_PER_FINDING} per allowed finding, DXGRAPH_MAX_FINDINGS); send a shorter description`, { field: 'text' });
   const llmBudget = new LlmBudget(limits.llmBudget, { signal: opts.signal ?? null });
   const decomposed = await timed('decompose', () =>
     decomposeRequest({ snapshot: deps.snapshot, lexicon: deps.lexicon ?? null, decomposer: deps.decomposer ?? null }, requestInput, { budget: llmBudget, signal: opts.signal ?? null }),
   );
-  const { findings, input } = decomposed;
-  if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
+  const { input } = decomposed;
+  if (decomposed.findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
   // Every later stage multiplies by the findings count (matches, trace): bound it before any of them.
-  if (findings.length > limits.maxFindings) {
-    const field = input.findings.length > 0 ? 'findings' : 'text';
-    throw new InputError(`${field}: more than ${limits.maxFindings} findings after decomposition (DXGRAPH_MAX_FINDINGS); send a shorter description`, { field });
-  }
+  // A request's own findings over the bound are refused; a note's text is read presentation first (cap-findings.ts).
+  if (input.findings.length > limits.maxFindings) throw new InputError(`findings: more than ${limits.maxFindings} findings (DXGRAPH_MAX_FINDINGS); send fewer`, { field: 'findings' });
+  const { findings, read } = capFindings(decomposed.findings, input.findings.length, limits.maxFindings);
+  const { note, ...decomposition } = decomposed.trace;
+  const noteRead = noteReadTrace(note, read);
+  if (noteRead) Object.assign(decomposition, { note: noteRead });
   const gate = await assessGate(deps.gate ?? null, { input, findings }, timed);
   const { matches } = await timed('match', () =>
     matchFeatures({ snapshot: deps.snapshot, embedder: deps.embedder, featureIndex: deps.featureIndex, lexicon: deps.lexicon ?? null, phraseEmbedder: deps.phraseEmbedder ?? null }, { findings, topM: o.topM, threshold: o.matchThreshold, text: input.text }),
@@ -153,7 +156,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker, calibration: deps.calibration ?? null }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
     timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
     const { differential, followUps, report, degraded } = direct;
-    return { differential, followUps, report, degraded, reasoner: reasoner.name, probability: direct.probability ?? null, model: direct.model ?? null, insufficient, trace: { gate, decomposition: decomposed.trace, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
+    return { differential, followUps, report, degraded, reasoner: reasoner.name, probability: direct.probability ?? null, model: direct.model ?? null, insufficient, trace: { gate, decomposition, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
   }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
@@ -190,7 +193,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     probability: out.probability ?? null,
     model: out.model ?? null,
     insufficient,
-    trace: { gate, decomposition: decomposed.trace, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, retrieval, timingsMs: timings },
+    trace: { gate, decomposition, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, retrieval, timingsMs: timings },
   };
 }
 

@@ -96,7 +96,7 @@ describe('clinical text: section detection', () => {
 
   it('gives the text before the first heading kind null, and a note without headings one such section', () => {
     const text = '22M tall thin smoker, sudden sharp L CP. No trauma.';
-    assert.deepEqual(detectSections(text, rules), [{ kind: null, heading: null, headingStart: 0, start: 0, end: text.length, statesDiagnosis: false }]);
+    assert.deepEqual(detectSections(text, rules), [{ kind: null, heading: null, headingStart: 0, start: 0, end: text.length, statesDiagnosis: false, role: 'presentation' }]);
     assert.deepEqual(detectSections('', rules), []);
   });
 

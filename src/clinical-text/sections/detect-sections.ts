@@ -3,7 +3,7 @@
  * heading from the rules opens a section that runs to the next heading. Only headings in the rules
  * count ("T: 38.2", "BP: 120/80", "Pain: 7/10" stay in their section). Deterministic, no I/O.
  */
-import { normalizeHeading, type SectionRule, type SectionRules } from './section-rules.js';
+import { normalizeHeading, roleOf, type SectionRole, type SectionRule, type SectionRules } from './section-rules.js';
 
 export interface Section {
   /** Normalized kind from the rules; null for the text before the first heading. */
@@ -16,6 +16,8 @@ export interface Section {
   start: number;
   end: number;
   statesDiagnosis: boolean;
+  /** How the section is read (section-rules.ts); "presentation" for the text before the first heading. */
+  role: SectionRole;
 }
 
 interface Entry {
@@ -101,11 +103,17 @@ function bodyStart(text: string, start: number, end: number, entry: Entry, curre
   return end + (sep ?? alone)![0].length;
 }
 
+/** A body system ("LUNGS:") in a review of systems stays in it; anywhere else it is an exam's. */
+function kindOf(rule: SectionRule, current: Section): Pick<Section, 'kind' | 'role'> {
+  if (rule.subsection && current.kind !== null && (current.role === 'ros' || current.role === 'exam')) return { kind: current.kind, role: current.role };
+  return { kind: rule.kind, role: roleOf(rule) };
+}
+
 /** Sections of a note in text order; together with their headings they cover the whole text. */
 export function detectSections(text: string, rules: SectionRules): Section[] {
   const { pattern, byHeading } = compile(rules);
   const sections: Section[] = [];
-  let current: Section = { kind: null, heading: null, headingStart: 0, start: 0, end: text.length, statesDiagnosis: false };
+  let current: Section = { kind: null, heading: null, headingStart: 0, start: 0, end: text.length, statesDiagnosis: false, role: 'presentation' };
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     const end = m.index + m[0].length;
@@ -117,7 +125,7 @@ export function detectSections(text: string, rules: SectionRules): Section[] {
       continue;
     }
     if (current.kind !== null || m.index > 0) sections.push({ ...current, end: m.index });
-    current = { kind: entry.rule.kind, heading: m[0], headingStart: m.index, start: body, end: text.length, statesDiagnosis: entry.rule.statesDiagnosis };
+    current = { ...kindOf(entry.rule, current), heading: m[0], headingStart: m.index, start: body, end: text.length, statesDiagnosis: entry.rule.statesDiagnosis };
     pattern.lastIndex = body;
   }
   if (current.kind !== null || text.length > 0) sections.push(current);

@@ -25,9 +25,20 @@ const heading = z
   .min(1, 'must not be blank')
   .refine((s) => s === s.toLowerCase().replace(/\s+/g, ' ').trim(), 'must be lower case with single spaces (headings match case-insensitively)');
 
+/**
+ * How a section is read (issue 47): the order is the order in which findings are kept when a note
+ * gives more than a request may read (presentation first). `conclusion` is the clinician's own.
+ */
+export const SECTION_ROLES = ['presentation', 'setting', 'exam', 'results', 'ros', 'history', 'social', 'family', 'treatment', 'conclusion'] as const;
+export type SectionRole = (typeof SECTION_ROLES)[number];
+
 const ruleSchema = z
   .strictObject({
     kind: z.string().regex(/^[a-z][a-z_]*$/, 'kinds are snake_case'),
+    /** Absent: "conclusion" for sections that state the diagnosis, else "presentation". */
+    role: z.enum(SECTION_ROLES).optional(),
+    /** A body system ("NECK:", "LUNGS:"): continues the exam or review of systems it sits in. */
+    subsection: z.boolean().optional(),
     /** True for sections whose text names the diagnosis (assessment, plan, diagnosis): blanked before analysis. */
     statesDiagnosis: z.boolean(),
     headings: z.array(heading).min(1, 'needs at least 1 heading'),
@@ -35,6 +46,7 @@ const ruleSchema = z
     ambiguous: z.array(heading),
   })
   .superRefine((rule, ctx) => {
+    if (rule.statesDiagnosis !== (rule.role === 'conclusion') && rule.role !== undefined) ctx.addIssue({ code: 'custom', path: ['role'], message: 'role "conclusion" goes with statesDiagnosis true, and only with it' });
     rule.ambiguous.forEach((h, i) => {
       if (!rule.headings.includes(h)) ctx.addIssue({ code: 'custom', path: ['ambiguous', i], message: `"${h}" is not one of the rule's headings` });
     });
@@ -63,6 +75,9 @@ export const sectionRulesSchema = z
 
 export type SectionRules = z.infer<typeof sectionRulesSchema>;
 export type SectionRule = SectionRules['sections'][number];
+
+/** The rule's role, its default filled in. */
+export const roleOf = (rule: Pick<SectionRule, 'role' | 'statesDiagnosis'>): SectionRole => rule.role ?? (rule.statesDiagnosis ? 'conclusion' : 'presentation');
 
 /** Validates already-parsed JSON; the error names the first offending field as a dotted path. */
 export function parseSectionRules(raw: unknown, path: string): Result<SectionRules, LexiconError> {
