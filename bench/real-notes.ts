@@ -75,6 +75,9 @@ try {
     kgs.push(built[0]!);
     for (const [j, kg] of built.entries()) log(`fold ${i + 1}/${k} ${variants[j]!.name}: KG from ${kg.notes} notes in ${Math.round(kg.buildMs)} ms (${kg.features} features, emergent ${kg.emergent.kept}/${kg.emergent.candidates})`);
     log(`fold ${i + 1}/${k}: ${test.length} held out, fold ${Math.round(performance.now() - t0)} ms`);
+    // The figures so far (the held-out notes of the folds done), for a run stopped early.
+    const done = folds.slice(0, i + 1).flat();
+    if (i + 1 < k) log(`after ${i + 1} folds:\n${formatRealNotes({ notes: done, folds: i + 1, hits, kgs, viewChars: [] })}`);
     if (config) {
       const s = await runServedFold({ config, train, test, viewOf, minPatients, ...(decompose ? { decompose } : {}), hits, log });
       served.push(s);

@@ -32,11 +32,15 @@ export interface DecomposeOptions {
   emergentMaxP: number;
   /** A single note's finding is kept as an edge when 2+ notes of at least this many other diseases back the finding (notes-support.ts; Infinity: never). */
   sharedFindingDiseases: number;
-  /** At most this many features learnt from notes per record with notes (note-feature-budget.ts; Infinity: no budget). */
+  /** At most this many features learnt from notes per record with notes (note-feature-budget.ts; Infinity: no budget)... */
   maxNoteFeatureShare: number;
+  /** ...but at least this many per disease with notes (a small corpus of long notes)... */
+  noteFeaturesPerDisease: number;
+  /** ...while under this many per record with notes: never one feature per note. */
+  noteFeatureCeiling: number;
 }
 
-export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.003, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5 };
+export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.003, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5, noteFeaturesPerDisease: 0, noteFeatureCeiling: 0.9 };
 
 export interface DecomposedFeatures {
   features: FeatureNode[];
@@ -132,7 +136,8 @@ export async function decomposeFeatures(
     }
   }
   const settled = support.settle(proposed);
-  const overBudget = overNoteFeatureBudget({ candidates: new Set([...used].filter(noteOnly)), notedPresent, notes: [...noted.values()].reduce((a, b) => a + b, 0) }, opts.maxNoteFeatureShare);
+  const notesBudget = { candidates: new Set([...used].filter(noteOnly)), notedPresent, notes: [...noted.values()].reduce((a, b) => a + b, 0), diseases: [...noted.values()].filter((n) => n > 0).length };
+  const overBudget = overNoteFeatureBudget(notesBudget, opts.maxNoteFeatureShare, { perDisease: opts.noteFeaturesPerDisease, ceiling: opts.noteFeatureCeiling });
   support.report.overBudgetFeatures = overBudget.size;
   for (const key of overBudget) used.delete(key);
   for (const p of settled) if (!overBudget.has(p.key)) manifestations.push(p.edge);

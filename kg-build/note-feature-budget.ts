@@ -23,12 +23,39 @@ export interface NoteFeatureBudgetInput {
   notedPresent: ReadonlyMap<string, ReadonlyMap<string, number>>;
   /** Records with notes, all diseases together (the N of the share). */
   notes: number;
+  /** Diseases with notes (the D of the per-disease floor); absent: those of notedPresent. */
+  diseases?: number;
 }
 
-/** The candidates to leave out so that at most `share × notes` of them remain (none when under budget). */
-export function overNoteFeatureBudget(input: NoteFeatureBudgetInput, share: number): Set<string> {
-  const budget = Math.floor(share * input.notes);
-  if (!(share < Infinity) || input.candidates.size <= budget) return new Set();
+/**
+ * The per-disease floor (issue 47). `share × notes` was tuned on short synthetic notes, 10-40 per
+ * disease; a small corpus of real notes (148 notes of 25 diagnoses, 4-9 each) got 74 features,
+ * about 3 per disease, and long real notes state far more than 3 things that tell their disease
+ * apart. So the budget is at least `perDisease × diseases`, and never `ceiling × notes` or more:
+ * the KG still has fewer features than notes (a feature per note is a memorised corpus).
+ * With the defaults (decompose-features.ts) the floor never binds on the shipped synthetic corpora
+ * (49 diseases at 540+ notes, 15 at 450).
+ */
+export interface NoteBudgetFloor {
+  perDisease: number;
+  ceiling: number;
+}
+
+export const NO_BUDGET_FLOOR: NoteBudgetFloor = { perDisease: 0, ceiling: 1 };
+
+/** How many features learnt from notes the KG keeps (Infinity for share Infinity: no budget). */
+export function noteFeatureBudget(notes: number, diseases: number, share: number, floor: NoteBudgetFloor = NO_BUDGET_FLOOR): number {
+  if (!(share < Infinity)) return Infinity;
+  const byShare = Math.floor(share * notes);
+  // The ceiling caps the floor only: a share the caller set above it is the caller's choice.
+  const byFloor = Math.min(Math.floor(floor.perDisease * diseases), Math.ceil(floor.ceiling * notes) - 1);
+  return Math.max(byShare, byFloor);
+}
+
+/** The candidates to leave out so that at most the budget (noteFeatureBudget) remains (none when under budget). */
+export function overNoteFeatureBudget(input: NoteFeatureBudgetInput, share: number, floor: NoteBudgetFloor = NO_BUDGET_FLOOR): Set<string> {
+  const budget = noteFeatureBudget(input.notes, input.diseases ?? input.notedPresent.size, share, floor);
+  if (input.candidates.size <= budget) return new Set();
   const total = new Map<string, number>();
   for (const said of input.notedPresent.values()) for (const [k, c] of said) if (input.candidates.has(k)) total.set(k, (total.get(k) ?? 0) + c);
   const bestRank = new Map<string, number>();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { overNoteFeatureBudget } from '../../kg-build/note-feature-budget.js';
+import { noteFeatureBudget, overNoteFeatureBudget } from '../../kg-build/note-feature-budget.js';
 
 /**
  * The budget of features a KG learns from notes (issue 24: at most half as many features as
@@ -43,5 +43,40 @@ describe('kg-build note-feature-budget: how many features notes may teach the KG
     assert.deepEqual([...cut].sort(), ['beer', 'myalgia']);
     const reversed = said(Object.fromEntries([...notedPresent.entries()].reverse().map(([d, m]) => [d, Object.fromEntries([...m.entries()].reverse())])));
     assert.deepEqual([...overNoteFeatureBudget({ candidates, notedPresent: reversed, notes: 8 }, 0.5)].sort(), [...overNoteFeatureBudget({ candidates, notedPresent, notes: 8 }, 0.5)].sort());
+  });
+
+  describe('the per-disease floor (issue 47: a small corpus of long real notes)', () => {
+    const floor = { perDisease: 4, ceiling: 0.9 };
+
+    it('gives each disease with notes its share when share × notes is less', () => {
+      // 118 notes of 25 diseases: 59 by the share, 100 by the floor.
+      assert.equal(noteFeatureBudget(118, 25, 0.5, floor), 100);
+      // A large corpus keeps its share: the floor does not bind (540 notes, 49 diseases: 270 > 196).
+      assert.equal(noteFeatureBudget(540, 49, 0.5, floor), 270);
+    });
+
+    it('never reaches one feature per note, however many diseases', () => {
+      // 40 notes of 20 diseases: the floor asks 80, the ceiling allows 35 (fewer than 0.9 × 40 = 36).
+      const b = noteFeatureBudget(40, 20, 0.5, floor);
+      assert.equal(b, 35);
+      assert.ok(b < 40);
+      assert.equal(noteFeatureBudget(10, 10, 0.5, { perDisease: 4, ceiling: 1 }), 9, 'even at ceiling 1 the KG has fewer features than notes');
+    });
+
+    it('leaves no budget at share Infinity, and the share alone without a floor', () => {
+      assert.equal(noteFeatureBudget(118, 25, Infinity, floor), Infinity);
+      assert.equal(noteFeatureBudget(118, 25, 0.5), 59);
+    });
+
+    it('keeps a second finding of every disease that the share alone would cut', () => {
+      // 4 notes: share 0.5 keeps 2 features; the floor of 2 per disease (3 diseases) keeps 6, at most 0.9 × 4 → 3.
+      const byShare = overNoteFeatureBudget({ candidates, notedPresent, notes: 4 }, 0.5);
+      const byFloor = overNoteFeatureBudget({ candidates, notedPresent, notes: 4 }, 0.5, { perDisease: 2, ceiling: 0.9 });
+      assert.equal(candidates.size - byShare.size, 2);
+      assert.equal(candidates.size - byFloor.size, 3);
+      for (const k of ['fever', 'toe pain', 'dysuria']) assert.ok(!byFloor.has(k), `${k} is a disease's first finding`);
+      // The floor counts the diseases with notes it is given, not only those in notedPresent.
+      assert.equal(candidates.size - overNoteFeatureBudget({ candidates, notedPresent, notes: 20, diseases: 6 }, 0.1, { perDisease: 1, ceiling: 0.9 }).size, 6);
+    });
   });
 });
