@@ -58,13 +58,12 @@ class FileTimesReporter extends Mocha.reporters.Spec {
         fs.rmSync(workerTimes);
       }
       const rows = [...times.values()].sort((a, b) => b.ms - a.ms);
-      if (rootHookMs > 0) rows.push({ file: '(root hooks)', ms: rootHookMs, tests: 0 });
-      report(rows, options.reporterOptions ?? {});
+      report(rows, rootHookMs, options.reporterOptions ?? {});
     });
   }
 }
 
-function report(rows: FileTime[], opts: Record<string, unknown>): void {
+function report(rows: FileTime[], rootHookMs: number, opts: Record<string, unknown>): void {
   const out = typeof opts.output === 'string' ? opts.output : process.env.DXGRAPH_TEST_TIMES_OUT;
   if (out) fs.writeFileSync(out, JSON.stringify(rows, null, 2) + '\n');
   const top = Number(opts.top ?? process.env.DXGRAPH_TEST_TIMES_TOP ?? 10);
@@ -75,6 +74,7 @@ function report(rows: FileTime[], opts: Record<string, unknown>): void {
     const secs = (r.ms / 1000).toFixed(1).padStart(7);
     Mocha.reporters.Base.consoleLog(`  ${secs} s  ${String(r.tests).padStart(4)} tests  ${r.file}`);
   }
+  if (rootHookMs > 0) Mocha.reporters.Base.consoleLog(`  and ${(rootHookMs / 1000).toFixed(1)} s in root hooks (the test Neo4j's start)`);
   Mocha.reporters.Base.consoleLog('');
 }
 

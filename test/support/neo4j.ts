@@ -49,7 +49,8 @@ function layoutOf(name: string) {
 async function removeInstance(name: string): Promise<void> {
   const layout = layoutOf(name);
   const pid = runningPid(layout);
-  if (pid !== null) await stopServer(pid, layout, 30_000);
+  // No clean shutdown (a checkpoint, seconds) for data deleted the next moment: SIGTERM then SIGKILL.
+  if (pid !== null) await stopServer(pid, layout, 0);
   // Acceptance: stop leaves no process behind. Give the OS a moment to reap it.
   for (let i = 0; pid !== null && pidAlive(pid) && i < 50; i++) await new Promise((r) => setTimeout(r, 100));
   if (pid !== null && pidAlive(pid)) throw new Error(`Neo4j test server pid ${pid} still alive after stop`);
