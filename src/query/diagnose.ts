@@ -138,7 +138,9 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     decomposeRequest({ snapshot: deps.snapshot, lexicon: deps.lexicon ?? null, decomposer: deps.decomposer ?? null }, requestInput, { budget: llmBudget, signal: opts.signal ?? null }),
   );
   const { input } = decomposed;
-  if (decomposed.findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
+  // A note whose every section is the clinician's own conclusion (an operative report, a discharge summary of diagnoses and course) is
+  // answered as insufficient, its trace saying what was left out; only a request that says nothing is refused.
+  if (decomposed.findings.length === 0 && !decomposed.trace.note) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
   // Every later stage multiplies by the findings count (matches, trace): bound it before any of them.
   // A request's own findings over the bound are refused; a note's text is read presentation first (cap-findings.ts).
   if (input.findings.length > limits.maxFindings) throw new InputError(`findings: more than ${limits.maxFindings} findings (DXGRAPH_MAX_FINDINGS); send fewer`, { field: 'findings' });

@@ -69,15 +69,15 @@ export interface NoteStructure {
 }
 
 /**
- * Three kinds of section or more make a structured note ("CC:", "HPI:", "EXAM:"); a question with
- * one labelled part ("PMH: HTN. Assessment?") is read whole, as written.
+ * Three headed sections or more make a structured note ("CC:", "HPI:", "EXAM:"; an operative
+ * report's "PREOPERATIVE DIAGNOSIS:", "POSTOPERATIVE DIAGNOSIS:", "PROCEDURE:"); a question with
+ * one or two labelled parts ("PMH: HTN. Assessment: ?ACS") is read whole, as written.
  */
 export const MIN_NOTE_SECTIONS = 3;
 
 export function noteStructure(text: string, rules: SectionRules): NoteStructure {
   const sections = detectSections(text, rules);
-  const kinds = new Set(sections.map((s) => s.kind).filter((k) => k !== null));
-  const structured = kinds.size >= MIN_NOTE_SECTIONS;
+  const structured = sections.filter((s) => s.kind !== null).length >= MIN_NOTE_SECTIONS;
   if (!structured) return { sections, structured, text, leftOut: [] };
   const stripped = withoutDiagnosisSections(text, sections);
   return { sections, structured, text: stripped.text, leftOut: stripped.removed };

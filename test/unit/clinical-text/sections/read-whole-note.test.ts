@@ -64,6 +64,17 @@ describe('clinical-text sections: a whole note is read, never refused for its le
     assert.ok(!res.trace.findings.some((x) => /exanthem/i.test(x.text)));
   });
 
+  it('a note that is all conclusion (an operative report) is answered as insufficient, not refused; a text with nothing in it still is', async () => {
+    const fx = await tinyKg();
+    const deps: DiagnoseDeps = { graph: { read: async () => [] }, ...fx, reasoners: [new EvidenceReasoner()], followUpRanker: new SigmaRanker(), differencesPerDisease: 10 };
+    const report = 'PREOPERATIVE DIAGNOSIS:  Left inguinal hernia.\nPOSTOPERATIVE DIAGNOSIS:  Same.\nPROCEDURE:  Open left inguinal hernia repair with mesh.\nANESTHESIA:  General.\nDESCRIPTION OF PROCEDURE:  The patient was prepped and draped in the usual sterile fashion.';
+    const res = await diagnose(deps, textInput(report));
+    assert.equal(res.trace.findings.length, 0);
+    assert.equal(res.insufficient?.reason, 'no-finding-matched');
+    assert.ok(res.trace.decomposition.note!.sectionsLeftOut.length >= 4);
+    await assert.rejects(diagnose(deps, textInput('...')), (e: unknown) => e instanceof InputError && e.field === 'text');
+  });
+
   it('a request\'s own structured findings over the bound are still refused, naming the field', async () => {
     const fx = await tinyKg();
     const deps: DiagnoseDeps = { graph: { read: async () => [] }, ...fx, reasoners: [new EvidenceReasoner()], followUpRanker: new SigmaRanker(), differencesPerDisease: 10, limits: { maxFindings: 2, llmBudget: { wallMs: 1000, maxCalls: 1 } } };
