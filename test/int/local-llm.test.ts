@@ -112,6 +112,8 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
   it('/v1/diagnose with reasoner "llm": the evidence differential at once, then the model\'s whole report at its href (schema-valid, KG diseases, whole sentences, no advice), naming itself, logging no patient text', async () => {
     server = await startServer({ config, logger: log.logger, port: 0 });
     const local = localModelOf(createChatModel(config))!;
+    // A first evidence diagnose warms the query path (feature vectors, phrase embedder): what is timed is a clinician's wait, not start-up.
+    assert.equal((await post(`${server.url}/v1/diagnose`, { text: 'Cough and fever.', options: { reasoner: 'evidence' } })).status, 200);
     const u0 = local.usage();
     const t0 = Date.now();
     const r = await post(`${server.url}/v1/diagnose`, { text: PATIENT, options: { reasoner: 'llm' } });
