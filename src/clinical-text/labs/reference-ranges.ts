@@ -18,6 +18,8 @@ const Lab = z.object({
   /** Narrower by sex; an unknown sex takes `range`, which spans both. */
   bySex: z.object({ F: Interval, M: Interval }).optional(),
   source: z.string().min(1),
+  /** A guideline's decision limit (glucose 200 mg/dL, SpO2 92 %): applied as written, no borderline. */
+  decision: z.boolean().optional(),
   low: Phenotype.optional(),
   high: Phenotype.optional(),
 });
@@ -26,11 +28,13 @@ export type LabPhenotype = z.infer<typeof Phenotype>;
 export type Direction = 'low' | 'normal' | 'high';
 export type Sex = 'M' | 'F';
 
-const Table = z.object({ sources: z.record(z.string(), z.string().min(1)), labs: z.array(Lab).min(1) });
+const Table = z.object({ borderline: z.number().min(0).max(0.5), sources: z.record(z.string(), z.string().min(1)), labs: z.array(Lab).min(1) });
 
 // Validated once at load: a malformed table is a programming error, not a silent no-op.
 const parsed = Table.parse(table);
 export const LAB_SOURCES: Readonly<Record<string, string>> = parsed.sources;
+/** Beyond a population interval by less than this fraction of its width: normal at some laboratories, so no phenotype by the table. */
+export const BORDERLINE: number = parsed.borderline;
 export const LAB_REFERENCES: readonly LabReference[] = parsed.labs;
 const BY_LOINC: ReadonlyMap<string, LabReference> = new Map(LAB_REFERENCES.map((l) => [l.loinc, l]));
 
@@ -42,10 +46,17 @@ export function intervalFor(lab: LabReference, sex: Sex | null): readonly [numbe
   return (sex !== null && lab.bySex?.[sex]) || lab.range;
 }
 
-/** A value in the lab's base unit against its interval. */
+/**
+ * A value in the lab's base unit against its interval. The table stands for many laboratories,
+ * whose intervals differ by method: a value just beyond a population interval (by less than
+ * BORDERLINE of its width: WBC above 11.7, not 11.2) is inside some of theirs, so only that laboratory's own flag or range
+ * calls it (interpret.ts). A guideline's decision limit applies as written.
+ */
 export function directionOf(lab: LabReference, value: number, sex: Sex | null): Direction {
   const [lo, hi] = intervalFor(lab, sex);
-  return value < lo ? 'low' : value > hi ? 'high' : 'normal';
+  // A tenth of the width, never more than a tenth of the bound itself (TSH 0.4-5: low below 0.36, not below 0).
+  const margin = (bound: number) => (lab.decision ? 0 : BORDERLINE * Math.min(hi - lo, Math.abs(bound)));
+  return value < lo - margin(lo) ? 'low' : value > hi + margin(hi) ? 'high' : 'normal';
 }
 
 /** The phenotype a direction shows; null for normal or a direction the table names nothing for (a high SpO2). */

@@ -93,7 +93,8 @@ describe('labs as written: normal values and ambiguous abbreviations', () => {
   });
 
   it('the note\'s own range comes before the table; units convert', () => {
-    assert.deepEqual(findings('Na 134 (ref 130-145)'), ['sodium 134 mmol/L'], 'normal by its own range, low by the table');
+    assert.deepEqual(findings('Na 133 (ref 130-145)'), ['sodium 133 mmol/L'], 'normal by its own range, low by the table');
+    assert.deepEqual(findings('Na 133'), ['Hyponatremia']);
     assert.deepEqual(findings('creatinine 310 umol/L'), ['Elevated circulating creatinine concentration']);
     assert.deepEqual(findings('bilirubin 41'), ['Hyperbilirubinemia'], 'an integer bilirubin is in umol/L');
     assert.deepEqual(findings('bilirubin 1.0'), ['total bilirubin 17.1 umol/L'], 'a decimal one in mg/dL');

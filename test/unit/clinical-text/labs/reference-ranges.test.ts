@@ -4,6 +4,9 @@ import { labDirection, labPhenotype } from '../../../../src/clinical-text/labs/i
 import { codedLabPhenotype } from '../../../../src/clinical-text/labs/coded-lab.js';
 import { measurementFindings } from '../../../../src/clinical-text/analysis/measurements.js';
 import { loadHpo } from '../../../../src/vocabularies/load-hpo.js';
+import { buildSnapshot } from '../../../../src/query/kg-snapshot.js';
+import { decompose } from '../../../../src/clinical-text/decompose.js';
+import { matchConcepts } from '../../../../src/clinical-text/concepts/match-concepts.js';
 
 describe('labs/reference-ranges.json', () => {
   it('every phenotype is its HPO term\'s label or synonym in the installed release', async () => {
@@ -28,6 +31,10 @@ describe('labs/reference-ranges.json', () => {
   it('low / normal / high against the interval', () => {
     const na = LAB_REFERENCES.find((l) => l.analyte === 'sodium')!;
     assert.deepEqual([128, 140, 152].map((v) => directionOf(na, v, null)), ['low', 'normal', 'high']);
+    // Just beyond a population interval (by less than a tenth of its width): normal at some laboratories.
+    assert.deepEqual([134.5, 145.5].map((v) => directionOf(na, v, null)), ['normal', 'normal']);
+    const glucose = LAB_REFERENCES.find((l) => l.analyte === 'glucose')!;
+    assert.equal(directionOf(glucose, 14, null), 'high', 'a decision limit applies as written');
   });
 });
 
@@ -35,7 +42,7 @@ describe('labs: a note, a FHIR Observation and an OMOP row reach one phenotype',
   const base = { range: null, interpretation: null, sex: null } as const;
 
   it('the laboratory\'s flag first, then its range, then the adult table', () => {
-    const e = { loinc: '2951-2', value: 134, rawValue: 134, range: null, flag: null, sex: null } as const;
+    const e = { loinc: '2951-2', value: 132, rawValue: 132, range: null, flag: null, sex: null } as const;
     assert.equal(labDirection(e), 'low');
     assert.equal(labDirection({ ...e, range: { low: 130, high: 145 } }), 'normal');
     assert.equal(labDirection({ ...e, range: { low: 130, high: 145 }, flag: 'LL' }), 'low');
@@ -63,5 +70,22 @@ describe('labs: a note, a FHIR Observation and an OMOP row reach one phenotype',
     assert.equal(codedLabPhenotype({ ...base, loinc: '1234-5', value: 1, unit: null }), null, 'no analyte of the table');
     assert.equal(codedLabPhenotype({ ...base, loinc: '2951-2', value: 128, unit: 'furlongs' }), null, 'a unit no rule converts and no flag: nothing said');
     assert.equal(codedLabPhenotype({ ...base, loinc: '2951-2', value: 128, unit: 'furlongs', interpretation: 'L' })?.code, 'HP:0002902', 'but the flag still says');
+  });
+});
+
+describe('labs: the note\'s phenotype is the HPO feature a coded lab gives', () => {
+  it('"Hgb 7.9 g/dL, MCV 68" in a note is read as the HPO features HP:0001903 and HP:0025066', () => {
+    const hpoNode = (code: string, text: string, forms: string[]) => ({ id: `feat:${code}`, text, kind: 'ehr' as const, code, valueCode: null, question: null, valueText: null, antecedent: null, vocabulary: 'HPO', forms });
+    const snapshot = buildSnapshot({
+      categories: [], subcategories: [], diseases: [], manifestations: [],
+      features: [hpoNode('HP:0001903', 'Anemia', ['Anemia', 'Anaemia']), hpoNode('HP:0025066', 'Decreased mean corpuscular volume', ['Decreased mean corpuscular volume', 'Decreased MCV', 'Microcytosis'])],
+    });
+    const text = 'Labs: Hgb 7.9 g/dL, MCV 68.';
+    const { findings } = decompose({ text, findings: [] });
+    const read = matchConcepts({ snapshot, lexicon: null, phraseEmbedder: null }, { findings, text });
+    const codes = [...read.values()].flat().map((m) => m.featureId.replace('feat:', '')).sort();
+    assert.deepEqual(codes, ['HP:0001903', 'HP:0025066']);
+    const coded = [codedLabPhenotype({ loinc: '718-7', value: 7.9, unit: 'g/dL', range: null, interpretation: null, sex: null }), codedLabPhenotype({ loinc: '787-2', value: 68, unit: 'fL', range: null, interpretation: null, sex: null })];
+    assert.deepEqual(coded.map((f) => f?.code), ['HP:0001903', 'HP:0025066']);
   });
 });
