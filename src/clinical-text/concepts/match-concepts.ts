@@ -1,7 +1,7 @@
 import type { FeatureMatch, InputFinding } from '../findings.js';
 import type { ConceptSet } from './concept-set.js';
 import { conceptIndexFor, featureFor, type ConceptIndex } from './concept-index.js';
-import { formVectorsFor, nearestForm, type PhraseEmbedder } from './embed-forms.js';
+import { formVectorsFor, nearestForms, type PhraseEmbedder } from './embed-forms.js';
 import { phoneticFor } from './find-mentions.js';
 import { contentTokens, STOPWORDS, tokenize } from './normalize.js';
 import { resolveFeatures, stoppedHabit, type ConceptMatch, type ResolveInput } from './resolve-features.js';
@@ -182,14 +182,15 @@ function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, input:
   // A measured finding is a vocabulary term: read exactly or not at all ("Elevated heart rate" is no felt palpitation).
   const left = findings.map((f, i) => i).filter((i) => !found.has(i) && !outside.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && !findings[i]!.measured && worded(findings[i]!.text));
   if (left.length === 0) return;
-  const forms = formVectorsFor(index, embedder);
-  const vectors = embedder.embedVectors(left.map((i) => findings[i]!.text));
+  // One word alone is near the forms that contain it ("muffled" of "muffled voice", "worked" of
+  // "off work") whatever it described: it needs a closer neighbour than a phrase does. (Asked at
+  // its own threshold: the nearest form above it is the nearest form, and the scan can skip more.)
+  const asked = left.map((i) => ({ text: findings[i]!.text, threshold: contentWordCount(findings[i]!.text) === 1 ? Math.max(SINGLE_WORD_EMBEDDING_THRESHOLD, FORM_EMBEDDING_THRESHOLD) : FORM_EMBEDDING_THRESHOLD }));
+  const nearest = nearestForms(formVectorsFor(index, embedder), embedder, asked);
   left.forEach((fi, row) => {
     const f = findings[fi]!;
-    const near = nearestForm(forms, vectors[row]!, FORM_EMBEDDING_THRESHOLD);
-    // One word alone is near the forms that contain it ("muffled" of "muffled voice", "worked" of
-    // "off work") whatever it described: it needs a closer neighbour than a phrase does.
-    if (!near || (contentWordCount(f.text) === 1 && near.score < SINGLE_WORD_EMBEDDING_THRESHOLD)) return;
+    const near = nearest[row];
+    if (!near) return;
     // What eases a finding is no finding: "goes back when lying down" is no "worse when lying down",
     // "bearing down like I'm on the toilet stops it" no "always on the toilet". Only a form that
     // itself says relief may read it.
