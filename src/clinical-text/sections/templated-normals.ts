@@ -24,7 +24,7 @@ interface Compiled {
 
 /** Lower case, punctuation to spaces, one space: "NT/ND" and "nt nd", "A&Ox3" and "a ox3" alike. */
 export const normalForm = (text: string): string =>
-  text.toLowerCase().replace(/&/g, ' ').replace(/[^a-z0-9]+/g, ' ').trim();
+  text.toLowerCase().replace(/&/g, ' ').replace(/[^a-z0-9]+/g, ' ').replace(/\b(?:is|are|the)\b/g, ' ').replace(/ +/g, ' ').trim();
 
 /** An exam label a rendering kept ("NECK: Supple") is the site, not the normal. */
 const LABEL = /^[A-Za-z/ &]{1,30}:\s*/;

@@ -128,6 +128,8 @@ describe('clinical-text sections: a note as clinicians structure it (issue 47)',
     assert.deepEqual(read('Heart: RRR, no m/r/g.').findings.filter((f) => f.polarity === 'present').map(sign), []);
     assert.deepEqual(read('Abd: soft, NT/ND.').findings.map(sign), ['-abdominal distension']);
     assert.deepEqual(read('Extremities: no clubbing, cyanosis or edema.').findings.map(sign), ['-clubbing', '-cyanosis', '-edema']);
+    // Dictated in whole sentences, the same normals.
+    assert.deepEqual(read('HEENT:  Pupils are equal, round and reactive to light.  Sclerae are anicteric.\nNECK:  Neck is supple.\nABDOMEN:  Abdomen is soft, nontender.').findings.map(sign), ['-neck stiffness', '-tenderness']);
     // An abnormal exam stays: "not soft" is no normal, "rigid" and "distended" are findings.
     assert.deepEqual(read('Abdomen: rigid, distended, diffusely tender.').findings.filter((f) => f.polarity === 'present').length, 3);
   });
