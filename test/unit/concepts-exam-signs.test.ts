@@ -66,6 +66,11 @@ describe('reading: exam and imaging signs (DDXPlus question set with the lexicon
     has(read('Symmetric flaccid weakness of both legs.'), /^\+Do you feel weakness in both arms and\/or both legs/);
   });
 
+  it('markers of atopy read as prone to allergies: eosinophilia, Charcot-Leyden crystals, a raised IgE, a positive skin prick test', () => {
+    for (const text of ['Sputum shows Charcot-Leyden crystals.', 'Peripheral eosinophilia.', 'Total IgE elevated.', 'Skin prick test positive to dust mite.']) has(read(text), /^\+Are you more likely to develop common allergies/);
+    has(read('No eosinophilia.'), /^-Are you more likely to develop common allergies/);
+  });
+
   it('a denied sign is denied: "no pulse deficit", "no Kerley B lines"', () => {
     has(read('Regular rhythm, no pulse deficit.'), /^-Do you feel your heart is beating very irregularly/);
     has(read('CXR: no Kerley B lines.'), /^-Have you ever had fluid in your lungs/);
