@@ -26,7 +26,7 @@ function fakeKg() {
       if (at >= 0) findings.push({ text: w, polarity: 'present', code: null, valueCode: null, span: { start: at, end: at + w.length } });
     }
     if (findings.length === 0) throw new InputError('no findings: give a non-empty text or at least one finding', { field: 'text' });
-    const matches: FeatureMatch[] = findings.flatMap((f, i) =>
+    const matches: FeatureMatch[] = findings.flatMap((f, i): FeatureMatch[] =>
       f.code === KNOWN ? [{ findingIndex: i, featureId: 'feat:cough', featureText: 'Cough', similarity: 1, polarity: f.polarity, via: 'code' as const }] : f.span ? [{ findingIndex: i, featureId: `feat:${f.text}`, featureText: f.text, similarity: 0.9, polarity: f.polarity, via: 'embedding' as const }] : [],
     );
     const base = fakeResult(input);
