@@ -108,7 +108,7 @@ export async function stopRunNeo4j(): Promise<void> {
   const root = instancesRoot();
   if (!existsSync(root)) return;
   const run = testRunId();
-  // Stopped together: each waits for its JVM's checkpoint and exit.
+  // Stopped together: each waits for its JVM to be gone.
   await Promise.all(readdirSync(root).filter((name) => name.startsWith(`${run}-`)).map(removeInstance));
 }
 
@@ -118,7 +118,7 @@ export function neo4jHttpUrl(): string {
   return server.httpUrl;
 }
 
-/** A connected GraphStore on the test server; closed automatically after the run. */
+/** A connected GraphStore on the test server; closed automatically after the file (root afterAll hook). */
 export async function testGraphStore(): Promise<GraphStore> {
   const cfg = loadConfig();
   const store = new GraphStore(cfg.neo4j);
