@@ -135,7 +135,7 @@ describe('concept layer: a measured finding is read by its exact forms only', ()
 
   it('a printed bound is the value; a range of numbers is none', () => {
     const read = (text: string) => measurementFindings(text, 40).map((f) => f.text);
-    assert.deepEqual(read('TSH <0.01 mIU/L, free T4 45'), ['Decreased plasma TSH', 'Increased circulating free T4 concentration']);
+    assert.deepEqual(read('TSH <0.01 mIU/L, free T4 45'), ['suppressed TSH', 'Increased circulating free T4 concentration']);
     assert.deepEqual(read('CRP >200'), ['Elevated circulating C-reactive protein concentration']);
     assert.deepEqual(read('recheck TSH 6-8 wk'), [], 'weeks, not a TSH of 6');
     assert.deepEqual(read('FT4 3.2'), ['Increased circulating free T4 concentration'], 'a bare free T4 under 4 is in ng/dL');

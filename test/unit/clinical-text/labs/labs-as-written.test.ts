@@ -40,7 +40,7 @@ describe('labs as written: one lab or vital sign, one phenotype', () => {
     ['lipase 900', 'Increased circulating pancreatic triacylglycerol lipase level'],
     ['ALT 450', 'Elevated circulating hepatic transaminase concentration'],
     ['bilirubin 4.1', 'Hyperbilirubinemia'],
-    ['TSH 0.01', 'Decreased plasma TSH'],
+    ['TSH 0.01', 'suppressed TSH'],
     ['A1c 9.8%', 'Elevated hemoglobin A1c'],
     ['lactate 4.2', 'Increased circulating lactate concentration'],
     ['D-dimer 2.1', 'Elevated circulating D-dimer concentration'],
