@@ -38,6 +38,9 @@ export function refineLocation(text: string, hit: Span, rules: CompiledRules): S
   const place = bare(text.slice(hit.start, end).replace(/\s+/g, ' '));
   const first = bare(words[0]![0]);
   if (rules.keptPlaces.has(place) || rules.keptPlaces.has(first) || rules.eponyms.has(first.replace(/['’]s?$/, ''))) return null;
+  // A kept place longer than the words taken ("the Democratic Republic of the Congo" stops at "of").
+  const ahead = text.slice(hit.start, hit.start + 60).toLowerCase().replace(/\s+/g, ' ');
+  for (const kept of rules.keptPlaces) if (kept.length > place.length && ahead.startsWith(kept) && !/[a-z]/.test(ahead.charAt(kept.length))) return null;
   if (rules.clinicalNounAfter.test(text.slice(end, end + 40))) return null;
   return { start: hit.start, end };
 }

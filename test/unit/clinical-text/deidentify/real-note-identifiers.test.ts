@@ -62,7 +62,7 @@ const CLINICAL = [
   "Bell's palsy on the right. Kussmaul breathing. Cheyne-Stokes respirations. Trousseau sign and Chvostek sign positive.",
   'Lungs: Clear to auscultation bilaterally. Extremities: No clubbing, cyanosis or edema. Neck: No JVD. General: NAD.',
   'Meds: Lasix 40 mg daily, Coumadin 5 mg, Tylenol 650 mg q6h prn. Switched from Lisinopril to Losartan.',
-  'Returned from Mexico in May. Recently traveled to Sierra Leone. Lives in Ohio.',
+  'Returned from Mexico in May. Recently traveled to Sierra Leone. Lives in Ohio. Returned from the Democratic Republic of the Congo last week.',
   'Seen in the Emergency Department. Community Hospital ED course unremarkable. Follow up in Cardiology Clinic. Transferred from Cardiology.',
   'Vitals: T 99 F, Temp 98F, HR 92, BP 91/60. Age 45. A 89-year-old woman. 88 yo M.',
   'CC: Chest pain. ROS: negative except as in HPI.',
