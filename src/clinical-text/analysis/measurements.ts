@@ -114,10 +114,12 @@ function inBaseUnit(rule: MeasurementRule, raw: number, factor: number | undefin
   const value = raw * f;
   // The laboratory's flag or range first (lab-marks.ts), else the adult reference interval (labs/).
   const marks = opts.marks ?? NO_MARKS;
-  const direction: Direction = marks.flag ?? (marks.range ? (raw > marks.range[1] ? 'high' : raw < marks.range[0] ? 'low' : 'normal') : directionOf(labReference(rule.loinc)!, value, opts.sex ?? null));
+  const byLab = marks.flag ?? (marks.range ? (raw > marks.range[1] ? 'high' : raw < marks.range[0] ? 'low' : 'normal') : null);
+  const direction: Direction = byLab ?? directionOf(labReference(rule.loinc)!, value, opts.sex ?? null);
   const finding = direction === 'normal' ? null : findingOf(rule, direction);
-  // Flagged or measured in a direction the table names no finding for (a high SpO2): nothing to say.
-  if (direction !== 'normal' && finding === null) return null;
+  // Flagged in a direction the table names no finding for (a high SpO2): nothing to say. Judged so
+  // by the table alone (a systolic 190), the value still meets a KG's bins of it.
+  if (byLab !== null && direction !== 'normal' && finding === null) return null;
   return { analyte: rule.analyte, loinc: rule.loinc, value, unit: rule.base, finding };
 }
 const NO_MARKS = { flag: null, range: null } as const;

@@ -108,6 +108,11 @@ describe('labs as written: normal values and ambiguous abbreviations', () => {
     assert.ok(a.findings.some((f) => f.text === 'Anemia'), 'the note\'s own sex is used');
   });
 
+  it('a high value the table names no phenotype for is still the measured value (a KG\'s bins read it)', () => {
+    assert.deepEqual(findings('BP 190/110'), ['systolic blood pressure 190 mmHg']);
+    assert.deepEqual(findings('SpO2 99% (H)'), [], 'flagged so by the laboratory: nothing to say');
+  });
+
   it('temperatures stay the fever finding of the words: "T 38.9" and "temp 101.4 F"', () => {
     for (const text of ['Vitals: T 38.9, HR 104.', 'Temp 101.4 F.']) {
       const fever = analyzeClinicalText(text).findings.find((f) => /fever/i.test(f.text));
