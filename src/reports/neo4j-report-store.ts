@@ -5,7 +5,8 @@
  * `open` creates the schema; nothing happens in the constructor.
  */
 import type { GraphStore } from '../adapters/neo4j/graph-store.js';
-import { DxError } from '../errors.js';
+import { DxError, errorMessage } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { openContent, sealContent, type SessionKey } from '../sessions/sealed-content.js';
 import type { ReportBounds, ReportStatus, ReportStore, StoredReport } from './report-store.js';
 
@@ -13,6 +14,8 @@ export interface Neo4jReportOptions extends ReportBounds {
   graph: Pick<GraphStore, 'read' | 'write' | 'writeAll'>;
   key: SessionKey;
   now?: () => number;
+  /** Where a failed background sweep is reported. */
+  logger?: Logger;
 }
 
 const PURGE_BATCH = 1000;
@@ -37,7 +40,11 @@ export class Neo4jReportStore implements ReportStore {
     const t = this.now();
     if (t - this.lastPurge >= PURGE_EVERY_MS) {
       this.lastPurge = t;
-      await this.purgeExpired();
+      // Off the request's path: the first answer waits for one write (the open), not two. A failed sweep is retried next minute.
+      this.purgeExpired().catch((e: unknown) => {
+        this.lastPurge = 0;
+        this.o.logger?.warn({ err: errorMessage(e) }, 'expired-report purge failed');
+      });
     }
     const [row] = await this.o.graph.write('reports/open', { id, owner, now: t, expiresAt: t + this.o.ttlMs, maxReports: this.o.maxReports });
     return row?.opened === true;

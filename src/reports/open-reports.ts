@@ -12,6 +12,6 @@ export type ReportStoreKind = { kind: 'memory' } | { kind: 'neo4j'; graph: Pick<
 
 export async function openReports(o: { store: ReportStoreKind; query: Pick<DiagnoseService, 'diagnose'>; settings: ReportsConfig; logger?: Logger }): Promise<LlmReports> {
   const bounds = { ttlMs: o.settings.ttlMs, maxReports: o.settings.maxReports };
-  const store = o.store.kind === 'neo4j' ? await Neo4jReportStore.open({ ...bounds, graph: o.store.graph, key: o.store.key }) : new MemoryReportStore(bounds);
+  const store = o.store.kind === 'neo4j' ? await Neo4jReportStore.open({ ...bounds, graph: o.store.graph, key: o.store.key, ...(o.logger ? { logger: o.logger } : {}) }) : new MemoryReportStore(bounds);
   return new LlmReports({ store, query: o.query, maxRunning: o.settings.maxRunning, ...(o.logger ? { logger: o.logger } : {}) });
 }
