@@ -2,6 +2,7 @@ import type { GraphStore, Row } from '../src/adapters/neo4j/graph-store.js';
 import type { DiagnosticKg, KgBuildInfo, ManifestationEdge, NotesMentionEdge } from '../src/domain/kg.js';
 import { stableHash } from './text.js';
 import { WriteWindow } from './write-window.js';
+import { shippedVoice } from '../src/presentation/shipped-voice.js';
 
 export const RECORD_EDGES_PER_TX = 20_000;
 export const RECORDS_IN_FLIGHT = 2;
@@ -125,7 +126,8 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   await run('merge-subcategories', kg.subcategories as unknown as Row[]);
   await run('merge-diseases', kg.diseases as unknown as Row[]);
   await run('merge-aliases', aliasRows(kg));
-  const withDegree = (kind: string) => kg.features.filter((f) => f.kind === kind).map((f) => ({ ...f, degree: input.degree.get(f.id) ?? 0 }));
+  // `label`: the clinical label Neo4j Browser shows (style.grass caption); `text` stays the source's own wording, which matching reads.
+  const withDegree = (kind: string) => kg.features.filter((f) => f.kind === kind).map((f) => ({ ...f, label: shippedVoice().label(f), degree: input.degree.get(f.id) ?? 0 }));
   await run('merge-ehr-features', withDegree('ehr'));
   await run('merge-augmented-features', withDegree('augmented'));
   await run('merge-manifestations', kg.manifestations as unknown as Row[], { shape: (b) => manifestationBatch(b as unknown as ManifestationEdge[]) });

@@ -1,10 +1,13 @@
 /**
  * Follow-up questions as a clinician would ask them. A question is about one feature
  * (yes/no) or about a group of features that share a source question (DDXPlus evidence
- * E_55 "Where is the pain located?" with its value options). The catalogue is built
- * from the features' provenance, so a coded source is asked in its own words.
+ * E_55 "Where is the pain?" with its value options). Questions and option labels are in the
+ * clinical voice (src/presentation/): a question to the clinician about the patient, never the
+ * source's patient-facing wording; a feature with no readable clinical label is not asked about.
  */
 import type { AnswerType } from '../domain/record.js';
+import type { ClinicalVoice } from '../presentation/clinical-voice.js';
+import { shippedVoice } from '../presentation/shipped-voice.js';
 import type { FollowupFeature } from './model.js';
 
 export type { AnswerType } from '../domain/record.js';
@@ -46,13 +49,13 @@ export interface ChoiceCounts {
 
 const isNumeric = (v: string | null): boolean => v !== null && /^-?\d+(\.\d+)?$/.test(v);
 
-function optionOf(f: FollowupFeature): QuestionOption {
-  return { featureId: f.id, valueCode: f.valueCode, label: f.valueText ?? f.valueCode ?? f.text };
+function optionOf(voice: ClinicalVoice, f: FollowupFeature): QuestionOption {
+  return { featureId: f.id, valueCode: f.valueCode, label: voice.optionLabel(f) };
 }
 
-function yesNoQuestion(id: string, f: FollowupFeature): Question {
-  const text = f.question ?? `Does the patient have: ${f.text}?`;
-  return { id, code: f.code, text, answerType: 'yes-no', options: [optionOf(f)], antecedent: f.antecedent };
+function yesNoQuestion(voice: ClinicalVoice, id: string, f: FollowupFeature): Question | null {
+  const text = voice.yesNoQuestion(f);
+  return text === null ? null : { id, code: f.code, text, answerType: 'yes-no', options: [optionOf(voice, f)], antecedent: f.antecedent };
 }
 
 /**
@@ -78,12 +81,15 @@ function inferType(code: string, group: FollowupFeature[], hints: AnswerTypeHint
   return sums.some((v, i) => v > counts.recordCounts[i]!) ? 'several-of' : 'one-of';
 }
 
-export function buildQuestionCatalogue(features: readonly FollowupFeature[], opts: { hints?: AnswerTypeHints; counts?: ChoiceCounts } = {}): QuestionCatalogue {
+export function buildQuestionCatalogue(features: readonly FollowupFeature[], opts: { hints?: AnswerTypeHints; counts?: ChoiceCounts; voice?: ClinicalVoice } = {}): QuestionCatalogue {
+  const voice = opts.voice ?? shippedVoice();
   const groups = new Map<string, FollowupFeature[]>();
   const questions: Question[] = [];
+  // A feature with no readable clinical label is not asked about (null).
+  const push = (q: Question | null) => q !== null && questions.push(q);
   for (const f of features) {
     if (f.code === null) {
-      questions.push(yesNoQuestion(`q:${f.id}`, f));
+      push(yesNoQuestion(voice, `q:${f.id}`, f));
       continue;
     }
     const g = groups.get(f.code) ?? [];
@@ -94,20 +100,23 @@ export function buildQuestionCatalogue(features: readonly FollowupFeature[], opt
     const valued = group.filter((f) => f.valueCode !== null);
     if (valued.length === 0) {
       // Boolean evidence: one feature; duplicates (same code, several ids) keep the first.
-      questions.push(yesNoQuestion(`q:${code}`, group[0]!));
+      push(yesNoQuestion(voice, `q:${code}`, group[0]!));
       continue;
     }
     const answerType = inferType(code, valued, opts.hints, opts.counts);
     if (valued.length === 1 && answerType !== 'number') {
       // One value in the graph (DDXPlus Y/N questions keep only "yes": "no" is a negative finding): a yes/no question.
-      questions.push(yesNoQuestion(`q:${code}`, valued[0]!));
+      push(yesNoQuestion(voice, `q:${code}`, valued[0]!));
       continue;
     }
-    const options = group.map(optionOf);
+    // Options keep the order of the source's own value words (the rankers' sampling follows it).
+    const order = new Map(group.map((f) => [f.id, f.valueText ?? f.valueCode ?? f.text]));
+    const options = group.map((f) => optionOf(voice, f));
     if (answerType === 'number') options.sort((a, b) => Number(a.valueCode) - Number(b.valueCode));
-    else options.sort((a, b) => a.label.localeCompare(b.label));
+    else options.sort((a, b) => order.get(a.featureId)!.localeCompare(order.get(b.featureId)!));
     const first = group[0]!;
-    questions.push({ id: `q:${code}`, code, text: first.question ?? first.text, answerType, options, antecedent: first.antecedent });
+    const text = voice.groupQuestion(first);
+    if (text !== null) questions.push({ id: `q:${code}`, code, text, answerType, options, antecedent: first.antecedent });
   }
   questions.sort((a, b) => a.id.localeCompare(b.id));
   const byFeature = new Map<string, Question>();

@@ -1,6 +1,7 @@
 import type { FollowUpQuestion } from './contracts.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 import { sigma } from './discriminability.js';
+import { shippedVoice } from '../presentation/shipped-voice.js';
 
 /**
  * Proactive follow-up questions (MedRAG eq. 15-16): among the features of the candidate
@@ -22,13 +23,13 @@ export interface FollowUpRanker {
   rank(input: FollowUpInput): FollowUpQuestion[];
 }
 
-/** The question to ask for a feature: the source's own question for coded features. */
-export function questionText(s: KgSnapshot, f: number): string {
-  const node = s.features[f]!;
-  // Boolean questions carry "yes" as their value: the question alone is the follow-up.
-  if (node.question && node.valueText && !/^yes$/i.test(node.valueText)) return `${node.question} ${node.valueText}`;
-  if (node.question) return node.question;
-  return `Does the patient have: ${node.text}?`;
+/**
+ * The question to ask for a feature, in the clinical voice (src/presentation/): a coded source's
+ * reviewed question ("Fever?"), a value asked as its label ("Pain at lower chest?"); null when
+ * the feature has no readable clinical label (it is not asked about).
+ */
+export function questionText(s: KgSnapshot, f: number): string | null {
+  return shippedVoice().yesNoQuestion(s.features[f]!);
 }
 
 export class SigmaRanker implements FollowUpRanker {
@@ -62,7 +63,7 @@ export class SigmaRanker implements FollowUpRanker {
     for (const r of ranked) {
       if (out.length >= input.limit) break;
       const text = questionText(s, r.f);
-      if (asked.has(text)) continue;
+      if (text === null || asked.has(text)) continue;
       asked.add(text);
       const id = s.features[r.f]!.id;
       out.push({ id: `fu:${id}`, featureId: id, text, score: r.score, ranker: this.name });

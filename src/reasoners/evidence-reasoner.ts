@@ -11,6 +11,7 @@ import { contextPriors, type PriorWeights } from './evidence-priors.js';
 import { textView } from './text-view.js';
 import { calibratedPosterior, inputKind, type InputKind } from '../calibration/temperature.js';
 import type { ProbabilityInfo } from '../query/contracts.js';
+import { shippedVoice } from '../presentation/shipped-voice.js';
 
 /**
  * Offline evidence reasoner (no LLM): ranks every disease of the KG by the naive-Bayes
@@ -131,7 +132,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   return { differential, probability };
 }
 
-/** The few reported features that moved this disease's score most, as KG text (never patient text). */
+/** The few reported features that moved this disease's score most, by their clinical labels (never patient text). */
 function featureEvidence(s: KgSnapshot, d: number, reported: ReturnType<typeof reportedFeatures>, contributions: Float64Array): string[] {
   const m = s.manifestations[d]!;
   return reported
@@ -142,6 +143,6 @@ function featureEvidence(s: KgSnapshot, d: number, reported: ReturnType<typeof r
       const pos = m.position.get(r.feature);
       const prev = pos === undefined ? 0 : m.prevalence[pos]!;
       const f = s.features[r.feature]!;
-      return `${r.present ? '+' : '-'} ${f.text}: P=${prev.toFixed(2)} in disease, sigma=${sigma(s, r.feature).toFixed(1)}, score ${c >= 0 ? '+' : ''}${c.toFixed(2)}`;
+      return `${r.present ? '+' : '-'} ${shippedVoice().label(f)}: P=${prev.toFixed(2)} in disease, sigma=${sigma(s, r.feature).toFixed(1)}, score ${c >= 0 ? '+' : ''}${c.toFixed(2)}`;
     });
 }

@@ -1,12 +1,19 @@
 /** Session state → response bodies (no patient text beyond what the client sent). */
 import type { AnswerValue } from '../followups/answers.js';
 import type { FollowupEngine, StopSignal } from '../followups/engine.js';
+import { shippedVoice } from '../presentation/shipped-voice.js';
 import type { ScoredQuestion } from '../followups/ranker.js';
 import type { SessionState } from './consultation.js';
 import type { SessionHistory, SessionView, Turn } from './schemas.js';
 import type { SessionRecord } from './repository.js';
 
 const iso = (t: number): string => new Date(t).toISOString();
+
+/** A feature as the clinician reads it: its clinical label (src/presentation/), never the source's patient-facing question. */
+function labelOf(engine: FollowupEngine, featureId: string): string {
+  const f = engine.model.feature(featureId);
+  return f ? shippedVoice().label(f) : featureId;
+}
 
 /** One turn's outcome: the pipeline's differential, the next questions, the stop signal. */
 export interface TurnResult {
@@ -67,7 +74,7 @@ export function historyView(s: SessionRecord<SessionState>, expiresAt: number, m
   return {
     ...sessionView(s, expiresAt, maxTurns),
     description: st.description,
-    evidence: st.evidence.map((e) => ({ featureId: e.featureId, feature: engine.model.feature(e.featureId)?.text ?? e.featureId, present: e.present })),
+    evidence: st.evidence.map((e) => ({ featureId: e.featureId, feature: labelOf(engine, e.featureId), present: e.present })),
     turns: st.turns,
   };
 }

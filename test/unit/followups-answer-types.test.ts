@@ -9,7 +9,7 @@ import { fixtureKg } from '../support/followups-kg.js';
 const DIR = fileURLToPath(new URL('../../datasets/ddxplus', import.meta.url));
 
 const feat = (id: string, code: string, valueCode: string, extra: Partial<FollowupFeature> = {}): FollowupFeature => ({
-  id, text: `${code} ${valueCode}`, code, valueCode, question: `${code}?`, valueText: valueCode, antecedent: false, ...extra,
+  id, text: `Pain at ${valueCode}`, code, valueCode, question: 'Where is the pain?', valueText: valueCode, antecedent: false, ...extra,
 });
 
 /** Two diseases of 10 records; question E_9 with values x, y; `counts` per disease and value. */
@@ -59,12 +59,13 @@ describe('follow-ups: answer types from the KG', () => {
 
 describe('follow-ups: single-value choice questions', () => {
   it('a choice question with one value in the graph is asked as yes/no about that value', () => {
-    const k = kg({ x: [5, 0], y: [0, 0] }, { answerType: 'one-of' });
+    const k = kg({ x: [5, 0], y: [0, 0] }, { answerType: 'one-of', text: 'Pain at chest', question: 'Where is the pain?', valueText: 'chest' });
     k.features = k.features.filter((f) => f.id === 'f:x');
     k.manifestations = k.manifestations.filter((m) => m.featureId === 'f:x');
     const model = new FollowupModel(k);
     const q = buildQuestionCatalogue(model.features, { counts: model }).byId.get('q:E_9')!;
     assert.equal(q.answerType, 'yes-no');
+    assert.equal(q.text, 'Pain at chest?', 'asked about the value, as its label');
     assert.deepEqual(q.options.map((o) => o.featureId), ['f:x']);
   });
 });

@@ -177,8 +177,8 @@ describe('sessions: consultation', () => {
     await c.answer(K, v.sessionId, { answers: [{ questionId: 'q:E_3', answer: { type: 'unknown' } }] });
     const h = SessionHistorySchema.parse(await c.get(K, v.sessionId));
     assert.deepEqual(h.turns.map((t) => t.kind), ['start', 'answers']);
-    assert.equal(h.turns[1]!.answers[0]!.question, 'Do you have a rash?');
-    assert.deepEqual(h.evidence, [{ featureId: 'feat:cough', feature: 'Do you cough? yes', present: true }]);
+    assert.equal(h.turns[1]!.answers[0]!.question, 'Rash?');
+    assert.deepEqual(h.evidence, [{ featureId: 'feat:cough', feature: 'Cough', present: true }]);
     assert.equal(h.description.age, 30);
     await assert.rejects(c.get(K, 'unknown'), NotFoundError);
     clock.t += 1000;
