@@ -35,6 +35,8 @@ export const CalibrationFileSchema = z.object({
   kinds: z.object({ coded: Fit.optional(), text: Fit.optional() }),
   /** What the fit saw: held-out source descriptions and case counts (never patient text). */
   heldOut: z.object({ sources: z.array(z.string()), cases: z.record(z.string(), z.number().int().nonnegative()) }),
+  /** How the fit was made, in words (issue 48: the default build's cross-fit; which text it used and why). */
+  basis: z.string().optional(),
   createdAt: z.string(),
 });
 export type CalibrationFile = z.infer<typeof CalibrationFileSchema>;
@@ -70,8 +72,18 @@ export async function writeCalibration(dataDir: string, manifest: BuildManifest,
   const path = join(dir, CALIBRATION_FILE);
   await writeFile(`${path}.tmp`, `${JSON.stringify(CalibrationFileSchema.parse(file), null, 2)}\n`);
   await rename(`${path}.tmp`, path);
-  const next: BuildManifest = { ...manifest, calibration: { file: CALIBRATION_FILE } };
-  const mPath = manifestPath(dataDir, manifest.buildId);
+  const { uncalibrated: _was, ...rest } = manifest;
+  return writeManifest(dataDir, { ...rest, calibration: { file: CALIBRATION_FILE, ...(file.basis ? { basis: file.basis } : {}) } });
+}
+
+/** Says in the manifest why a build that calibrates by default is served uncalibrated (issue 48). */
+export async function markUncalibrated(dataDir: string, manifest: BuildManifest, reason: string): Promise<BuildManifest> {
+  const { calibration: _none, ...rest } = manifest;
+  return writeManifest(dataDir, { ...rest, uncalibrated: reason });
+}
+
+async function writeManifest(dataDir: string, next: BuildManifest): Promise<BuildManifest> {
+  const mPath = manifestPath(dataDir, next.buildId);
   await writeFile(`${mPath}.tmp`, JSON.stringify(next, null, 2));
   await rename(`${mPath}.tmp`, mPath);
   return next;

@@ -16,6 +16,7 @@ import { EvidenceReasoner } from '../reasoners/evidence-reasoner.js';
 import { writeCalibration, type CalibrationFile } from './calibration-file.js';
 import { calibrationFile, collectSamples, fitCalibration, scoreCapture } from './fit-stage.js';
 import { casesFromRecords, casesFromText } from './held-out-cases.js';
+import type { ShippedText } from './shipped-text-cases.js';
 import type { TextCase } from './text-cases.js';
 
 export interface CalibrationInput {
@@ -25,10 +26,14 @@ export interface CalibrationInput {
   sources: string[];
   allowContentDuplicates: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Labelled text shipped with the product: added only when the KG names enough of their diagnoses (shipped-text-cases.ts). */
+  shippedText?: ShippedText;
+  /** How the fit was made (the default build's cross-fit, issue 48), stored in the file. */
+  basis?: string;
 }
 
 export async function runCalibration(config: Config, input: CalibrationInput): Promise<CalibrationFile> {
-  if (input.records.length === 0 && input.textCases.length === 0) throw new InputError('calibration needs held-out records or labelled text cases', { field: 'held-out' });
+  if (input.records.length === 0 && input.textCases.length === 0 && (input.shippedText?.cases.length ?? 0) === 0) throw new InputError('calibration needs held-out records or labelled text cases', { field: 'held-out' });
   const graph = new GraphStore(config.neo4j);
   try {
     await graph.connect();
@@ -38,17 +43,31 @@ export async function runCalibration(config: Config, input: CalibrationInput): P
     const query = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: [reasoner], ...(config.gate ? { gate: config.gate } : {}), ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
     assertNoLeakage(findLeakage(input.records, indexedRecords(query.artifacts.records.values())), { allowContentDuplicates: input.allowContentDuplicates });
     const truthOf = truthResolver(query.snapshot);
+    const textTruth = (c: TextCase) => truthOf({ diagnosis: c.condition, icd10: null }).diseaseId;
+    const shipped = input.shippedText ? namedShippedText(input.shippedText, textTruth) : null;
     const cases = [
       ...casesFromRecords(input.records, (r) => truthOf(r).diseaseId),
-      ...casesFromText(input.textCases, (c) => truthOf({ diagnosis: c.condition, icd10: null }).diseaseId),
+      ...casesFromText(input.textCases, textTruth),
+      ...(shipped?.used ? casesFromText(input.shippedText!.cases, textTruth) : []),
     ];
     const samples = await collectSamples({ diagnose: (i) => query.diagnose(i), snapshot: query.snapshot, capture }, cases, (n) => input.onProgress?.(n, cases.length));
-    const file = calibrationFile(query.artifacts.manifest.buildId, fitCalibration(samples), samples, input.sources);
+    const sources = [...input.sources, ...(shipped?.used ? input.shippedText!.sources : [])];
+    const basis = [input.basis, shipped?.note].filter(Boolean).join('; ');
+    const file = { ...calibrationFile(query.artifacts.manifest.buildId, fitCalibration(samples), samples, sources), ...(basis ? { basis } : {}) };
     await writeCalibration(config.dataDir, query.artifacts.manifest, file);
     return file;
   } finally {
     await graph.close();
   }
+}
+
+/** Shipped labelled text counts only for a KG that names (nearly) all their diagnoses: else another domain's few cases would steer its fit. */
+export function namedShippedText(shipped: ShippedText, truth: (c: TextCase) => string | null): { used: boolean; note: string } | null {
+  if (shipped.cases.length === 0) return null;
+  const named = shipped.cases.filter((c) => truth(c) !== null).length;
+  const share = named / shipped.cases.length;
+  const used = share >= shipped.minNamed;
+  return { used, note: `shipped labelled text ${used ? 'used' : 'not used'}: the KG names the diagnoses of ${named} of its ${shipped.cases.length} cases${used ? '' : ` (needs ${Math.round(shipped.minNamed * 100)}%)`}` };
 }
 
 /** One line per kind: cases, β(c) = b0 + b1·c, mean NLL of the truth before → after. */
@@ -62,5 +81,6 @@ export function formatCalibration(f: CalibrationFile): string {
   }
   if (Object.keys(f.kinds).length === 0) lines.push('  no kind had enough cases: scores stay uncalibrated');
   lines.push(`  cases: ${Object.entries(f.heldOut.cases).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  if (f.basis) lines.push(`  fitted: ${f.basis}`);
   return `${lines.join('\n')}\n`;
 }

@@ -14,11 +14,16 @@ import { ConcatSource } from '../sources/concat-source.js';
 import type { RecordSource, SourceSpec } from '../sources/types.js';
 import { loadNoteReader } from '../../kg-build/note-reader.js';
 import type { HierarchyRequest } from '../../kg-build/aggregate-hierarchy.js';
-import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
+import { runBuild, type BuildOutcome, type BuildParams } from '../../kg-build/pipeline.js';
 import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { createProgress } from '../../kg-build/progress.js';
 import { formatReport } from '../../kg-build/report.js';
 import { calibrateFromFlags } from './calibrate-command.js';
+import { buildCalibrated } from '../calibration/cross-fit.js';
+import { markUncalibrated } from '../calibration/calibration-file.js';
+import { crossFitLines } from '../calibration/cross-fit-report.js';
+import type { NormalizedRecord } from '../domain/record.js';
+import { splitFilter } from '../sources/split.js';
 import { defaultLexiconPath, loadConceptNames } from '../../kg-build/hierarchy-lexicon.js';
 
 interface BuildFlags {
@@ -45,6 +50,9 @@ interface BuildFlags {
   /** Issue 26: fit the posterior calibration right after the build (calibrate-command.ts). */
   calibrateHeldOut?: string;
   calibrateTextCases?: string;
+  /** Issue 48: false with --no-calibrate; otherwise the build calibrates itself (src/calibration/cross-fit.ts). */
+  calibrate?: boolean;
+  calibrationShare?: number;
 }
 
 const HIERARCHY_MODES = ['auto', 'statistical', 'icd10', 'llm'] as const;
@@ -98,6 +106,7 @@ export function paramsFromFlags(o: BuildFlags): BuildParams {
 
 async function runBuildCommand(o: BuildFlags): Promise<void> {
   const params = paramsFromFlags(o);
+  if (o.calibrationShare !== undefined && !(o.calibrationShare > 0 && o.calibrationShare <= 0.5)) throw new InputError(`--calibration-share must be in (0, 0.5], got ${o.calibrationShare}`, { field: 'calibration-share' });
   // Concept phrases for statistical group names: an explicit --lexicon must exist; the
   // shipped DDXPlus lexicon is used when present (names are cut from the questions otherwise).
   const names = await loadConceptNames(o.lexicon ?? defaultLexiconPath());
@@ -118,22 +127,44 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
   const opened = parts.length === 1 ? parts[0]! : new ConcatSource(parts);
   // DXGRAPH_DROP_DEMOGRAPHICS: age and sex never enter the build (docs/security.md).
   const source = config.privacy.dropDemographics ? withoutDemographics(opened) : opened;
+  // Given held-out cases (--calibrate-*) calibrate the build on all records after it; else it calibrates itself.
+  const given = Boolean(o.calibrateHeldOut || o.calibrateTextCases);
+  const selfCalibrate = o.calibrate !== false && !given;
   try {
     const llm = config.llm.enabled
       ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs, ...(config.llm.provider === 'local' ? { concurrency: 1 } : {}) }
       : null;
-    const outcome = await runBuild(
-      { source, dataDir: config.dataDir, params, exportGexf: o.exportGexf ?? null, conceptNames: names.value },
-      { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader({ sourceConcepts: (await source.codedConcepts?.()) ?? [] })).deps },
-    );
+    const services = { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader({ sourceConcepts: (await source.codedConcepts?.()) ?? [] })).deps };
+    const build = (dataDir: string, include: ((r: NormalizedRecord) => boolean) | null, exportGexf: string | null) =>
+      runBuild({ source, dataDir, params, exportGexf, conceptNames: names.value, ...(include ? { include } : {}) }, services);
+    let outcome: BuildOutcome;
+    let calibrationLines: string[];
+    if (selfCalibrate) {
+      const split = params.split;
+      const crossFit = await buildCalibrated({
+        config,
+        build: (dataDir, include) => build(dataDir, include, dataDir === config.dataDir ? (o.exportGexf ?? null) : null),
+        records: () => source.records(),
+        inBuild: () => (split ? splitFilter({ ...split, part: 'train' }) : () => true),
+        log: (l) => process.stderr.write(`${l}\n`),
+        ...(o.calibrationShare !== undefined ? { share: o.calibrationShare } : {}),
+      });
+      outcome = crossFit.served;
+      calibrationLines = crossFitLines(crossFit);
+    } else {
+      outcome = await build(config.dataDir, null, o.exportGexf ?? null);
+      calibrationLines = given ? [] : ['calibration: none (--no-calibrate): probabilities are the raw posterior (likely overconfident)'];
+      if (!given) outcome = { ...outcome, manifest: await markUncalibrated(config.dataDir, outcome.manifest, 'built with --no-calibrate: probabilities are the raw posterior (likely overconfident): read the ranks') };
+    }
     process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
+    for (const l of calibrationLines) process.stdout.write(`${l}\n`);
     process.stdout.write(`source: ${specs.map(describeSourceSpec).join(' + ')}\n`);
   } finally {
     await source.close();
     await graph.close();
   }
   // The build is current now: its calibration is fitted on cases it never saw and stored beside it.
-  if (o.calibrateHeldOut || o.calibrateTextCases) {
+  if (given) {
     await calibrateFromFlags(config, { ...(o.calibrateHeldOut ? { heldOut: o.calibrateHeldOut } : {}), ...(o.calibrateTextCases ? { textCases: o.calibrateTextCases } : {}), seed: '1' });
   }
 }
@@ -190,6 +221,8 @@ export function registerBuildCommand(program: Command): void {
     .option('--export-gexf <file>', 'also write the KG as GEXF (Gephi)')
     .option('--gate-sample <n>', 'training records annotated for the information-density gate (default 300; 0: no gate)', num('gate-sample', { integer: true }))
     .option('--batch-size <n>', 'rows per Neo4j UNWIND batch', num('batch-size', { integer: true }), 5000)
+    .option('--no-calibrate', 'serve the raw posterior: no calibration fit (by default the build holds out 20% of its patients, fits the calibration on a KG of the rest, then builds the served KG from all)')
+    .option('--calibration-share <x>', 'share of patients the default calibration holds out (default 0.2; large sources hold out at most 1,000)', num('calibration-share'))
     .option('--calibrate-held-out <spec>', "then fit the posterior calibration on these held-out patients (never in the build; e.g. a validate split); sources needing a mapping: use `dxgraph calibrate`")
     .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/cal.jsonl)')
     .action(runBuildCommand);

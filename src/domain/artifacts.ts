@@ -83,8 +83,10 @@ export interface BuildManifest {
   gate?: GateEntry;
   /** Absent when the build saw the whole source (no --test-fraction). */
   split?: BuildSplit;
-  /** Posterior calibration fitted on held-out cases (src/calibration); absent: scores are served uncalibrated. */
-  calibration?: { file: string };
+  /** Posterior calibration fitted on held-out cases (src/calibration), and how (`basis`); absent: scores are served uncalibrated. */
+  calibration?: { file: string; basis?: string };
+  /** Why a build that calibrates by default is not calibrated (too few patients to hold out; issue 48). */
+  uncalibrated?: string;
 }
 
 export const buildDir = (dataDir: string, buildId: string) => join(dataDir, 'builds', buildId);

@@ -80,7 +80,8 @@ const ManifestSchema = z.object({
     testFraction: z.number().gt(0).lt(1), seed: z.number().int(), stratify: z.boolean(), unit: z.enum(['patient', 'record', 'mixed']),
     train: SplitSideSchema, test: SplitSideSchema, patientsFile: z.string().min(1).nullable(),
   }).optional(),
-  calibration: z.object({ file: z.string().min(1) }).optional(),
+  calibration: z.object({ file: z.string().min(1), basis: z.string().optional() }).optional(),
+  uncalibrated: z.string().optional(),
 });
 
 const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string(), notes: z.boolean().optional() });
