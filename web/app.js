@@ -74,7 +74,7 @@ function renderSession() {
 function renderGraph(top) {
   const t = state.diagnosis.trace;
   fill($('graph'), t.differencesKg.length ? differencesSvg(t.differencesKg, { top, title: `Differences subgraph of ${t.chosenSubcategory?.name ?? 'the chosen subcategory'}` }) : el('p', { class: 'help' }, 'No differences subgraph (no subcategory chosen).'));
-  fill($('graph-caption'), t.chosenSubcategory ? `Subcategory “${t.chosenSubcategory.name}”: its diseases (blue; the current top in purple), their strongest manifestations (green) and key differences (orange, dashed).` : '');
+  fill($('graph-caption'), t.chosenSubcategory ? `Subcategory “${t.chosenSubcategory.name}”: its diseases (blue; the current top in purple), their strongest manifestations (green: present in at least 30% of the disease's records, most telling against its siblings first) and key differences (orange, dashed).` : '');
 }
 
 async function onSubmit(ev) {

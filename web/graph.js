@@ -23,7 +23,10 @@ export function selectSubgraph(triples) {
   for (const [sid, ts] of [...bySubject].slice(0, 8)) {
     diseases.set(sid, { id: sid, label: ts[0].subject });
     for (const [relation, n] of Object.entries(PER_DISEASE)) {
-      const pick = ts.filter((t) => t.relation === relation).sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0)).slice(0, n);
+      // Manifestations come strongest first (the server ranks them by prevalence and lift over the
+      // siblings, src/query/manifestation-strength.ts); key differences by their gap.
+      const of = ts.filter((t) => t.relation === relation);
+      const pick = (relation === 'HAS_KEY_DIFFERENCE' ? of.sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0)) : of).slice(0, n);
       for (const t of pick) {
         const fid = t.objectId ?? t.object;
         const f = features.get(fid) ?? { id: fid, label: featureLabel(t), full: t.object, kd: false, diseases: [] };

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { isClinicalQuestion } from '../presentation/voice-checks.js';
 import type { DiagnoseResult } from '../query/contracts.js';
 import { SUMMARY_MAX, type Card, type Indicator } from './spec.js';
 
 /**
  * A diagnose result as CDS Hooks cards: one card with the top diagnoses and their calibrated
  * probabilities (`differential[].score`, docs/http-api.md "What the score is"), the follow-up
- * questions most worth asking, and a link to the copilot for a consultation. `indicator` is
+ * questions most worth asking (in the clinical voice: src/presentation/), and a link to the copilot for a consultation. `indicator` is
  * `warning` when a can't-miss diagnosis is among the top three at `cantMissMin` or more: the card
  * must not read as reassurance while one is possible, and must not cry wolf for one shown at
  * "<1%" (a warning on every chart teaches clinicians to ignore it). No card when nothing of the
@@ -59,6 +60,8 @@ export function resultCards(result: DiagnoseResult, opts: CardOptions, read: Cha
   const top = result.differential.slice(0, opts.shown);
   const urgent = result.differential.slice(0, 3).filter((d) => d.score >= opts.cantMissMin && isCantMiss(d.disease, opts.cantMiss));
   const indicator: Indicator = urgent.length > 0 ? 'warning' : 'info';
+  // Questions to the clinician about the patient only (issue 48): one a model wrote in another voice is left off the card.
+  const questions = result.followUps.map((q) => q.text).filter(isClinicalQuestion).slice(0, opts.questions);
   const detail = [
     urgent.length > 0 ? `**Can't miss:** ${urgent.map((d) => d.disease).join(', ')} is among the top three; consider ruling it out first.\n` : null,
     '| Diagnosis | Probability |',
@@ -67,8 +70,8 @@ export function resultCards(result: DiagnoseResult, opts: CardOptions, read: Cha
     '',
     probabilityNote(result),
     result.insufficient !== null ? `\n_${result.insufficient.message}_` : null,
-    result.followUps.length > 0 ? '\n**Worth asking next:**' : null,
-    ...result.followUps.slice(0, opts.questions).map((q) => `- ${q.text}`),
+    questions.length > 0 ? '\n**Worth asking next:**' : null,
+    ...questions.map((q) => `- ${q}`),
     ...(read ? chartLines(read) : []),
   ].filter((l): l is string => l !== null);
   return [{

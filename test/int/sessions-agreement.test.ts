@@ -10,6 +10,7 @@ import { splitFilter } from '../../src/sources/split.js';
 import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
 import { ddxplusAnswerType } from '../../src/sources/ddxplus/render.js';
 import { buildDdxplusKg, DDXPLUS_SAMPLE } from '../support/ddxplus-build.js';
+import { questionProblems } from '../../src/presentation/voice-checks.js';
 
 /**
  * Issue 19 (one consistent consultation) and issue 18 (session limits) on a REAL build: the
@@ -111,6 +112,8 @@ describe('consultation sessions and /v1/diagnose agree; per-key session limits (
         const single = q.answerType === 'yes-no' && server.query.snapshot.features.filter((f) => f.code === q.id.slice(2)).length === 1;
         assert.equal(single ? 'yes-no' : q.answerType, single ? 'yes-no' : ddxplusAnswerType(dict.evidences.get(q.id.slice(2))!), q.id);
         if (q.answerType !== 'yes-no') assert.ok(q.options.length >= 2, JSON.stringify(q));
+        // One clinical voice (issue 48): a question to the clinician about the patient.
+        assert.deepEqual(questionProblems(q.text), [], q.text);
         byType.set(q.answerType, (byType.get(q.answerType) ?? 0) + 1);
       }
     }

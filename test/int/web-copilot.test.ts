@@ -9,6 +9,7 @@ import { launchChromium } from '../support/chromium.js';
 import { loadConfig } from '../../src/config.js';
 import { hashUnit } from '../../src/sources/split.js';
 import { buildDdxplusKg } from '../support/ddxplus-build.js';
+import { questionProblems } from '../../src/presentation/voice-checks.js';
 
 /**
  * The copilot page end to end: the real server (startServer, port 0) after a small real
@@ -111,6 +112,8 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
       chips: f.querySelectorAll('.chips button').length,
     })));
     assert.ok(types.length > 0);
+    // One clinical voice (issue 48): every question shown is a question to the clinician about the patient.
+    for (const legend of await page.locator('#questions legend').allTextContents()) assert.deepEqual(questionProblems(legend), [], legend);
     for (const t of types) {
       if (t.type === 'yes-no') assert.ok(t.yes && t.chips === 0 && t.numbers === 0, JSON.stringify(t));
       else if (t.type === 'one-of') assert.ok(!t.yes && t.chips >= 2 && t.toggles === 0, JSON.stringify(t));

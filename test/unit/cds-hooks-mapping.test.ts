@@ -118,6 +118,14 @@ describe('CDS Hooks: cards', () => {
     assert.match(faint.detail!, /<1%/);
   });
 
+  it('asks only questions to the clinician about the patient (issue 48): one in the patient\'s voice is left off', () => {
+    const r = fakeResult(input);
+    const followUps = ['Are you a former smoker?', 'Former smoker?', 'Characterize your pain:', 'Pain worse with coughing or straining?'].map((text, i) => ({ id: `q${i}`, featureId: `f${i}`, text, score: 1, ranker: 'information-gain' }));
+    const detail = resultCards({ ...r, followUps }, opts)[0]!.detail!;
+    assert.match(detail, /- Former smoker\?\n- Pain worse with coughing or straining\?/);
+    assert.doesNotMatch(detail, /you|Characterize/);
+  });
+
   it('no card when nothing matched the KG: no guess', () => {
     const r = fakeResult(input);
     assert.deepEqual(resultCards({ ...r, insufficient: { reason: 'no-finding-matched', message: 'x' } }, opts), []);
