@@ -5,6 +5,7 @@ import type { Vocabulary } from '../clinical-text/vocabulary.js';
 import { ArtifactError, errorMessage } from '../errors.js';
 import { err, ok, type Result } from '../result.js';
 import { HPO_PHENOTYPIC_ABNORMALITY, parseHpoObo } from './hpo-obo.js';
+import { withClinicalForms } from './phenotype-forms.js';
 
 /**
  * Where the Human Phenotype Ontology is read from, and reading it. scripts/fetch-hpo.sh (run by
@@ -43,5 +44,6 @@ export async function loadHpo(path: string = hpoPath()): Promise<Result<Vocabula
   if (vocabulary.concepts.length === 0) {
     return err(new ArtifactError(path, `${path} is not the Human Phenotype Ontology in OBO format (no terms under ${HPO_PHENOTYPIC_ABNORMALITY} Phenotypic abnormality); ${setupHint}`));
   }
-  return ok(vocabulary);
+  // Clinicians' forms of a few exam, ECG and imaging signs (phenotype-forms.json).
+  return ok(withClinicalForms(vocabulary));
 }

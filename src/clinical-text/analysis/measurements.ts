@@ -25,8 +25,8 @@ const Rule = z.object({
   units: z.record(z.string(), z.number().positive()),
   plausible: z.tuple([z.number(), z.number()]),
   minAge: z.number().optional(),
-  /** "first": the value is the first of a pair ("BP 82/50": systolic). */
-  pair: z.literal('first').optional(),
+  /** "first": the value is the first of a pair ("BP 82/50": systolic); "gas": the pH of a blood gas written pH/pCO2/pO2 ("ABG 7.21/68/55"). */
+  pair: z.enum(['first', 'gas']).optional(),
   /** The unit a bare number written with a decimal point is in, before plausibility ("bilirubin 4.1" is mg/dL, "bilirubin 41" µmol/L). */
   decimalUnit: z.string().optional(),
 });
@@ -77,7 +77,7 @@ interface Compiled {
 const COMPILED: readonly Compiled[] = MEASUREMENT_RULES.map((rule) => {
   // Thousands may be grouped ("WBC 22,000", "Plt 450,000"); a decimal comma is not read.
   // A bound as printed ("TSH <0.01", "CRP >200") is the value; a range of numbers ("TSH in 6-8 wk") is none.
-  const num = rule.pair === 'first' ? String.raw`(?<num>\d{2,3})\s*\/\s*\d{2,3}` : String.raw`(?:[<>≤≥]=?\s*)?(?<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)(?!\s*[-–]\s*\d)`;
+  const num = rule.pair === 'first' ? String.raw`(?<num>\d{2,3})\s*\/\s*\d{2,3}` : rule.pair === 'gas' ? String.raw`(?<num>\d\.\d{1,2})(?:\s*\/\s*\d{2,3}(?:\.\d)?){0,3}` : String.raw`(?:[<>≤≥]=?\s*)?(?<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)(?!\s*[-–]\s*\d)`;
   const bySensitivity = [rule.names.filter(caseSensitive), rule.names.filter((n) => !caseSensitive(n))];
   const res = bySensitivity
     .filter((names) => names.length > 0)
@@ -164,10 +164,10 @@ export function readMeasurements(text: string, age: number | null, sex: Sex | nu
         const end = m.index + m[0].length;
         // A flag may look like a unit ("Hb 9.5 L"): read after the number first, else after its unit.
         // Not after a blood pressure: "BP 150/90 L arm" is the arm it was taken on.
-        const flagged = rule.pair === 'first' ? { flag: null, range: null, end } : labMarks(text, end);
+        const flagged = rule.pair !== undefined ? { flag: null, range: null, end } : labMarks(text, end);
         const unit = flagged.flag ? undefined : unitAfter(text, end, units);
         if (unit === null) continue;
-        const marks = flagged.flag || rule.pair === 'first' ? flagged : labMarks(text, unit?.end ?? end);
+        const marks = flagged.flag || rule.pair !== undefined ? flagged : labMarks(text, unit?.end ?? end);
         const read = inBaseUnit(rule, raw, unit?.factor, { marks, sex, decimal: m.groups!['num']!.includes('.') });
         if (read !== null) out.push({ ...read, span: { start: m.index, end: Math.max(end, marks.end) }, numberAt: end - m.groups!['num']!.length });
       }

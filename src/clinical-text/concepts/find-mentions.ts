@@ -4,6 +4,7 @@ import { contentTokens, editDistance, stem, tokenize, typoBudget, type Token } f
 import { confusedFor, crossesOpposites, inflectionOf, isRealWord } from './real-words.js';
 import { phoneticIndex, soundsLike, type PhoneticIndex } from './sounds-like.js';
 import { isSideWord } from './side-words.js';
+import { withoutNotThisConcept } from './not-this-concept.js';
 
 /**
  * Dictionary lookup of concept mentions in one finding (a QuickUMLS-style longest-match
@@ -209,7 +210,9 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[], scop
   }
   // A lexical negative denies its concept wherever their words meet: "cough, non productive" is no productive cough.
   const denied = kept.filter((m) => m.entry.target.kind === 'absent');
-  return kept.filter((m) => m.entry.target.kind !== 'evidence' || !denied.some((d) => targetCode(d) === targetCode(m) && d.at.some((p) => m.at.includes(p))));
+  const read = kept.filter((m) => m.entry.target.kind !== 'evidence' || !denied.some((d) => targetCode(d) === targetCode(m) && d.at.some((p) => m.at.includes(p))));
+  // "jugular venous distension" is no abdominal distension, "ST depression" no depression (not-this-concept.ts).
+  return withoutNotThisConcept(tokens, read);
 }
 
 /**

@@ -11,6 +11,7 @@ import { NO_FINDING_ALONE, saysRelief } from './emergent-phrases.js';
 import { matchMeasured } from './match-measured.js';
 import { snapshotTiers } from './tiers.js';
 import { lexiconConceptSet } from './lexicon-concept-set.js';
+import { notForEmbedding } from './not-this-concept.js';
 
 /**
  * The concept layer as a matching stage: free-text findings → KG features through surface
@@ -180,7 +181,7 @@ const RELIEF_LEAD_IN = 3;
 function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, input: { findings: InputFinding[]; text: string | null }, found: Map<number, ConceptMatch[]>, only: ReadonlySet<number> | null, outside: ReadonlySet<number>): void {
   const { findings } = input;
   // A measured finding is a vocabulary term: read exactly or not at all ("Elevated heart rate" is no felt palpitation).
-  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && !outside.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && !findings[i]!.measured && worded(findings[i]!.text));
+  const left = findings.map((f, i) => i).filter((i) => !found.has(i) && !outside.has(i) && (!only || only.has(i)) && readable(findings[i]!) && findings[i]!.experiencer !== 'other' && !findings[i]!.measured && worded(findings[i]!.text) && !notForEmbedding(findings[i]!.text));
   if (left.length === 0) return;
   // One word alone is near the forms that contain it ("muffled" of "muffled voice", "worked" of
   // "off work") whatever it described: it needs a closer neighbour than a phrase does. (Asked at

@@ -50,6 +50,15 @@ describe('labs as written: one lab or vital sign, one phenotype', () => {
     ['Mg 1.1', 'Hypomagnesemia'],
     ['albumin 2.1', 'Hypoalbuminemia'],
     ['pCO2 68', 'Hypercapnia'],
+    ['respirations 28', 'Polypnea'],
+    ['Respirations: 30', 'Polypnea'],
+    ['O2 saturation 86% on room air', 'Hypoxemia'],
+    ['saturating 88% on 2 L nasal cannula', 'Hypoxemia'],
+    ['Hct 28.1', 'Reduced hematocrit'],
+    ['hematocrit 56%', 'Increased hematocrit'],
+    ['white blood cell count 15.2', 'Leukocytosis'],
+    ['ABG 7.21/68/55', 'Acidosis'],
+    ['arterial blood gas 7.52/28/90', 'Alkalosis'],
   ];
   for (const [text, phenotype] of CASES) {
     it(`"${text}" reads as ${phenotype}`, () => assert.deepEqual(findings(text), [phenotype]));
@@ -65,6 +74,21 @@ describe('labs as written: one lab or vital sign, one phenotype', () => {
     assert.deepEqual(findings('Na 128, K 5.9, Cl 98, HCO3 14, BUN 58, Cr 3.4, glucose 412'), [
       'Hyponatremia', 'Hyperkalemia', 'chloride 98 mmol/L', 'Metabolic acidosis', 'Increased blood urea nitrogen', 'Elevated circulating creatinine concentration', 'High blood glucose',
     ]);
+  });
+});
+
+describe('labs as written: the name and value are the measurement, never words of a finding', () => {
+  const words = (text: string) => analyzeClinicalText(text).findings.filter((f) => !f.measured).map((f) => f.text);
+  it('a lab or vital sign the rules read leaves no words behind for the vocabularies or the embedding fallback', () => {
+    // "albumin 2.9" had read as albuminuria, "white blood cell count 15.2" as low white cells, "respirations 16" as shortness of breath.
+    assert.deepEqual(words('Albumin 2.9. White blood cell count 15.2. Respirations 16. Hematocrit 45. O2 saturation 97% on room air.'), []);
+    assert.deepEqual(words('Saturating 95% on 2 L nasal cannula.'), []);
+  });
+  it("a pulse's rhythm between its name and value stays a finding", () => {
+    assert.deepEqual(words('Pulse irregularly irregular at 130.'), ['Pulse irregularly irregular at 130']);
+  });
+  it("a urine pH is no blood gas, and a bare 'pH' is not read", () => {
+    assert.deepEqual(findings('Urinalysis: pH 5.0, specific gravity 1.020'), []);
   });
 });
 
