@@ -16,7 +16,7 @@
  * Without NEO4J_URI it starts its own Neo4j (free ports, deleted afterwards); with one, that database is replaced.
  */
 import { execFile } from 'node:child_process';
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
@@ -28,7 +28,7 @@ import { manifestPath } from '../src/domain/artifacts.js';
 import { calibrationMetrics } from '../src/eval/calibration-metrics.js';
 import { readManifest } from '../src/query/load-snapshot.js';
 import { openQueryService } from '../src/query/query-service.js';
-import { formatGoals, scoreBlindSets, type BlindScores } from './lib/default-calibration-score.js';
+import { formatGoals, scoreBlindSets } from './lib/default-calibration-score.js';
 import { benchNeo4j } from './lib/neo4j.js';
 
 const run = promisify(execFile);
@@ -38,6 +38,7 @@ const { values: a } = parseArgs({
     blind: { type: 'string', default: 'datasets/vignettes/test.jsonl,datasets/vignettes/test-b.jsonl,datasets/vignettes/test-c.jsonl' },
     'skip-build': { type: 'boolean', default: false },
     eval: { type: 'boolean', default: false },
+    'skip-text': { type: 'boolean', default: false },
     limit: { type: 'string' },
     json: { type: 'string' },
   },
@@ -62,23 +63,26 @@ try {
   const calLines = report.split('\n').filter((l, i, all) => l.startsWith('calibration:') || (i > 0 && all.slice(0, i).some((x) => x.startsWith('calibration:')) && l.startsWith('  ')));
   const base = loadConfig();
   const config = { ...base, neo4j: { ...base.neo4j, uri: neo.uri, ...(neo.dedicated ? { password: '' } : {}) }, dataDir, llm: { ...base.llm, enabled: false } };
-  const graph = new GraphStore(config.neo4j);
-  await graph.connect();
-  let blind: BlindScores;
-  try {
-    const open = (calibrated: boolean) => openQueryService({ graph, dataDir, embedder: createEmbedder(config), calibrated, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
-    const cases = (await Promise.all(a.blind!.split(',').map((p) => readTextCases(p.trim())))).flat();
-    blind = await scoreBlindSets({ before: await open(false), after: await open(true), cases, log });
-  } finally {
-    await graph.close();
+  const out: Record<string, unknown> = { buildSeconds, calibration: calLines };
+  process.stdout.write(`${calLines.join('\n')}\n`);
+  if (!a['skip-text']) {
+    const graph = new GraphStore(config.neo4j);
+    await graph.connect();
+    try {
+      const open = (calibrated: boolean) => openQueryService({ graph, dataDir, embedder: createEmbedder(config), calibrated, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
+      const cases = (await Promise.all(a.blind!.split(',').map((p) => readTextCases(p.trim())))).flat();
+      const blind = await scoreBlindSets({ before: await open(false), after: await open(true), cases, log });
+      out.blind = { before: blind.before, after: blind.after, top: blind.top, top1Brier: blind.top1Brier };
+      process.stdout.write(`\n${formatGoals(blind)}\n`);
+    } finally {
+      await graph.close();
+    }
   }
-  const out: Record<string, unknown> = { buildSeconds, calibration: calLines, blind: { before: blind.before, after: blind.after, top: blind.top, top1Brier: blind.top1Brier } };
-  process.stdout.write(`${calLines.join('\n')}\n\n${formatGoals(blind)}\n`);
   if (a.eval) {
     // The same build without its calibration: a copy of the data dir whose manifest names none.
     const rawDir = join(work, 'data-uncalibrated');
     await rm(rawDir, { recursive: true, force: true });
-    await cp(dataDir, rawDir, { recursive: true });
+    await cp(await realpath(dataDir), rawDir, { recursive: true, dereference: true });
     const m = await readManifest(rawDir);
     const { calibration: _c, ...rest } = m;
     await writeFile(manifestPath(rawDir, m.buildId), JSON.stringify(rest, null, 2));

@@ -4,7 +4,7 @@ import { sigma } from '../query/discriminability.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
 import { completeness, effectiveUnreportedWeight, nbScore, nbTables, type NbParams } from './scoring-naive-bayes.js';
 import { nbScoresAll } from './scoring-sparse.js';
-import { topK } from './top-k.js';
+import { listedDiseases } from './listed-diseases.js';
 import { reportedFeatures } from './evidence-reported.js';
 import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
@@ -118,7 +118,8 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   // Ranked by the raw score, so a calibration can never reorder (ties keep the disease order).
   const { probs, beta } = calibratedPosterior(scores, params, c);
   const uncalibrated = params ? calibratedPosterior(scores, undefined, c).probs : probs;
-  const order = topK(scores, opts.maxDifferential).map((d) => ({ d, p: probs[d]! }));
+  // The k best, and any other disease at 1% or more: an unlisted disease is below 1% (listed-diseases.ts).
+  const order = listedDiseases(scores, probs, opts.maxDifferential).map((d) => ({ d, p: probs[d]! }));
   const listed = order.reduce((a, x) => a + x.p, 0);
   // Per-feature contributions only for the listed diseases: the evidence lines name them.
   const differential = order.map((x) => ({

@@ -62,7 +62,7 @@ describe('default calibration: the held-out share (issue 48)', () => {
 
 describe('default calibration: cases and shipped text', () => {
   it('a record with notes gives them as a text case; notes only: no coded case', () => {
-    const finding = { text: 'cough', polarity: 'present' as const, code: 'E_1', valueCode: null, question: 'cough?', answer: 'yes' };
+    const finding = { text: 'cough', polarity: 'present' as const, code: 'E_1', valueCode: null, question: 'cough?', valueText: null, antecedent: null };
     const notesOnly = rec('a', { notes: [{ origin: 'note 1', title: null, text: 'Cough for 3 days.' }] });
     const both = rec('b', { findings: [finding], text: 'cough', notes: [{ origin: 'n', title: null, text: 'HPI: cough.' }, { origin: 'm', title: null, text: '  ' }] });
     const cases = casesFromRecords([notesOnly, both, rec('c', { diagnosis: 'Unknown' })], (r) => (r.diagnosis === 'Flu' ? 'd1' : null));
