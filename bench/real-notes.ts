@@ -21,7 +21,8 @@ import { loadSectionRules } from '../src/clinical-text/sections/index.js';
 import type { DecomposeOptions } from '../kg-build/decompose-features.js';
 import { notesReaders } from './lib/notes-kg-run.js';
 import { DEFAULT_REAL_NOTES, loadRealNotes, stratifiedFolds, type RealNote } from './lib/real-notes-data.js';
-import { emptyHits, MEMORY_METHODS, runMemoryFold, type FoldKg, type Variant } from './lib/real-notes-memory.js';
+import { emptyHits, evidenceRow, MEMORY_METHODS, runMemoryFold, type FoldKg, type Variant } from './lib/real-notes-memory.js';
+import type { EvidenceReasonerOptions } from '../src/reasoners/evidence-reasoner.js';
 import { formatRealNotes } from './lib/real-notes-table.js';
 import { noteView, VIEWS, type View } from './lib/real-notes-views.js';
 
@@ -34,7 +35,11 @@ const { values: a } = parseArgs({
     decompose: { type: 'string' },
     // More build-option variants (decompose JSON objects separated by ';'), each its own naive Bayes row; the notes are read once per fold.
     sweep: { type: 'string' },
+    // Evidence reasoner options asked of every variant's KG (JSON objects separated by ';'), each its own row.
+    evidence: { type: 'string' },
     served: { type: 'boolean', default: false },
+    // Only these folds (0-based, comma-separated) while iterating; the figures cover their held-out notes.
+    'only-folds': { type: 'string' },
     'data-dir': { type: 'string', default: '.dxgraph-bench/real-notes' },
     // With --served: this Neo4j instead of a dedicated one (its database is WIPED).
     'neo4j-uri': { type: 'string' },
@@ -53,14 +58,18 @@ try {
   throw new Error(`--decompose: not JSON (${(e as Error).message})`);
 }
 const folds = stratifiedFolds(notes, k, Number(a.seed));
+const only = a['only-folds'] === undefined ? null : new Set(a['only-folds'].split(',').map(Number));
+if (only && [...only].some((i) => !Number.isInteger(i) || i < 0 || i >= k)) throw new Error(`--only-folds: fold numbers 0..${k - 1}`);
+const asked = only ? folds.filter((_, i) => only.has(i)).flat() : notes;
 const rules = await loadSectionRules();
 if (!rules.ok) throw rules.error;
 const { prepare } = await notesReaders();
 // Each note prepared once (scrubbed, diagnosis sections cut) and cut to each view once.
 const prepared = new Map(notes.map((n) => [n.id, prepare(n.text).text]));
 const views = new Map(notes.map((n) => [n.id, Object.fromEntries(VIEWS.map((v) => [v, noteView(prepared.get(n.id)!, v, rules.value)])) as Record<View, string>]));
-const variants: Variant[] = [{ name: 'kg-nb', decompose: decompose ?? {} }, ...(a.sweep ?? '').split(';').filter((x) => x.trim()).map((x) => ({ name: `kg-nb ${x.trim()}`, decompose: { ...decompose, ...(JSON.parse(x) as Partial<DecomposeOptions>) } }))];
-const hits = emptyHits([...(a.served ? SERVED_METHODS : []), ...variants.map((x) => x.name), ...MEMORY_METHODS.filter((m) => m !== 'kg-nb')]);
+const evidence: Partial<EvidenceReasonerOptions>[] = [{}, ...(a.evidence ?? '').split(';').filter((x) => x.trim()).map((x) => JSON.parse(x) as Partial<EvidenceReasonerOptions>)];
+const variants: Variant[] = [{ name: 'kg-nb', decompose: decompose ?? {}, evidence }, ...(a.sweep ?? '').split(';').filter((x) => x.trim()).map((x) => ({ name: `kg-nb ${x.trim()}`, decompose: { ...decompose, ...(JSON.parse(x) as Partial<DecomposeOptions>) }, evidence }))];
+const hits = emptyHits([...(a.served ? SERVED_METHODS : []), ...variants.flatMap((x) => evidence.map((_, i) => evidenceRow(x, i))), ...variants.flatMap((x) => evidence.map((_, i) => `${evidenceRow(x, i)} +records`)), ...MEMORY_METHODS.filter((m) => m !== 'kg-nb')]);
 const kgs: FoldKg[] = [];
 const served: ServedFold[] = [];
 const viewOf = (n: RealNote, v: View) => views.get(n.id)![v];
@@ -69,6 +78,7 @@ try {
   const base = loadConfig();
   const config = neo ? { ...base, neo4j: { ...base.neo4j, uri: neo.uri, ...(neo.dedicated ? { password: '' } : {}) }, dataDir: resolve(a['data-dir']!), llm: { ...base.llm, enabled: false } } : null;
   for (const [i, test] of folds.entries()) {
+    if (only && !only.has(i)) continue;
     const train = folds.filter((_, j) => j !== i).flat();
     const t0 = performance.now();
     const { kgs: built } = await runMemoryFold({ train, test, viewOf, prepared: (n) => prepared.get(n.id)!, minPatients, variants, hits });
@@ -76,7 +86,7 @@ try {
     for (const [j, kg] of built.entries()) log(`fold ${i + 1}/${k} ${variants[j]!.name}: KG from ${kg.notes} notes in ${Math.round(kg.buildMs)} ms (${kg.features} features, emergent ${kg.emergent.kept}/${kg.emergent.candidates})`);
     log(`fold ${i + 1}/${k}: ${test.length} held out, fold ${Math.round(performance.now() - t0)} ms`);
     // The figures so far (the held-out notes of the folds done), for a run stopped early.
-    const done = folds.slice(0, i + 1).flat();
+    const done = folds.slice(0, i + 1).filter((_, j) => !only || only.has(j)).flat();
     if (i + 1 < k) log(`after ${i + 1} folds:\n${formatRealNotes({ notes: done, folds: i + 1, hits, kgs, viewChars: [] })}`);
     if (config) {
       const s = await runServedFold({ config, train, test, viewOf, minPatients, ...(decompose ? { decompose } : {}), hits, log });
@@ -87,4 +97,4 @@ try {
 } finally {
   await neo?.stop();
 }
-process.stdout.write(formatRealNotes({ notes, folds: k, hits, kgs, served, viewChars: VIEWS.map((v) => [v, notes.reduce((t, n) => t + views.get(n.id)![v].length, 0) / notes.length] as const) }));
+process.stdout.write(formatRealNotes({ notes: asked, folds: only ? only.size : k, hits, kgs, served, viewChars: VIEWS.map((v) => [v, asked.reduce((t, n) => t + views.get(n.id)![v].length, 0) / asked.length] as const) }));

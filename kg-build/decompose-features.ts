@@ -1,7 +1,7 @@
 import type { Embeddings } from '@langchain/core/embeddings';
 import type { FeatureNode, ManifestationEdge, NotesMentionEdge } from '../src/domain/kg.js';
 import type { DiseaseClusters } from './cluster-diseases.js';
-import { overNoteFeatureBudget } from './note-feature-budget.js';
+import { overNoteFeatureBudget, type NoteFeatureRank } from './note-feature-budget.js';
 import { notesSupport, type NotesSupportReport } from './notes-support.js';
 import { notesLearntPerDisease } from './notes-learnt.js';
 import { featureIdOf, isFreeTextKey } from './feature-key.js';
@@ -38,9 +38,11 @@ export interface DecomposeOptions {
   noteFeaturesPerDisease: number;
   /** ...while under this many per record with notes: never one feature per note. */
   noteFeatureCeiling: number;
+  /** Which of a disease's findings the budget keeps first (note-feature-budget.ts). */
+  noteFeatureRank: NoteFeatureRank;
 }
 
-export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.003, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5, noteFeaturesPerDisease: 0, noteFeatureCeiling: 0.9 };
+export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.003, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5, noteFeaturesPerDisease: 0, noteFeatureCeiling: 0.9, noteFeatureRank: 'support' };
 
 export interface DecomposedFeatures {
   features: FeatureNode[];
@@ -136,8 +138,8 @@ export async function decomposeFeatures(
     }
   }
   const settled = support.settle(proposed);
-  const notesBudget = { candidates: new Set([...used].filter(noteOnly)), notedPresent, notes: [...noted.values()].reduce((a, b) => a + b, 0), diseases: [...noted.values()].filter((n) => n > 0).length };
-  const overBudget = overNoteFeatureBudget(notesBudget, opts.maxNoteFeatureShare, { perDisease: opts.noteFeaturesPerDisease, ceiling: opts.noteFeatureCeiling });
+  const notesBudget = { candidates: new Set([...used].filter(noteOnly)), notedPresent, notes: [...noted.values()].reduce((a, b) => a + b, 0), diseases: [...noted.values()].filter((n) => n > 0).length, notedPerDisease: noted };
+  const overBudget = overNoteFeatureBudget(notesBudget, opts.maxNoteFeatureShare, { perDisease: opts.noteFeaturesPerDisease, ceiling: opts.noteFeatureCeiling }, opts.noteFeatureRank);
   support.report.overBudgetFeatures = overBudget.size;
   for (const key of overBudget) used.delete(key);
   for (const p of settled) if (!overBudget.has(p.key)) manifestations.push(p.edge);

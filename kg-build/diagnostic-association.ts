@@ -30,6 +30,16 @@ export function associationPValue(shares: readonly DiseaseShare[]): number {
   return Math.min(1, best * rows.length);
 }
 
+/**
+ * G of one disease's notes against the rest when the disease states the phrase more often than
+ * the rest do, else 0 (a finding written less often in a disease says little FOR it, which is
+ * what a KG feature of that disease should do).
+ */
+export function excessAssociation(disease: DiseaseShare, rest: DiseaseShare): number {
+  if (disease.notes <= 0 || rest.notes <= 0 || disease.present / disease.notes <= rest.present / rest.notes) return 0;
+  return gStatistic([[disease.present, disease.notes - disease.present], [rest.present, rest.notes - rest.present]]);
+}
+
 /** G = 2 Σ O·ln(O/E) of a contingency table (expected counts from its margins). */
 function gStatistic(table: readonly (readonly number[])[]): number {
   const total = table.flat().reduce((a, b) => a + b, 0);

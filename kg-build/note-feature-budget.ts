@@ -1,3 +1,6 @@
+import { ConfigError } from '../src/errors.js';
+import { excessAssociation } from './diagnostic-association.js';
+
 /**
  * How many features a KG may learn from notes (issue 24: "a notes KG has at most half as many
  * features as notes"). A KG learnt from N notes keeps at most `share × N` features that only the
@@ -25,7 +28,17 @@ export interface NoteFeatureBudgetInput {
   notes: number;
   /** Diseases with notes (the D of the per-disease floor); absent: those of notedPresent. */
   diseases?: number;
+  /** Per disease: how many records with notes it has (needed by the 'association' rank). */
+  notedPerDisease?: ReadonlyMap<string, number>;
 }
+
+/**
+ * How a disease's findings are ordered for the round-robin: 'support' (most of its notes first,
+ * then the share of the finding's notes that are its own) or 'association' (the one-sided G of
+ * "note states it" x "note is of this disease", diagnostic-association.ts: backed AND specific
+ * first; a finding stated no more often than elsewhere ranks last for that disease).
+ */
+export type NoteFeatureRank = 'support' | 'association';
 
 /**
  * The per-disease floor (issue 47). `share × notes` was tuned on short synthetic notes, 10-40 per
@@ -53,15 +66,21 @@ export function noteFeatureBudget(notes: number, diseases: number, share: number
 }
 
 /** The candidates to leave out so that at most the budget (noteFeatureBudget) remains (none when under budget). */
-export function overNoteFeatureBudget(input: NoteFeatureBudgetInput, share: number, floor: NoteBudgetFloor = NO_BUDGET_FLOOR): Set<string> {
+export function overNoteFeatureBudget(input: NoteFeatureBudgetInput, share: number, floor: NoteBudgetFloor = NO_BUDGET_FLOOR, rank: NoteFeatureRank = 'support'): Set<string> {
   const budget = noteFeatureBudget(input.notes, input.diseases ?? input.notedPresent.size, share, floor);
   if (input.candidates.size <= budget) return new Set();
   const total = new Map<string, number>();
   for (const said of input.notedPresent.values()) for (const [k, c] of said) if (input.candidates.has(k)) total.set(k, (total.get(k) ?? 0) + c);
   const bestRank = new Map<string, number>();
-  for (const said of input.notedPresent.values()) {
+  const notes = input.notedPerDisease;
+  if (rank === 'association' && !notes) throw new ConfigError('the association rank of the note feature budget needs the notes per disease');
+  for (const [disease, said] of input.notedPresent) {
     const ranked = [...said.entries()].filter(([k]) => input.candidates.has(k));
-    ranked.sort((a, b) => b[1] - a[1] || b[1] / total.get(b[0])! - a[1] / total.get(a[0])! || a[0].localeCompare(b[0]));
+    if (rank === 'association') {
+      const n = notes!.get(disease) ?? 0;
+      const g = new Map(ranked.map(([k, c]) => [k, excessAssociation({ present: c, notes: n }, { present: total.get(k)! - c, notes: input.notes - n })]));
+      ranked.sort((a, b) => g.get(b[0])! - g.get(a[0])! || b[1] - a[1] || a[0].localeCompare(b[0]));
+    } else ranked.sort((a, b) => b[1] - a[1] || b[1] / total.get(b[0])! - a[1] / total.get(a[0])! || a[0].localeCompare(b[0]));
     ranked.forEach(([k], i) => bestRank.set(k, Math.min(bestRank.get(k) ?? Infinity, i)));
   }
   // A candidate no noted record states present (a coded source's records only) ranks last.

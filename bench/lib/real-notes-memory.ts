@@ -6,10 +6,10 @@ import { decomposeFeatures, type DecomposeOptions } from '../../kg-build/decompo
 import { HashedEmbedder } from '../../src/adapters/embeddings/index.js';
 import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
 import { decompose as decomposeText } from '../../src/clinical-text/decompose.js';
-import type { FeatureMatch } from '../../src/query/contracts.js';
+import type { FeatureMatch, RetrievedRecord } from '../../src/query/contracts.js';
 import { buildSnapshot, type KgSnapshot } from '../../src/query/kg-snapshot.js';
 import { textInput } from '../../src/query/query-service.js';
-import { DEFAULT_EVIDENCE_OPTIONS, rankDiseases } from '../../src/reasoners/evidence-reasoner.js';
+import { DEFAULT_EVIDENCE_OPTIONS, rankDiseases, type EvidenceReasonerOptions } from '../../src/reasoners/evidence-reasoner.js';
 import { aggregateHierarchy } from '../../kg-build/aggregate-hierarchy.js';
 import { assemble } from '../../kg-build/assemble-kg.js';
 import { clusterDiseases } from '../../kg-build/cluster-diseases.js';
@@ -76,19 +76,48 @@ async function kgOf(s: Scanned, decompose: Partial<DecomposeOptions>): Promise<{
 }
 
 /** notes-kg-memory.ts askMemoryKg with the note's findings read once (they do not depend on the KG). */
-function ask(kg: KgSnapshot, text: string, d: ReturnType<typeof decomposeText>, deps: { lexicon: NoteReaderDeps['lexicon']; phraseEmbedder: PhraseEmbedder | null }): string[] {
+function ask(kg: KgSnapshot, text: string, d: ReturnType<typeof decomposeText>, deps: { lexicon: NoteReaderDeps['lexicon']; phraseEmbedder: PhraseEmbedder | null }, evidence: readonly Partial<EvidenceReasonerOptions>[], records: Records | null = null): string[][] {
   const read = matchConcepts({ snapshot: kg, lexicon: deps.lexicon, phraseEmbedder: deps.phraseEmbedder }, { findings: d.findings, text });
   const matches: FeatureMatch[] = [...read.values()].flat();
   const input = { ...textInput(text), age: d.demographics.age, sex: d.demographics.sex };
-  const ctx = { input, findings: d.findings, matches, votes: [], candidates: [], differencesKg: [], retrieved: [], followUps: [], snapshot: kg, signal: null };
-  return rankDiseases(ctx, { ...DEFAULT_EVIDENCE_OPTIONS, maxDifferential: kg.diseases.length }).map((r) => r.disease);
+  const ctx = { input, findings: d.findings, matches, votes: [], candidates: [], differencesKg: [], retrieved: records?.retrieved ?? [], profiles: records?.profiles ?? null, followUps: [], snapshot: kg, signal: null };
+  return evidence.map((e) => rankDiseases(ctx, { ...DEFAULT_EVIDENCE_OPTIONS, ...e, maxDifferential: kg.diseases.length }).map((r) => r.disease));
+}
+
+/**
+ * What the served path adds from the training records, approximated with the bench's TF-IDF:
+ * the k nearest notes (the record kNN prior) and the cosine with each disease's centroid (the
+ * disease profiles prior). The product's lexical index weighs terms its own way; --served measures the real one.
+ */
+interface Records {
+  retrieved: RetrievedRecord[];
+  profiles: Float64Array;
+}
+
+function recordsOf(kg: KgSnapshot, q: string, knn: TfidfKnn, centroid: TfidfCentroid): Records {
+  const byName = new Map(kg.diseases.map((d, i) => [d.name.toLowerCase(), i]));
+  const profiles = new Float64Array(kg.diseases.length);
+  for (const r of centroid.rank(q)) {
+    const i = byName.get(r.label.toLowerCase());
+    if (i !== undefined) profiles[i] = r.score;
+  }
+  const retrieved = knn.neighbours(q).map((nb, i) => {
+    const at = byName.get(nb.label.toLowerCase());
+    return { id: `nb${i}`, similarity: nb.similarity, diagnosis: nb.label, diseaseId: at === undefined ? null : kg.diseases[at]!.id, text: '' };
+  });
+  return { retrieved, profiles };
 }
 
 /** A variant of the build options, scored as its own method row ("kg-nb" for the first). */
 export interface Variant {
   name: string;
   decompose: Partial<DecomposeOptions>;
+  /** Evidence reasoner options asked of this KG, each its own row (`${name} ev${JSON}`); the first is the variant's own row. */
+  evidence?: readonly Partial<EvidenceReasonerOptions>[];
 }
+
+/** The row name of a variant's i-th evidence options. */
+export const evidenceRow = (v: Variant, i: number) => (i === 0 ? v.name : `${v.name} ev${JSON.stringify(v.evidence![i])}`);
 
 export async function runMemoryFold(o: {
   train: readonly RealNote[];
@@ -101,6 +130,9 @@ export async function runMemoryFold(o: {
   hits: ViewHits;
 }): Promise<{ kgs: FoldKg[] }> {
   const { vocab, phraseEmbedder, prepare } = await notesReaders();
+  const whole = o.train.map((n) => ({ text: o.prepared(n), label: n.diagnosis }));
+  const knnWhole = TfidfKnn.fit(whole, { k: 10 });
+  const centroidWhole = TfidfCentroid.fit(whole);
   const t0 = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'dxgraph-real-notes-'));
   const kgs: FoldKg[] = [];
@@ -115,15 +147,18 @@ export async function runMemoryFold(o: {
       const kg = await kgOf({ scan, clusters, report }, { ...variant.decompose, emergent: { ...variant.decompose.emergent, minPatients: variant.decompose.emergent?.minPatients ?? o.minPatients } });
       kgs.push({ notes: o.train.length, features: kg.snapshot.features.length, emergent: kg.emergent, buildMs: scanMs + performance.now() - t1 });
       for (const v of VIEWS) {
-        for (const n of o.test) addHit(o.hits[v][variant.name]!, ask(kg.snapshot, o.viewOf(n, v), read.get(v)!.get(n.id)!, { lexicon: vocab.lexicon, phraseEmbedder }), n.diagnosis);
+        for (const n of o.test) {
+          const q = o.viewOf(n, v);
+          const ranked = ask(kg.snapshot, q, read.get(v)!.get(n.id)!, { lexicon: vocab.lexicon, phraseEmbedder }, variant.evidence ?? [{}]);
+          ranked.forEach((r, i) => addHit(o.hits[v][evidenceRow(variant, i)]!, r, n.diagnosis));
+          const withRecords = ask(kg.snapshot, q, read.get(v)!.get(n.id)!, { lexicon: vocab.lexicon, phraseEmbedder }, variant.evidence ?? [{}], recordsOf(kg.snapshot, q, knnWhole, centroidWhole));
+          withRecords.forEach((r, i) => addHit(o.hits[v][`${evidenceRow(variant, i)} +records`]!, r, n.diagnosis));
+        }
       }
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  const whole = o.train.map((n) => ({ text: o.prepared(n), label: n.diagnosis }));
-  const knnWhole = TfidfKnn.fit(whole, { k: 10 });
-  const centroidWhole = TfidfCentroid.fit(whole);
   for (const v of VIEWS) {
     const inView = o.train.map((n) => ({ text: o.viewOf(n, v), label: n.diagnosis }));
     const knnView = TfidfKnn.fit(inView, { k: 10 });

@@ -1,6 +1,7 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import { declaredUnseen } from './scoring-declared.js';
 import { observedRecords } from '../domain/prevalence.js';
+import { notesBackoffTables } from './notes-backoff.js';
 
 /**
  * Bernoulli naive-Bayes log-likelihood with Laplace smoothing: the offline evidence
@@ -61,6 +62,8 @@ export interface NbParams {
   minRecords?: number;
   /** Price a declared-but-unseen feature with pδ (scoring-declared.ts) instead of p0. */
   declared?: boolean;
+  /** m of the background backoff of features learnt from notes only (notes-backoff.ts; absent or 0: α alone). */
+  notesBackoff?: number;
 }
 
 /** Per-query scoring knobs (the tables stay per snapshot). */
@@ -95,17 +98,19 @@ export interface NbTables {
   unreportedMask: Uint8Array;
   /** Per feature: the weight of its log(1 − p) in the unreported sum (1 coded; γ_notes for features learnt from notes only). */
   unreportedShare: Float64Array;
+  /** With a notes backoff (notes-backoff.ts): per feature learnt from notes only, α_notes + m·q(f), and per disease n + 2α_notes + m (null: none). */
+  notesBackoff: { numerator: Float64Array; denominator: Float64Array } | null;
 }
 
 const EPS = 1e-4;
 const cache = new WeakMap<KgSnapshot, Map<string, NbTables>>();
 
-export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'notesUnreportedWeight' | 'minRecords' | 'declared'>): NbTables {
-  const { alpha, minRecords = 0, declared = false, notesUnreportedWeight: gamma = 0 } = p;
+export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'notesUnreportedWeight' | 'minRecords' | 'declared' | 'notesBackoff'>): NbTables {
+  const { alpha, minRecords = 0, declared = false, notesUnreportedWeight: gamma = 0, notesBackoff: mB = 0 } = p;
   const notesAlpha = p.notesAlpha ?? alpha;
   const perSnap = cache.get(s) ?? new Map<string, NbTables>();
   cache.set(s, perSnap);
-  const key = `${alpha}|${notesAlpha}|${gamma}|${minRecords}|${declared}`;
+  const key = `${alpha}|${notesAlpha}|${gamma}|${minRecords}|${declared}|${mB}`;
   const hit = perSnap.get(key);
   if (hit) return hit;
   const D = s.diseases.length;
@@ -115,7 +120,10 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     allAbsent: new Float64Array(D), logPrior: new Float64Array(D), meanFeaturesPerRecord: 0, marginal: new Float64Array(F), declaredUnseen: [],
     unreportedMask: Uint8Array.from(s.features, (f) => (f.fromNotes ? 0 : 1)),
     unreportedShare: Float64Array.from(s.features, (f) => (f.fromNotes ? gamma : 1)),
+    notesBackoff: null,
   };
+  const backoff = mB > 0 ? notesBackoffTables(s, { notesAlpha, m: mB, minRecords }) : null;
+  t.notesBackoff = backoff;
   const codedF = t.unreportedMask.reduce((a, x) => a + x, 0);
   const notesF = s.features.length - codedF;
   for (let d = 0; d < D; d++) {
@@ -128,12 +136,14 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     let counted = 0;
     for (let i = 0; i < m.features.length; i++) counted += t.unreportedMask[m.features[i]!]!;
     // The features d never showed, each at p0 (coded) or, weighed by γ_notes, at p0 of the notes.
-    let sum = (codedF - counted) * Math.log(1 - p0) + gamma * (notesF - (m.features.length - counted)) * Math.log(1 - p0Notes);
+    let sum = (codedF - counted) * Math.log(1 - p0) + (backoff ? gamma * backoff.unseenLog1m(d, m.features) : gamma * (notesF - (m.features.length - counted)) * Math.log(1 - p0Notes));
     for (let i = 0; i < m.features.length; i++) {
       // Counted edges (EHR) are smoothed over the records that could show them (domain/prevalence.ts);
       // estimated edges (LLM, triples, the text view: no count) are clamped.
-      const a = t.unreportedMask[m.features[i]!] ? alpha : notesAlpha;
-      const p = n > 0 && m.counts[i]! > 0 ? (m.counts[i]! + a) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * a) : clamp(m.prevalence[i]!);
+      const coded = t.unreportedMask[m.features[i]!] === 1;
+      const a = coded ? alpha : notesAlpha;
+      const counted = n > 0 && m.counts[i]! > 0;
+      const p = counted && !coded && backoff ? backoff.p(m.features[i]!, m.counts[i]!, observedRecords(m.counts[i]!, m.prevalence[i]!, n)) : counted ? (m.counts[i]! + a) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * a) : clamp(m.prevalence[i]!);
       lp[i] = Math.log(p);
       l1[i] = Math.log(1 - p);
       sum += t.unreportedShare[m.features[i]!]! * l1[i]!;
@@ -226,6 +236,13 @@ export function diseasePairs(s: KgSnapshot, t: NbTables, d: number, reported: re
 /** Disease d's log p0 and log(1 − p0) of feature f (the notes' p0 for a feature learnt from notes only), into slot i. */
 export function unseenPair(t: NbTables, d: number, f: number, i: number, lp: Float64Array, l1: Float64Array): void {
   const coded = t.unreportedMask[f] === 1;
+  const b = t.notesBackoff;
+  if (!coded && b && b.denominator[d]! > 0) {
+    const p = b.numerator[f]! / b.denominator[d]!;
+    lp[i] = Math.log(p);
+    l1[i] = Math.log(1 - p);
+    return;
+  }
   lp[i] = coded ? t.logP0[d]! : t.logP0Notes[d]!;
   l1[i] = coded ? t.log1mP0[d]! : t.log1mP0Notes[d]!;
 }

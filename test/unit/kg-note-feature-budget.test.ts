@@ -79,4 +79,32 @@ describe('kg-build note-feature-budget: how many features notes may teach the KG
       assert.equal(candidates.size - overNoteFeatureBudget({ candidates, notedPresent, notes: 20, diseases: 6 }, 0.1, { perDisease: 1, ceiling: 0.9 }).size, 6);
     });
   });
+
+  describe('the association rank (issue 47: findings every disease states rank last)', () => {
+    // 30 notes of 3 diseases (10 each). Pain is stated in 9 flu notes but in 8-9 of every disease's;
+    // myalgia in 4 flu notes and none else. 'support' keeps pain first for flu, 'association' myalgia.
+    const spread = said({
+      'd:flu': { pain: 9, myalgia: 4 },
+      'd:gout': { pain: 8, 'toe pain': 7 },
+      'd:cystitis': { pain: 9, dysuria: 8 },
+    });
+    const notedPerDisease = new Map([['d:flu', 10], ['d:gout', 10], ['d:cystitis', 10]]);
+    const all = new Set(['pain', 'myalgia', 'toe pain', 'dysuria']);
+    const input = { candidates: all, notedPresent: spread, notes: 30, notedPerDisease };
+
+    it('keeps each disease\'s most specific well-backed finding, not the one every disease states', () => {
+      // share 0.1 of 30 notes: 3 features.
+      assert.deepEqual([...overNoteFeatureBudget(input, 0.1, undefined, 'support')], ['myalgia']);
+      assert.deepEqual([...overNoteFeatureBudget(input, 0.1, undefined, 'association')], ['pain']);
+    });
+
+    it('ranks a finding a disease states no more often than the rest last for that disease', () => {
+      // Each disease's first is its own finding, never pain; in a budget of 2 the better-backed firsts stay (dysuria 8, toe pain 7 notes).
+      assert.deepEqual([...overNoteFeatureBudget(input, 2 / 30, undefined, 'association')].sort(), ['myalgia', 'pain']);
+    });
+
+    it('is a configuration error without the notes per disease', () => {
+      assert.throws(() => overNoteFeatureBudget({ candidates: all, notedPresent: spread, notes: 30 }, 0.1, undefined, 'association'), { name: 'ConfigError' });
+    });
+  });
 });
