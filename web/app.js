@@ -2,7 +2,7 @@
 // update the differential) and a diagnose call (trace: gate, differences KG, similar
 // records, report). Everything server-sent is inserted as text, never as HTML.
 import { api, ApiError, setApiKey } from './api.js';
-import { $, el, fill, pct, probabilityMeaning } from './dom.js';
+import { $, el, fill, pct, probabilityMeaning, ranksOnly, scoreText } from './dom.js';
 import { parseEhr } from './ehr.js';
 import { differencesSvg } from './graph.js';
 import { renderAnsweredBy, renderDifferential, renderGate, renderRecords, renderReport, renderTrace, renderTriples } from './panels.js';
@@ -60,7 +60,7 @@ function currentDifferential() {
 
 function renderSession() {
   const dd = currentDifferential();
-  renderDifferential(dd);
+  renderDifferential(dd, 10, { ranksOnly: ranksOnly(state.diagnosis?.probability) });
   fill($('dd-meaning'), probabilityMeaning(state.diagnosis?.probability ?? null, state.answered.length > 0));
   const s = state.session;
   fill($('stop'), s?.insufficient ? `Too little to rank yet: ${s.insufficient.message}.` : s?.stop.stop ? (s.stop.reason === 'confident' ? `Confident enough to stop asking (top ${pct(s.stop.topProbability)}).` : 'No further questions to ask.') : s && s.turnsLeft <= 5 ? `${s.turnsLeft} answer${s.turnsLeft === 1 ? '' : 's'} left in this consultation.` : '');
@@ -112,7 +112,7 @@ async function onSubmit(ev) {
   renderTrace(state.diagnosis);
   renderSession();
   const top = currentDifferential()[0];
-  status(top ? `Differential ready: ${top.disease} first (${pct(top.score)}).` : 'No diagnosis found.');
+  status(top ? `Differential ready: ${top.disease} first (${scoreText(top.score, state.diagnosis?.probability)}).` : 'No diagnosis found.');
   if (state.diagnosis.report?.status === 'pending') void awaitReport(state.diagnosis.report.href, state.diagnosis);
 }
 
@@ -145,7 +145,7 @@ async function onAnswer(q, a) {
     state.answered = [...state.answered.filter((x) => x.q.id !== q.id), { q, a }];
     renderSession();
     const top = currentDifferential()[0];
-    status(`Differential updated after ${state.answered.length} answer${state.answered.length === 1 ? '' : 's'}: ${top?.disease ?? 'none'} first (${top ? pct(top.score) : '–'}).`);
+    status(`Differential updated after ${state.answered.length} answer${state.answered.length === 1 ? '' : 's'}: ${top?.disease ?? 'none'} first (${top ? scoreText(top.score, state.diagnosis?.probability) : '–'}).`);
     $('questions').querySelector('button')?.focus();
   } catch (e) {
     showError(answerError(e));

@@ -42,8 +42,14 @@ export function probabilityMeaning(probability, afterAnswers) {
   if (probability.source === 'llm-confidence') return 'The LLM’s own confidence, normalised over its list: not a calibrated probability.';
   return probability.calibrated
     ? 'Probability of each disease given what was described, calibrated on held-out cases (of 100 patients shown 70%, about 70 have it).'
-    : 'Probability of each disease given what was described (this build has no calibration: likely overconfident).';
+    : 'Ranked by the evidence. Uncalibrated: this build was too small to calibrate (or built with --no-calibrate), so no probability is shown; its raw posterior is overconfident.';
 }
+
+/** An evidence posterior the build could not calibrate: the copilot shows ranks, not numbers (issue 48). */
+export const ranksOnly = (probability) => probability?.source === 'evidence-posterior' && probability.calibrated === false;
+
+/** A disease's number as the copilot shows it: its percent, or "uncalibrated" when only the rank means something. */
+export const scoreText = (score, probability) => (ranksOnly(probability) ? 'uncalibrated' : pct(score));
 
 /** Shorten a label for a drawing; the full text stays available in a <title>. */
 export const short = (s, n = 32) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

@@ -2,11 +2,12 @@
 import { $, el, fill, pct } from './dom.js';
 
 /** items: [{diseaseId, disease, score, category, subcategory}] best first. */
-export function renderDifferential(items, topN = 10) {
+/** ranksOnly: an uncalibrated build (issue 48): the list's order only, no number or bar to over-read. */
+export function renderDifferential(items, topN = 10, { ranksOnly = false } = {}) {
   fill($('differential'), items.slice(0, topN).map((d) =>
     el('li', { 'data-disease-id': d.diseaseId },
-      el('span', { class: 'dx-name' }, d.disease), ' ', el('span', { class: 'dx-score' }, pct(d.score)),
-      barOf(d.score),
+      el('span', { class: 'dx-name' }, d.disease), ' ', el('span', { class: 'dx-score' }, ranksOnly ? 'uncalibrated' : pct(d.score)),
+      ...(ranksOnly ? [] : [barOf(d.score)]),
       el('div', { class: 'path' }, [d.category, d.subcategory].filter(Boolean).join(' › ') || 'path unknown'))));
 }
 
