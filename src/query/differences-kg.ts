@@ -1,5 +1,6 @@
 import type { GraphStore } from '../adapters/neo4j/graph-store.js';
 import { shippedVoice } from '../presentation/shipped-voice.js';
+import { isClinicalLabel } from '../presentation/voice-checks.js';
 import type { Triple } from './contracts.js';
 import { manifestationStrength, MIN_SHOWN_PREVALENCE } from './manifestation-strength.js';
 
@@ -9,8 +10,9 @@ import { manifestationStrength, MIN_SHOWN_PREVALENCE } from './manifestation-str
  * differences, read from Neo4j in one round trip (cypher/query/differences-kg.cypher).
  * Manifestations shown (issue 48 item 3) are those present in at least 30% of the disease's
  * records, strongest first (manifestation-strength.ts: common in the disease, rarer in its
- * siblings; LLM-augmented features first, as MedRAG's L4a); every label is the feature's
- * clinical label (src/presentation/), a key difference's figures kept after it.
+ * siblings; LLM-augmented features first, as MedRAG's L4a) and named by a readable clinical label
+ * (src/presentation/; a concept without one is not shown); a key difference's figures kept after
+ * its feature's label.
  */
 export interface DifferencesKgInput {
   subcategoryId: string;
@@ -60,6 +62,9 @@ export async function differencesKg(graph: Pick<GraphStore, 'read'>, input: Diff
     const siblings = edges.filter((o) => o.subjectId !== d.subjectId);
     const ranked = d.manifestations
       .filter((e) => (weightOf(e) ?? 0) >= MIN_SHOWN_PREVALENCE)
+      .map((e) => ({ ...e, label: labelOf(e, e.object) }))
+      // A concept whose label is no readable clinical phrase (an emergent "ua") is not shown.
+      .filter((e) => isClinicalLabel(e.label))
       .map((e) => {
         const p = weightOf(e) ?? 0;
         const pSib = siblings.length === 0 ? p : siblings.reduce((s, o) => s + (prevalence.get(`${o.subjectId}\u0000${e.objectId}`) ?? 0), 0) / siblings.length;
@@ -67,7 +72,7 @@ export async function differencesKg(graph: Pick<GraphStore, 'read'>, input: Diff
       })
       .sort((a, b) => Number(b.augmented) - Number(a.augmented) || b.strength - a.strength || String(a.e.objectId).localeCompare(String(b.e.objectId)))
       .slice(0, perDisease);
-    for (const { e } of ranked) triples.push({ subject: d.subject, subjectId: d.subjectId, relation: e.relation, object: labelOf(e, e.object), objectId: e.objectId ?? null, weight: weightOf(e) });
+    for (const { e } of ranked) triples.push({ subject: d.subject, subjectId: d.subjectId, relation: e.relation, object: e.label, objectId: e.objectId ?? null, weight: weightOf(e) });
     for (const e of d.differences) triples.push({ subject: d.subject, subjectId: d.subjectId, relation: e.relation, object: keyDifferenceText(e), objectId: e.objectId ?? null, weight: weightOf(e) });
   }
   return { triples };

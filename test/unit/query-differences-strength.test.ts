@@ -10,7 +10,7 @@ function fakeGraph() {
   const rows = [
     {
       disease: 'A', diseaseId: 'dis:a',
-      manifestations: [edge('shared', 0.9, cough), edge('own', 0.6), edge('rare', 0.2), edge('half', 0.5)],
+      manifestations: [edge('shared', 0.9, cough), edge('own', 0.6), edge('rare', 0.2), edge('half', 0.5), edge('ua', 0.8)],
       differences: [{ relation: 'HAS_KEY_DIFFERENCE', object: 'pain location: thyroid cartilage: 81% in A vs 0% in B', objectId: 'site', weight: 0.81, featureText: 'pain location: thyroid cartilage', code: 'E_55', valueCode: 'V_33', question: 'Do you feel pain somewhere?', valueText: 'thyroid cartilage' }],
     },
     { disease: 'B', diseaseId: 'dis:b', manifestations: [edge('shared', 0.9, cough), edge('half', 0.45)], differences: [] },
@@ -28,7 +28,7 @@ describe('differences KG: manifestations worth showing (issue 48 item 3)', () =>
   it('shows only manifestations present in at least 30% of the records, strongest first, with clinical labels', async () => {
     const { triples } = await differencesKg(fakeGraph(), { subcategoryId: 's', perDisease: 3 });
     const of = (id: string, rel: string) => triples.filter((t) => t.subjectId === id && t.relation === rel);
-    assert.deepEqual(of('dis:a', 'HAS_MANIFESTATION').map((t) => t.objectId), ['own', 'shared', 'half'], 'the 20% one is not shown');
+    assert.deepEqual(of('dis:a', 'HAS_MANIFESTATION').map((t) => t.objectId), ['own', 'shared', 'half'], 'the 20% one is not shown, nor "ua" (no readable label)');
     assert.ok(triples.every((t) => t.relation !== 'HAS_MANIFESTATION' || t.weight! >= 0.3));
     assert.equal(of('dis:a', 'HAS_MANIFESTATION')[1]!.object, 'Cough', 'no question, no glued answer');
     assert.deepEqual(of('dis:a', 'HAS_KEY_DIFFERENCE').map((t) => t.object), ['Pain at thyroid cartilage: 81% in A vs 0% in B']);
