@@ -3,6 +3,7 @@ import type { DiagnosticKg, KgBuildInfo, ManifestationEdge, NotesMentionEdge } f
 import { stableHash } from './text.js';
 import { WriteWindow } from './write-window.js';
 import { shippedVoice } from '../src/presentation/shipped-voice.js';
+import { keyDifferenceText } from '../src/presentation/key-difference-text.js';
 
 export const RECORD_EDGES_PER_TX = 20_000;
 export const RECORDS_IN_FLIGHT = 2;
@@ -132,7 +133,9 @@ export async function loadNeo4j(graph: GraphStore, input: LoadInput, opts: LoadO
   await run('merge-augmented-features', withDegree('augmented'));
   await run('merge-manifestations', kg.manifestations as unknown as Row[], { shape: (b) => manifestationBatch(b as unknown as ManifestationEdge[]) });
   await run('merge-notes-mentions', (kg.notesMentions ?? []) as unknown as Row[], { shape: (b) => edgeBatch(b as unknown as NotesMentionEdge[], (m) => ({ count: m.count })) });
-  await run('merge-key-differences', kg.keyDifferences as unknown as Row[]);
+  const featureOf = new Map(kg.features.map((f) => [f.id, f]));
+  // `label`: the key difference as the Browser shows it, its feature named by the clinical label.
+  await run('merge-key-differences', kg.keyDifferences.map((k) => ({ ...k, label: keyDifferenceText(k.text, (k.featureId === null ? null : featureOf.get(k.featureId) ?? null)) })) as unknown as Row[]);
   if (input.records) {
     await run('merge-records', input.records as AsyncIterable<unknown> as AsyncIterable<Row>, {
       shape: (b) => recordBatch(b as unknown as RecordRow[]),

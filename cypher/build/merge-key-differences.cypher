@@ -1,6 +1,6 @@
 UNWIND $rows AS r
 MERGE (k:KeyDifference {id: r.id})
-SET k.text = r.text, k.featureId = r.featureId, k.prevalenceIn = r.prevalenceIn,
+SET k.text = r.text, k.label = r.label, k.featureId = r.featureId, k.prevalenceIn = r.prevalenceIn,
     k.prevalenceSiblings = r.prevalenceSiblings, k.source = r.source, k.buildId = $buildId
 WITH k, r
 MATCH (d:Disease {id: r.diseaseId})

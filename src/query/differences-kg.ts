@@ -1,5 +1,6 @@
 import type { GraphStore } from '../adapters/neo4j/graph-store.js';
 import { shippedVoice } from '../presentation/shipped-voice.js';
+import { keyDifferenceText } from '../presentation/key-difference-text.js';
 import { isClinicalLabel } from '../presentation/voice-checks.js';
 import type { Triple } from './contracts.js';
 import { manifestationStrength, MIN_SHOWN_PREVALENCE } from './manifestation-strength.js';
@@ -43,13 +44,6 @@ function labelOf(e: Edge, text: string): string {
   return shippedVoice().label({ text, code: e.code ?? null, valueCode: e.valueCode ?? null, question: e.question ?? null, valueText: e.valueText ?? null });
 }
 
-/** A key difference reads "<feature>: 81% in A vs 0% in B, C": its feature named by its clinical label. */
-function keyDifferenceText(e: Edge): string {
-  const m = /^(.*?): (\d+% in [\s\S]*)$/.exec(e.object);
-  if (!m) return e.object;
-  return `${labelOf(e, e.featureText ?? m[1]!)}: ${m[2]}`;
-}
-
 export async function differencesKg(graph: Pick<GraphStore, 'read'>, input: DifferencesKgInput): Promise<DifferencesKgOutput> {
   const rows = await graph.read('query/differences-kg', { subcategoryId: input.subcategoryId });
   const perDisease = Math.max(0, Math.floor(input.perDisease));
@@ -73,7 +67,7 @@ export async function differencesKg(graph: Pick<GraphStore, 'read'>, input: Diff
       .sort((a, b) => Number(b.augmented) - Number(a.augmented) || b.strength - a.strength || String(a.e.objectId).localeCompare(String(b.e.objectId)))
       .slice(0, perDisease);
     for (const { e } of ranked) triples.push({ subject: d.subject, subjectId: d.subjectId, relation: e.relation, object: e.label, objectId: e.objectId ?? null, weight: weightOf(e) });
-    for (const e of d.differences) triples.push({ subject: d.subject, subjectId: d.subjectId, relation: e.relation, object: keyDifferenceText(e), objectId: e.objectId ?? null, weight: weightOf(e) });
+    for (const e of d.differences) triples.push({ subject: d.subject, subjectId: d.subjectId, relation: e.relation, object: keyDifferenceText(e.object, e.featureText ? { text: e.featureText, code: e.code ?? null, valueCode: e.valueCode ?? null, question: e.question ?? null, valueText: e.valueText ?? null } : null), objectId: e.objectId ?? null, weight: weightOf(e) });
   }
   return { triples };
 }

@@ -52,7 +52,7 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
   /** Build with a held-out share, evaluate the same source; checks what holds for every source and returns the report. */
   async function buildThenEval(tag: string, source: string[], expect: { unit: 'patient' | 'record'; records: number }): Promise<{ report: EvalReport; manifest: BuildManifest; build: string }> {
     await clearDatabase({ store: await testGraphStore() });
-    const build = await dxgraph(['build', ...source, '--test-fraction', '0.3', '--seed', '1', '--gate-sample', '0', '--min-patients', '2'], env);
+    const build = await dxgraph(['build', ...source, '--test-fraction', '0.3', '--seed', '1', '--gate-sample', '0', '--min-patients', '2', '--no-calibrate'], env);
     assert.equal(build.code, 0, build.stderr);
     const current = readFileSync(join(env.DXGRAPH_DATA_DIR, 'current'), 'utf8').trim();
     const manifest = JSON.parse(readFileSync(join(env.DXGRAPH_DATA_DIR, 'builds', current, 'manifest.json'), 'utf8')) as BuildManifest;

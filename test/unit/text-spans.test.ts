@@ -59,18 +59,4 @@ describe('text: invariants over varied input', () => {
       assert.deepEqual(analyzeClinicalText(text), a);
     });
   }
-
-  it('a paragraph takes well under 1 ms of CPU (median of 200 runs after warm-up)', () => {
-    const p = "61M smoker, crushing CP radiating to L arm x2h, diaphoretic, SOB. Denies fever, chills, N/V. h/o HTN, DM. Mother had an MI at 50. I can't catch my breath and I don't have a cough. Temp 38.9, pain 8/10.";
-    for (let i = 0; i < 300; i++) analyzeClinicalText(p);
-    const times: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      const t0 = process.cpuUsage();
-      analyzeClinicalText(p);
-      const d = process.cpuUsage(t0);
-      times.push((d.user + d.system) / 1000);
-    }
-    times.sort((a, b) => a - b);
-    assert.ok(times[100]! < 1, `median ${times[100]} ms`);
-  });
 });

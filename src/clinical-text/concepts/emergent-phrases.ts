@@ -1,6 +1,7 @@
 import type { InputFinding } from '../findings.js';
 import { STOPWORDS, tokenize } from './normalize.js';
 import { isProperNoun, PLACES_THE_PATIENT } from './not-a-concept.js';
+import noteWords from './note-words.json' with { type: 'json' };
 
 /**
  * Candidate emergent concepts of one finding no vocabulary read (issue 24): its content words,
@@ -30,6 +31,8 @@ const FILLER: ReadonlySet<string> = new Set([
   'mrn', 'dob', 'acct', 'ssn', 'phone', 'tel', 'address', 'name', 'email', 'seen', 'visit', 'date',
   // Units: "Urate 10.4 mg/dL" says urate, the unit says which lab wrote it.
   'mg/dl', 'mmol/l', 'umol/l', 'g/dl', 'g/l', 'mg/l', 'meq/l', 'iu/l', 'u/l', 'ng/ml', 'pg/ml', 'mmhg', 'bpm', 'kg/m2', 'mls', 'mcg',
+  // A note's template and documentation words (note-words.json: 'intact', 'review', 'reveals' became concepts of every disease).
+  ...(noteWords as { never: string[] }).never,
 ]);
 
 /**
@@ -44,6 +47,8 @@ export const NO_FINDING_ALONE: ReadonlySet<string> = new Set([
   'unable', 'took', 'gave', 'given', 'found', 'brought', 'keep', 'should', 'once', 'ill', 'fine', 'weird', 'big', 'small', 'low',
   'high', 'base', 'regular', 'occasional', 'constant', 'intermittent', 'increasing',
   ...PLACES_THE_PATIENT,
+  // Lab, vital-sign and study names read without a value, body parts, counts (note-words.json).
+  ...(noteWords as { notAlone: string[] }).notAlone,
 ]);
 
 const RELATIVE = 'fh ';
