@@ -78,6 +78,18 @@ describe('OMOP source: rules (no database)', () => {
     assert.match(r.text, /^age: 53\nsex: female\n/);
   });
 
+  it('keeps an age over 89 as 90 with "90+" in the text (ages over 89 are identifiers), as a de-identified note reads', () => {
+    const at = (year: number) => {
+      const out = visitToRecord(visit({ person: { key: 'person 3', birthDate: { year, month: 6, day: 15 }, sex: 'F' } }), ctx);
+      assert.ok(out.ok);
+      return [out.value.record.age, out.value.record.text.split('\n')[0]];
+    };
+    const visitYear = Number(visit({}).startDate.slice(0, 4));
+    assert.deepEqual(at(visitYear - 90), [89, 'age: 89'], 'born 90 years before, birthday not yet reached: 89 stays');
+    assert.deepEqual(at(visitYear - 91), [90, 'age: 90+']);
+    assert.deepEqual(at(visitYear - 104), [90, 'age: 90+'], 'no exact age over 89 in the record or its text');
+  });
+
   it('reports visits without a person, without a condition, or with an impossible age', () => {
     const bad = (v: VisitFacts) => {
       const out = visitToRecord(v, ctx);

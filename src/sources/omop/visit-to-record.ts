@@ -40,13 +40,21 @@ export function ageAt(birth: { year: number; month: number | null; day: number |
   return y - birth.year - (before ? 1 : 0);
 }
 
+/**
+ * Ages over 89 are identifiers (HIPAA Safe Harbor, 45 CFR 164.514(b)(2)(i)(C)): a record keeps
+ * 90 and its text says "90+", as a de-identified note's age reads (src/clinical-text/analysis/demographics.ts).
+ */
+export const OLDEST_SHOWN_AGE = 90;
+export const shownAge = (age: number): { age: number; text: string } => (age >= OLDEST_SHOWN_AGE ? { age: OLDEST_SHOWN_AGE, text: `${OLDEST_SHOWN_AGE}+` } : { age, text: String(age) });
+
 /** One visit's facts -> one record; a visit without a person or a label is a bad row. */
 export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOutcome, RowProblem> {
   if (v.person === null) return err({ category: 'missing-person', reason: `visit ${v.visitId}: its person is not in the source` });
   const label = chooseLabel(v.conditions, ctx.labelRule);
   if (label === null) return err({ category: 'visit-without-condition', reason: `visit ${v.visitId}: no condition recorded for the visit` });
-  const age = ageAt(v.person.birthDate, v.startDate);
-  if (!(age >= 0 && age < 150)) return err({ category: 'bad-age', reason: `visit ${v.visitId}: age at visit ${age} from the birth date` });
+  const exactAge = ageAt(v.person.birthDate, v.startDate);
+  if (!(exactAge >= 0 && exactAge < 150)) return err({ category: 'bad-age', reason: `visit ${v.visitId}: age at visit out of range from the birth date` });
+  const { age, text: ageText } = shownAge(exactAge);
 
   const issues: FactIssue[] = [];
   const findings: Finding[] = [];
@@ -67,7 +75,7 @@ export function visitToRecord(v: VisitFacts, ctx: VisitContext): Result<VisitOut
   const unique = dedupe(findings);
   const sex = v.person.sex;
   // An NLP term no concept names stays out of the text (records.jsonl, the trace) until k patients share it.
-  const lines = [`age: ${age}`, `sex: ${sex === 'M' ? 'male' : sex === 'F' ? 'female' : 'unknown'}`, ...unique.filter((f) => f.concept?.vocabulary !== EMERGENT_CANDIDATE).map((f) => f.text)];
+  const lines = [`age: ${ageText}`, `sex: ${sex === 'M' ? 'male' : sex === 'F' ? 'female' : 'unknown'}`, ...unique.filter((f) => f.concept?.vocabulary !== EMERGENT_CANDIDATE).map((f) => f.text)];
   return ok({
     record: {
       id: `${ctx.idPrefix}:${v.visitId}`,
