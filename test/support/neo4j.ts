@@ -57,8 +57,11 @@ async function removeInstance(name: string): Promise<void> {
   rmSync(layout.instanceDir, { recursive: true, force: true });
 }
 
-/** Instances left by a test run that was killed: stop their server, delete their files. */
-async function reapStaleInstances(): Promise<void> {
+/**
+ * Instances left by a test run that was killed: stop their server, delete their files. Also run
+ * by `npm test` when it stops the integration suite early (scripts/test.ts).
+ */
+export async function reapStaleInstances(): Promise<void> {
   const root = instancesRoot();
   if (!existsSync(root)) return;
   for (const name of readdirSync(root)) {
