@@ -41,6 +41,8 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   alpha: 0.03,
   notesAlpha: 0.3,
   notesUnreportedWeight: 0.1,
+  // m of notes-backoff.ts: measured on the real-notes folds (docs/notes.md, issue 47).
+  notesBackoff: 2,
   notesCodedPrior: 4,
   unreportedWeight: 1,
   unreportedPower: 2,
@@ -100,7 +102,9 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const reported = withImpliedParents(s, said);
   // Free text is read against what notes say where a disease has both kinds of records (same features, same order).
   const view = (kind === 'text' ? textView(s, opts) : null) ?? s;
-  const tables = nbTables(view, opts);
+  // The notes backoff is for KGs learnt from notes alone: a KG with coded features (DDXPlus, mixed)
+  // keeps the rates it was chosen with, for text (its text view) and coded answers alike.
+  const tables = nbTables(view, learntFromNotesAlone(s) ? opts : { ...opts, notesBackoff: 0 });
   // Completeness counts what the patient said; an implied parent adds no information about length.
   const reportedWeight = said.reduce((a, r) => a + r.weight, 0);
   const lambda = effectiveUnreportedWeight(tables, reportedWeight, opts.unreportedWeight, opts.unreportedPower ?? 1);
@@ -131,6 +135,14 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   }));
   const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, topLabel: Boolean(params?.topLabel || params?.topOdds), unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
   return { differential, probability };
+}
+
+const notesAlone = new WeakMap<KgSnapshot, boolean>();
+/** Every feature of the KG was learnt from notes (no coded source). */
+function learntFromNotesAlone(s: KgSnapshot): boolean {
+  let v = notesAlone.get(s);
+  if (v === undefined) notesAlone.set(s, (v = s.features.length > 0 && s.features.every((f) => f.fromNotes === true)));
+  return v;
 }
 
 /** The few reported features that moved this disease's score most, by their clinical labels (never patient text). */

@@ -33,7 +33,8 @@ export function textView(s: KgSnapshot, p: TextViewParams): KgSnapshot | null {
   const key = `${p.alpha}|${p.notesAlpha}|${p.minRecords}|${p.declared}|${p.notesCodedPrior}`;
   const hit = perSnap.get(key);
   if (hit) return hit;
-  const coded = nbTables(s, p);
+  // The coded rates as chosen (no notes backoff: that is for KGs learnt from notes alone).
+  const coded = nbTables(s, { alpha: p.alpha, ...(p.notesAlpha === undefined ? {} : { notesAlpha: p.notesAlpha }), ...(p.minRecords === undefined ? {} : { minRecords: p.minRecords }), ...(p.declared === undefined ? {} : { declared: p.declared }) });
   const a = p.notesAlpha ?? p.alpha;
   const m = p.notesCodedPrior;
   const edges: ManifestationEdge[] = [];

@@ -70,6 +70,36 @@ describe('reasoner: the text view of a KG of coded records and notes (issue 24)'
     assert.deepEqual([...seen[1]!], [...seen[2]!], 'a coded query scores as on the KG without the notes mentions');
   });
 
+  it('the notes backoff (a default for KGs learnt from notes alone) leaves a KG with coded features as it was, text and coded answers alike', () => {
+    assert.ok((DEFAULT_EVIDENCE_OPTIONS.notesBackoff ?? 0) > 0, 'on by default');
+    const s = mixed();
+    for (const text of ['fever', null]) {
+      const scores = (m: number) => {
+        const out: Float64Array[] = [];
+        rankWithProbability(ctx(s, text), { ...DEFAULT_EVIDENCE_OPTIONS, notesBackoff: m }, (x) => out.push(x.scores));
+        return [...out[0]!];
+      };
+      assert.deepEqual(scores(2), scores(0), String(text));
+    }
+    // On a KG learnt from notes alone it does move the scores (so the check above can fail).
+    const notesOnly = buildSnapshot({
+      categories: [{ id: 'cat:all', name: 'all' }],
+      subcategories: [{ id: 'sub:all', name: 'all', categoryId: 'cat:all' }],
+      diseases: [disease('dis:a', 5), disease('dis:b', 5)],
+      features: [feature('feat:fever', true), feature('feat:bugs', true)],
+      manifestations: [
+        { diseaseId: 'dis:a', featureId: 'feat:fever', prevalence: 1, count: 5, source: 'ehr' },
+        { diseaseId: 'dis:b', featureId: 'feat:bugs', prevalence: 0.6, count: 3, source: 'ehr' },
+      ],
+    });
+    const on = (m: number) => {
+      const out: Float64Array[] = [];
+      rankWithProbability(ctx(notesOnly, 'fever'), { ...DEFAULT_EVIDENCE_OPTIONS, notesBackoff: m }, (x) => out.push(x.scores));
+      return out[0]![0]! - out[0]![1]!;
+    };
+    assert.notEqual(on(2), on(0));
+  });
+
   it('sparse scoring equals exhaustive scoring on the view', () => {
     const view = textView(mixed(), params)!;
     const t = nbTables(view, { ...params, notesUnreportedWeight: 0.1 });
