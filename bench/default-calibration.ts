@@ -6,6 +6,8 @@
  *    pooled, through the served diagnose path, calibrated and not (the same build, its calibration
  *    ignored): ECE with its bootstrap interval, truth under 1% or unlisted, Brier, log-loss, AUROC of
  *    the top-1 probability, top-1 / top-3;
+ *  - saves the fit's raw scores (work/fit-samples.json) and the blind cases' on the served KG
+ *    (work/blind-samples.json), numbers only, so bench/calibration-tail.ts can refit without a build;
  *  - with --eval, the held-out DDXPlus patients at 0 and 3 questions (`dxgraph eval --protocol
  *    interactive`), on the build and on a copy of its data dir without the calibration.
  * Prints the issue's goals as met or not.
@@ -28,7 +30,7 @@ import { manifestPath } from '../src/domain/artifacts.js';
 import { calibrationMetrics } from '../src/eval/calibration-metrics.js';
 import { readManifest } from '../src/query/load-snapshot.js';
 import { openQueryService } from '../src/query/query-service.js';
-import { formatGoals, scoreBlindSets } from './lib/default-calibration-score.js';
+import { blindSamples, formatGoals, scoreBlindSets } from './lib/default-calibration-score.js';
 import { benchNeo4j } from './lib/neo4j.js';
 
 const run = promisify(execFile);
@@ -56,7 +58,7 @@ try {
     await rm(work, { recursive: true, force: true });
     await dx(['split', '--source', 'ddxplus:datasets/ddxplus', '--test-fraction', '0.4', '--seed', '1', '--out-dir', join(work, 'split')]);
     const t0 = performance.now();
-    report = await dx(['build', '--source', `ddxplus:${join(work, 'split', 'train')}`]);
+    report = await dx(['build', '--source', `ddxplus:${join(work, 'split', 'train')}`, '--calibration-samples', join(work, 'fit-samples.json')]);
     buildSeconds = (performance.now() - t0) / 1000;
     log(`build (no calibration flags) in ${buildSeconds.toFixed(1)} s`);
   }
@@ -73,6 +75,8 @@ try {
       const cases = (await Promise.all(a.blind!.split(',').map((p) => readTextCases(p.trim())))).flat();
       const blind = await scoreBlindSets({ before: await open(false), after: await open(true), cases, log });
       out.blind = { before: blind.before, after: blind.after, top: blind.top, top1Brier: blind.top1Brier };
+      // The blind cases' raw scores on the served KG (numbers only), for refit experiments (bench/calibration-tail.ts).
+      await writeFile(join(work, 'blind-samples.json'), await blindSamples({ graph, dataDir, embedder: createEmbedder(config), cases }));
       process.stdout.write(`\n${formatGoals(blind)}\n`);
     } finally {
       await graph.close();

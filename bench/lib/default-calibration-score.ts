@@ -7,7 +7,11 @@ import type { TextCase } from '../../src/calibration/text-cases.js';
 import { InputError } from '../../src/errors.js';
 import { calibrationMetrics, probabilityCase, type CalibrationMetrics, type ProbabilityCase } from '../../src/eval/calibration-metrics.js';
 import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
-import { textInput, type QueryService } from '../../src/query/query-service.js';
+import { openQueryService, textInput, type QueryService } from '../../src/query/query-service.js';
+import { collectSamples, scoreCapture } from '../../src/calibration/fit-stage.js';
+import { casesFromText } from '../../src/calibration/held-out-cases.js';
+import { samplesJson } from '../../src/calibration/samples-file.js';
+import { EvidenceReasoner } from '../../src/reasoners/evidence-reasoner.js';
 
 export interface BlindScores {
   before: CalibrationMetrics;
@@ -79,4 +83,14 @@ export function formatGoals(s: BlindScores): string {
     `blind free text pooled (n ${a.n}; ${s.skipped} skipped: no KG disease or refused), uncalibrated → calibrated; mean top-1 p ${pct(b.mean_top1)} → ${pct(a.mean_top1)}:`,
     ...goals.map(([name, met, fig]) => `  ${met ? '✓' : '✗'} ${name.padEnd(28)} ${fig}`),
   ].join('\n');
+}
+
+/** The blind cases' raw scores on the served KG as samples JSON (src/calibration/samples-file.ts), cases the KG has no disease for left out. */
+export async function blindSamples(o: Omit<Parameters<typeof openQueryService>[0], 'reasoners' | 'calibrated'> & { cases: readonly TextCase[] }): Promise<string> {
+  const capture = scoreCapture();
+  const query = await openQueryService({ ...o, reasoners: [new EvidenceReasoner({}, { onScores: capture.onScores })] });
+  const gold = diagnosisToDisease(query.snapshot);
+  const named = o.cases.filter((c) => gold.has(c.condition.toLowerCase()));
+  const samples = await collectSamples({ diagnose: (i) => query.diagnose(i), snapshot: query.snapshot, capture }, casesFromText(named, (c) => gold.get(c.condition.toLowerCase()) ?? null));
+  return samplesJson(samples);
 }

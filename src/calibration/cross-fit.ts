@@ -16,6 +16,7 @@ import type { BuildManifest } from '../domain/artifacts.js';
 import type { NormalizedRecord } from '../domain/record.js';
 import { markUncalibrated, writeCalibration, type CalibrationFile } from './calibration-file.js';
 import { isHeldOut, planHeldOut, type HeldOutPlan } from './held-out-share.js';
+import type { CollectedSamples } from './fit-stage.js';
 import { runCalibration } from './run-calibration.js';
 import { shippedTextCases } from './shipped-text-cases.js';
 
@@ -32,6 +33,8 @@ export interface CrossFitDeps<B extends Built> {
   log(line: string): void;
   onProgress?: (done: number, total: number) => void;
   share?: number;
+  /** Sees the fit's raw scores (run-calibration.ts). */
+  onSamples?: (samples: CollectedSamples) => void;
 }
 
 export interface CrossFitOutcome<B> {
@@ -72,7 +75,7 @@ export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): P
     const fitted = await runCalibration({ ...config, dataDir: fitDir }, {
       records: heldOut, textCases: [], sources: [`held-out: ${plan.heldOutUnits} patients (${heldOut.length} records) of the build's source`],
       // Ids differ by construction; two patients alike in content are two patients.
-      allowContentDuplicates: true, shippedText: await shippedTextCases(), basis, ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+      allowContentDuplicates: true, shippedText: await shippedTextCases(), basis, ...(deps.onProgress ? { onProgress: deps.onProgress } : {}), ...(deps.onSamples ? { onSamples: deps.onSamples } : {}),
     });
     ms.fit = t() - t0;
     deps.log('calibration: building the served KG from every patient');

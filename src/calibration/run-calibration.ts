@@ -14,7 +14,7 @@ import { assertNoLeakage, findLeakage, indexedRecords } from '../eval/leakage.js
 import { openQueryService } from '../query/query-service.js';
 import { EvidenceReasoner } from '../reasoners/evidence-reasoner.js';
 import { writeCalibration, type CalibrationFile } from './calibration-file.js';
-import { calibrationFile, collectSamples, fitCalibration, scoreCapture } from './fit-stage.js';
+import { calibrationFile, collectSamples, fitCalibration, scoreCapture, type CollectedSamples } from './fit-stage.js';
 import { casesFromRecords, casesFromText } from './held-out-cases.js';
 import type { ShippedText } from './shipped-text-cases.js';
 import type { TextCase } from './text-cases.js';
@@ -30,6 +30,8 @@ export interface CalibrationInput {
   shippedText?: ShippedText;
   /** How the fit was made (the default build's cross-fit, issue 48), stored in the file. */
   basis?: string;
+  /** Sees the raw scores the fit is made on (numbers only; `dxgraph build --calibration-samples` saves them for refit experiments). */
+  onSamples?: (samples: CollectedSamples) => void;
 }
 
 export async function runCalibration(config: Config, input: CalibrationInput): Promise<CalibrationFile> {
@@ -51,6 +53,7 @@ export async function runCalibration(config: Config, input: CalibrationInput): P
       ...(shipped?.used ? casesFromText(input.shippedText!.cases, textTruth) : []),
     ];
     const samples = await collectSamples({ diagnose: (i) => query.diagnose(i), snapshot: query.snapshot, capture }, cases, (n) => input.onProgress?.(n, cases.length));
+    input.onSamples?.(samples);
     const sources = [...input.sources, ...(shipped?.used ? input.shippedText!.sources : [])];
     const basis = [input.basis, shipped?.note].filter(Boolean).join('; ');
     const file = { ...calibrationFile(query.artifacts.manifest.buildId, fitCalibration(samples), samples, sources), ...(basis ? { basis } : {}) };

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createEmbedder } from '../adapters/embeddings/index.js';
@@ -22,6 +23,8 @@ import { calibrateFromFlags } from './calibrate-command.js';
 import { buildCalibrated } from '../calibration/cross-fit.js';
 import { markUncalibrated } from '../calibration/calibration-file.js';
 import { crossFitLines } from '../calibration/cross-fit-report.js';
+import type { CollectedSamples } from '../calibration/fit-stage.js';
+import { samplesJson } from '../calibration/samples-file.js';
 import type { NormalizedRecord } from '../domain/record.js';
 import { splitFilter } from '../sources/split.js';
 import { defaultLexiconPath, loadConceptNames } from '../../kg-build/hierarchy-lexicon.js';
@@ -53,6 +56,8 @@ interface BuildFlags {
   /** Issue 48: false with --no-calibrate; otherwise the build calibrates itself (src/calibration/cross-fit.ts). */
   calibrate?: boolean;
   calibrationShare?: number;
+  /** Where to save the default calibration's raw fit scores (numbers only), for refit experiments. */
+  calibrationSamples?: string;
 }
 
 const HIERARCHY_MODES = ['auto', 'statistical', 'icd10', 'llm'] as const;
@@ -139,6 +144,7 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
       runBuild({ source, dataDir, params, exportGexf, conceptNames: names.value, ...(include ? { include } : {}) }, services);
     let outcome: BuildOutcome;
     let calibrationLines: string[];
+    let samples: CollectedSamples | null = null;
     if (selfCalibrate) {
       const split = params.split;
       const crossFit = await buildCalibrated({
@@ -148,7 +154,9 @@ async function runBuildCommand(o: BuildFlags): Promise<void> {
         inBuild: () => (split ? splitFilter({ ...split, part: 'train' }) : () => true),
         log: (l) => process.stderr.write(`${l}\n`),
         ...(o.calibrationShare !== undefined ? { share: o.calibrationShare } : {}),
+        ...(o.calibrationSamples ? { onSamples: (s: CollectedSamples) => { samples = s; } } : {}),
       });
+      if (o.calibrationSamples && samples) await writeFile(o.calibrationSamples, samplesJson(samples));
       outcome = crossFit.served;
       calibrationLines = crossFitLines(crossFit);
     } else {
@@ -223,6 +231,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--batch-size <n>', 'rows per Neo4j UNWIND batch', num('batch-size', { integer: true }), 5000)
     .option('--no-calibrate', 'serve the raw posterior: no calibration fit (by default the build holds out 20% of its patients, fits the calibration on a KG of the rest, then builds the served KG from all)')
     .option('--calibration-share <x>', 'share of patients the default calibration holds out (default 0.2; large sources hold out at most 1,000)', num('calibration-share'))
+    .option('--calibration-samples <file>', "save the default calibration's raw fit scores (numbers only: every disease's log-score, the truth's index, completeness; no text) for refit experiments (bench/calibration-tail.ts)")
     .option('--calibrate-held-out <spec>', "then fit the posterior calibration on these held-out patients (never in the build; e.g. a validate split); sources needing a mapping: use `dxgraph calibrate`")
     .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/cal.jsonl)')
     .action(runBuildCommand);
