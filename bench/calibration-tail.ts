@@ -7,18 +7,20 @@
  * and prints issue 48's goals, where the truth ranked, and each case whose truth fell under 1%
  * (its rank and probability: numbers only). No Neo4j, no build: seconds.
  *
- *   node --import tsx bench/calibration-tail.ts [--work .dxgraph-bench/default-calibration]
+ *   node --import tsx bench/calibration-tail.ts [--work .dxgraph-bench/default-calibration] [--cases] [--refit]
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fitCalibrationParams, type CalibrationSample } from '../src/calibration/fit-temperature.js';
+import { readCalibration } from '../src/calibration/calibration-file.js';
 import { readSamples } from '../src/calibration/samples-file.js';
+import { readManifest } from '../src/query/load-snapshot.js';
 import { calibratedPosterior, type KindTemperature } from '../src/calibration/temperature.js';
 import { calibrationMetrics, probabilityCase, type ProbabilityCase } from '../src/eval/calibration-metrics.js';
 import { formatRankLine } from '../src/eval/calibration-html.js';
 import { listedDiseases } from '../src/reasoners/listed-diseases.js';
 
-const { values: a } = parseArgs({ options: { work: { type: 'string', default: '.dxgraph-bench/default-calibration' }, listed: { type: 'string', default: '10' }, cases: { type: 'boolean', default: false } } });
+const { values: a } = parseArgs({ options: { work: { type: 'string', default: '.dxgraph-bench/default-calibration' }, listed: { type: 'string', default: '10' }, cases: { type: 'boolean', default: false }, refit: { type: 'boolean', default: false } } });
 const work = resolve(a.work!);
 const fit = await readSamples(join(work, 'fit-samples.json'));
 const blind = (await readSamples(join(work, 'blind-samples.json'))).text;
@@ -52,9 +54,30 @@ process.stdout.write(`fit cases: coded ${fit.coded.length}, text ${fit.text.leng
 const ranks = blind.map((s) => served(s, undefined).rank);
 const atLeast = (r: number) => ranks.filter((x) => x >= r).length;
 process.stdout.write(`blind truth rank ≥ 4: ${atLeast(4)}, ≥ 6: ${atLeast(6)}, ≥ 11: ${atLeast(11)}, ≥ 20: ${atLeast(20)} of ${ranks.length}\n`);
+// The same on the fit cases: how often an order-preserving calibration fitted there sees the truth that low.
+const fitRanks = fit.text.map((s) => served(s, undefined).rank);
+const share = (xs: number[], lo: number, hi = Infinity) => pct(xs.filter((x) => x >= lo && x <= hi).length / xs.length);
+process.stdout.write(`truth at rank 4-10 / 11+: fit text cases ${share(fitRanks, 4, 10)} / ${share(fitRanks, 11)}, blind ${share(ranks, 4, 10)} / ${share(ranks, 11)}\n`);
 report('uncalibrated', undefined);
-const t0 = performance.now();
-const current = fitCalibrationParams(fit.text);
-process.stdout.write(`fit in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify({ ...current, topLabel: current.topLabel ? 'yes' : null })}\n`);
-report('build fit (today)', current);
+// The served build's own text calibration, or (--refit) the build's fit made again on the saved scores (minutes).
+let current: KindTemperature | undefined;
+if (a.refit) {
+  const t0 = performance.now();
+  const f = fitCalibrationParams(fit.text);
+  process.stdout.write(`refit in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify({ ...f, topLabel: f.topLabel ? 'yes' : null })}\n`);
+  current = f;
+} else {
+  const dataDir = join(work, 'data');
+  current = (await readCalibration(dataDir, await readManifest(dataDir)))?.kinds.text;
+}
+report(a.refit ? 'refit' : 'served calibration', current);
 void formatRankLine;
+
+// What ECE's bootstrap interval can show on this many cases: a perfectly calibrated system with the
+// same top-1 probabilities (each answer right exactly as often as it says), its interval over 40 draws.
+const tops = blind.map((s) => served(s, current).pc);
+let seed = 7;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const sims = Array.from({ length: 40 }, () => calibrationMetrics(tops.map((c) => ({ ...c, correct: rnd() < c.top })), { resamples: 300, seed: Math.floor(rnd() * 1e6) })!);
+const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+process.stdout.write(`a perfectly calibrated system with these ${tops.length} top-1 probabilities: ECE ${f3(mean(sims.map((m) => m.ece)))}, bootstrap interval [${f3(mean(sims.map((m) => m.ci95.ece[0])))}, ${f3(mean(sims.map((m) => m.ci95.ece[1])))}] on average; upper end above 0.05 in ${sims.filter((m) => m.ci95.ece[1] > 0.05).length} of ${sims.length} draws\n`);
