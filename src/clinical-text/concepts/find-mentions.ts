@@ -72,11 +72,14 @@ function candidates(index: ConceptIndex, token: Token): Candidate[] {
 }
 
 /** Vocabulary stems within the typo budget, at the least distance, of the same first letter and never across opposite prefixes. */
-function withinBudget(index: ConceptIndex, token: Token, budget: number, keep?: (s: string) => boolean): Candidate[] {
+export function withinBudget(index: ConceptIndex, token: Token, budget: number, keep?: (s: string) => boolean): Candidate[] {
   let best = budget + 1;
   let found: Candidate[] = [];
-  for (const s of budget === 0 ? [] : index.byStem.keys()) {
-    if (s.length < 4 || s[0] !== token.stem[0]) continue;
+  const bucket = budget === 0 ? undefined : byInitial(index).get(token.stem[0]!);
+  const n = token.stem.length;
+  for (const s of bucket ?? []) {
+    // editDistance's own first test, made before the call: most stems of the letter are too long or short.
+    if (Math.abs(s.length - n) > budget) continue;
     const d = editDistance(token.stem, s, budget);
     if (d > budget || d > best || crossesOpposites(token.stem, s) || (keep && !keep(s))) continue;
     if (d < best) found = [];
@@ -84,6 +87,27 @@ function withinBudget(index: ConceptIndex, token: Token, budget: number, keep?: 
     found.push({ stem: s, penalty: TYPO });
   }
   return found;
+}
+
+/**
+ * The index's stems of four letters or more by first letter, each list in the index's order: the
+ * stems a typo may have meant (its first letter must agree), met in the order a scan of every stem
+ * meets them, so ties keep the same first stem. Built once per index.
+ */
+const initials = new WeakMap<ConceptIndex, Map<string, string[]>>();
+function byInitial(index: ConceptIndex): Map<string, string[]> {
+  let m = initials.get(index);
+  if (!m) {
+    m = new Map();
+    for (const s of index.byStem.keys()) {
+      if (s.length < 4) continue;
+      const list = m.get(s[0]!);
+      if (list) list.push(s);
+      else m.set(s[0]!, [s]);
+    }
+    initials.set(index, m);
+  }
+  return m;
 }
 
 /**

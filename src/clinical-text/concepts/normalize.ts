@@ -78,10 +78,11 @@ export function formStems(form: string): string[] {
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const n = b.length;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  // Three rows of the table, reused across calls (the typo matcher asks thousands per note).
+  if (rows[0]!.length < n + 1) rows = [0, 1, 2].map(() => new Int32Array(2 * (n + 1)));
+  let [prev2, prev, cur] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = new Array<number>(n + 1);
     cur[0] = i;
     let rowMin = i;
     for (let j = 1; j <= n; j++) {
@@ -92,11 +93,11 @@ export function editDistance(a: string, b: string, max: number): number {
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
-    prev2 = prev;
-    prev = cur;
+    [prev2, prev, cur] = [prev, cur, prev2];
   }
   return prev[n]!;
 }
+let rows: Int32Array[] = [0, 1, 2].map(() => new Int32Array(64));
 
 /** Typos tolerated by word length: none under 5 letters (too many real words one edit apart). */
 export function typoBudget(word: string): number {
