@@ -42,7 +42,7 @@ export interface DecomposeOptions {
   noteFeatureRank: NoteFeatureRank;
 }
 
-export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.003, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5, noteFeaturesPerDisease: 0, noteFeatureCeiling: 0.9, noteFeatureRank: 'association' };
+export const DEFAULT_DECOMPOSE_OPTIONS: DecomposeOptions = { mergeSimilarity: 0.92, minCount: 1, completeRecordsFirst: 5, minNoteSupport: 2, thinDiseaseNotes: 5, emergentMaxP: 0.003, sharedFindingDiseases: 5, maxNoteFeatureShare: 0.5, noteFeaturesPerDisease: 0, noteFeatureCeiling: 0.9, noteFeatureRank: 'auto' };
 
 export interface DecomposedFeatures {
   features: FeatureNode[];

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { noteFeatureBudget, overNoteFeatureBudget } from '../../kg-build/note-feature-budget.js';
+import { noteFeatureBudget, overNoteFeatureBudget, resolveNoteFeatureRank } from '../../kg-build/note-feature-budget.js';
 
 /**
  * The budget of features a KG learns from notes (issue 24: at most half as many features as
@@ -101,6 +101,19 @@ describe('kg-build note-feature-budget: how many features notes may teach the KG
     it('ranks a finding a disease states no more often than the rest last for that disease', () => {
       // Each disease's first is its own finding, never pain; in a budget of 2 the better-backed firsts stay (dysuria 8, toe pain 7 notes).
       assert.deepEqual([...overNoteFeatureBudget(input, 2 / 30, undefined, 'association')].sort(), ['myalgia', 'pain']);
+    });
+
+    it("'auto' ranks by association when the median disease has fewer than 10 notes, else by support", () => {
+      const few = new Map([['d:flu', 9], ['d:gout', 4], ['d:cystitis', 30]]);
+      assert.equal(resolveNoteFeatureRank('auto', few), 'association');
+      assert.equal(resolveNoteFeatureRank('auto', notedPerDisease), 'support', 'median 10');
+      assert.equal(resolveNoteFeatureRank('auto', new Map([['a', 9], ['b', 10]])), 'association', 'median 9.5');
+      assert.equal(resolveNoteFeatureRank('auto', undefined), 'support');
+      assert.equal(resolveNoteFeatureRank('support', few), 'support');
+      // 10 notes each: as 'support'; 9 each: as 'association' (only the median decides).
+      assert.deepEqual([...overNoteFeatureBudget(input, 0.1, undefined, 'auto')], ['myalgia']);
+      const thin = { ...input, notedPerDisease: new Map([['d:flu', 9], ['d:gout', 9], ['d:cystitis', 9]]) };
+      assert.deepEqual([...overNoteFeatureBudget(thin, 0.1, undefined, 'auto')], [...overNoteFeatureBudget(thin, 0.1, undefined, 'association')]);
     });
 
     it('is a configuration error without the notes per disease', () => {
