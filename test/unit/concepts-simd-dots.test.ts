@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { FormEntry } from '../../src/clinical-text/concepts/concept-index.js';
-import { buildFormVectors, nearestForm, nearestFormByScan } from '../../src/clinical-text/concepts/embed-forms.js';
+import { buildFormVectors, nearestForm, nearestFormByScan, nearestFormsOf } from '../../src/clinical-text/concepts/embed-forms.js';
 import { SIMD_ROUNDING, SIMD_WIDTH, simdDots } from '../../src/clinical-text/concepts/simd-dots.js';
 import { seededRandom } from '../../src/util/rng.js';
 
@@ -35,14 +35,19 @@ describe('concepts: SIMD dot products of the embedding fallback', () => {
       const gamma = (dim * SIMD_ROUNDING) / (1 - dim * SIMD_ROUNDING);
       let differs = 0;
       for (let q = 0; q < 20; q++) {
-        const v = unit(rand, dim);
-        const sums = simd.dots(v);
-        assert.equal(sums.length, rows.length);
-        rows.forEach((r, i) => {
-          let exact = 0;
-          for (let j = 0; j < dim; j++) exact += r[j]! * v[j]!;
-          assert.ok(Math.abs(sums[i]! - exact) <= gamma, `row ${i}: ${sums[i]} vs ${exact}`);
-          if (sums[i] !== exact) differs++;
+        const four = [unit(rand, dim), unit(rand, dim), unit(rand, dim), unit(rand, dim)] as const;
+        const sums4 = Float32Array.from(simd.dots4(four));
+        assert.equal(sums4.length, 4 * rows.length);
+        four.forEach((v, k) => {
+          const sums = simd.dots(v);
+          assert.equal(sums.length, rows.length);
+          rows.forEach((r, i) => {
+            let exact = 0;
+            for (let j = 0; j < dim; j++) exact += r[j]! * v[j]!;
+            assert.ok(Math.abs(sums[i]! - exact) <= gamma, `row ${i}: ${sums[i]} vs ${exact}`);
+            assert.ok(Math.abs(sums4[4 * i + k]! - exact) <= gamma, `row ${i} of four (${k}): ${sums4[4 * i + k]} vs ${exact}`);
+            if (sums[i] !== exact) differs++;
+          });
         });
       }
       // The sums are float32: they do differ from the float64 products, which is why only the bound is trusted.
@@ -64,8 +69,8 @@ describe('concepts: SIMD dot products of the embedding fallback', () => {
     }
     const forms = buildFormVectors('test', rows.map((_, i) => entry(i)), rows);
     let reached = 0;
-    for (let q = 0; q < 80; q++) {
-      const v = unit(rand, dim, rows[Math.floor(rand() * rows.length)], 0.001 + rand() * 0.4);
+    const phrases = Array.from({ length: 80 }, () => unit(rand, dim, rows[Math.floor(rand() * rows.length)], 0.001 + rand() * 0.4));
+    for (const [q, v] of phrases.entries()) {
       for (const threshold of [-1, 0.65, 0.8, 0.99]) {
         const fast = nearestForm(forms, v, threshold);
         assert.deepEqual(fast, nearestFormByScan(forms, v, threshold), `phrase ${q} threshold ${threshold}`);
@@ -73,5 +78,11 @@ describe('concepts: SIMD dot products of the embedding fallback', () => {
       }
     }
     assert.ok(reached > 20, `too few phrases reached the threshold (${reached})`);
+    // Four at a time and the rest one by one (batches of 0 to 9), each at its own threshold.
+    for (let count = 0; count <= 9; count++) {
+      const batch = phrases.slice(count * 7, count * 7 + count);
+      const thresholds = batch.map((_, k) => [0.65, 0.8, 0.99, -1][k % 4]!);
+      assert.deepEqual(nearestFormsOf(forms, batch, thresholds), batch.map((v, k) => nearestFormByScan(forms, v, thresholds[k]!)), `batch of ${count}`);
+    }
   });
 });

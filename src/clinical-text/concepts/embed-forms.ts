@@ -100,16 +100,33 @@ const BOUND_SLACK = 1e-9;
  */
 export function nearestForm(forms: FormVectors, vector: Float32Array, threshold: number): Nearest {
   const simd = simdFor(forms);
-  if (!simd) return nearestFormBounded(forms, vector, threshold);
+  return simd ? nearestBySums(forms, vector, threshold, simd.dots(vector), 1, 0) : nearestFormBounded(forms, vector, threshold);
+}
+
+/** nearestForm for many phrases: four at a time through the SIMD module (each form read once for the four), else one by one. */
+export function nearestFormsOf(forms: FormVectors, vectors: readonly Float32Array[], thresholds: readonly number[]): Nearest[] {
+  const simd = simdFor(forms);
+  const out: Nearest[] = [];
+  let i = 0;
+  for (; simd && i + 3 < vectors.length; i += 4) {
+    const four = [vectors[i]!, vectors[i + 1]!, vectors[i + 2]!, vectors[i + 3]!] as const;
+    const sums = simd.dots4(four);
+    four.forEach((v, k) => out.push(nearestBySums(forms, v, thresholds[i + k]!, sums, 4, k)));
+  }
+  for (; i < vectors.length; i++) out.push(nearestForm(forms, vectors[i]!, thresholds[i]!));
+  return out;
+}
+
+/** The scan's answer from float32 sums (form i's at sums[stride·i + at]): only forms within their rounding bound of the bar are scored exactly. */
+function nearestBySums(forms: FormVectors, vector: Float32Array, threshold: number, sums: Float32Array, stride: number, at0: number): Nearest {
   const { dim, matrix, entries } = forms;
-  const sums = simd.dots(vector);
   // γ_dim·|vector|·|form| (Higham): how far a float32 sum of `dim` products can be from the exact dot product.
   const gamma = (dim * SIMD_ROUNDING) / (1 - dim * SIMD_ROUNDING);
   const slack = gamma * tailNorm(vector, 0, dim) * forms.maxNorm + BOUND_SLACK;
   let best = -Infinity;
   let at = -1;
   for (let i = 0; i < entries.length; i++) {
-    if (sums[i]! + slack < (best > threshold ? best : threshold)) continue;
+    if (sums[stride * i + at0]! + slack < (best > threshold ? best : threshold)) continue;
     let s = 0;
     const o = i * dim;
     for (let j = 0; j < dim; j++) s += matrix[o + j]! * vector[j]!;
@@ -192,7 +209,8 @@ export function nearestForms(forms: FormVectors, embedder: PhraseEmbedder, asked
   if (missing.length > 0) {
     if (cache.size + missing.length > NEAREST_CACHE_ENTRIES) cache.clear();
     const vectors = embedder.embedVectors(missing.map((a) => a.text));
-    missing.forEach((a, i) => cache.set(key(a), nearestForm(forms, vectors[i]!, a.threshold)));
+    const found = nearestFormsOf(forms, vectors, missing.map((a) => a.threshold));
+    missing.forEach((a, i) => cache.set(key(a), found[i]!));
   }
   return asked.map((a) => cache.get(key(a)) ?? null);
 }

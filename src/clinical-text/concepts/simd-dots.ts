@@ -5,7 +5,8 @@
  * from the exact dot product by at most SIMD_ROUNDING · dim · |vector| · |row| (a float32 sum of
  * `dim` products; Higham's γ_n bound), and callers allow for that (embed-forms.ts).
  *
- * The module is one function, assembled here byte by byte (no toolchain at build or run time):
+ * The module, assembled here byte by byte (no toolchain at build or run time), has two functions;
+ * `dots4` is `dots` for four vectors at once, each row loaded once for the four (fourVectors):
  *
  *   (func (export "dots") (param $q i32) (param $m i32) (param $n i32) (param $dim i32) (param $out i32)
  *     (local $j i32) (local $qp i32) (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
@@ -26,6 +27,8 @@ export const SIMD_WIDTH = 16;
 export interface SimdDots {
   /** One dot product per row, into a view of the module's memory (valid until the next call). */
   dots(vector: Float32Array): Float32Array;
+  /** Four vectors at once, each row read once: element 4·row + k is vector k's (a view, valid until the next call). */
+  dots4(vectors: readonly [Float32Array, Float32Array, Float32Array, Float32Array]): Float32Array;
 }
 
 const uleb = (n: number): number[] => {
@@ -59,12 +62,16 @@ const LOAD = (offset: number) => simd(0x00, 0, ...uleb(offset)); // v128.load al
 const ZERO = simd(0x0c, ...new Array<number>(16).fill(0)); // v128.const 0
 const ADD4 = simd(0xe4), MUL4 = simd(0xe6); // f32x4.add, f32x4.mul
 const LANE = (k: number) => simd(0x1f, k); // f32x4.extract_lane
-const [Q, M, N, DIM, OUT, J, QP, A0] = [0, 1, 2, 3, 4, 5, 6, 7];
+const [Q, M, N, DIM, OUT, J, QP] = [0, 1, 2, 3, 4, 5, 6];
+const step = (local: number, delta: number, op: number) => [GET, local, I32_CONST, ...sleb(delta), op, SET, local];
+/** The sum of a v128 local's four lanes, left on the stack. */
+const lanes = (a: number) => [GET, a, ...LANE(0), GET, a, ...LANE(1), F32_ADD, GET, a, ...LANE(2), F32_ADD, GET, a, ...LANE(3), F32_ADD];
 
-function moduleBytes(): Uint8Array<ArrayBuffer> {
+/** `dots`: one vector, four independent sums per row (16 floats a turn). */
+function oneVector(): number[] {
+  const A0 = 7;
   const acc = (k: number) => [GET, A0 + k, GET, M, ...LOAD(16 * k), GET, QP, ...LOAD(16 * k), ...MUL4, ...ADD4, SET, A0 + k];
-  const step = (local: number, delta: number, op: number) => [GET, local, I32_CONST, ...sleb(delta), op, SET, local];
-  const body = [
+  return [
     2, 2, I32, 4, V128, // locals: $j $qp, $a0..$a3
     BLOCK, VOID, LOOP, VOID,
     GET, N, I32_EQZ, BR_IF, 1,
@@ -75,32 +82,63 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
     ...step(M, 64, I32_ADD), ...step(QP, 64, I32_ADD),
     GET, J, I32_CONST, ...sleb(16), I32_SUB, TEE, J, BR_IF, 0,
     END,
-    GET, OUT,
-    GET, A0, GET, A0 + 1, ...ADD4, GET, A0 + 2, GET, A0 + 3, ...ADD4, ...ADD4, TEE, A0,
-    ...LANE(0), GET, A0, ...LANE(1), F32_ADD, GET, A0, ...LANE(2), F32_ADD, GET, A0, ...LANE(3), F32_ADD,
-    F32_STORE, 2, 0,
+    GET, A0, GET, A0 + 1, ...ADD4, GET, A0 + 2, GET, A0 + 3, ...ADD4, ...ADD4, SET, A0,
+    GET, OUT, ...lanes(A0), F32_STORE, 2, 0,
     ...step(OUT, 4, I32_ADD), ...step(N, 1, I32_SUB),
     BR, 0,
     END, END, END,
   ];
+}
+
+/**
+ * `dots4`: four vectors (`dim` floats apart) against each row read once (the rows are megabytes,
+ * the vectors a few kilobytes): out[4i + k] is vector k's sum with row i. The vectors' spacing is
+ * a load offset, so a module is assembled per `dim`.
+ */
+function fourVectors(dim: number): number[] {
+  const [X, A0] = [7, 8];
+  const acc = (k: number) => [GET, A0 + k, GET, X, GET, QP, ...LOAD(4 * dim * k), ...MUL4, ...ADD4, SET, A0 + k];
+  return [
+    2, 2, I32, 5, V128, // locals: $j $qp, $x $a0..$a3
+    BLOCK, VOID, LOOP, VOID,
+    GET, N, I32_EQZ, BR_IF, 1,
+    ...[0, 1, 2, 3].flatMap((k) => [...ZERO, SET, A0 + k]),
+    GET, Q, SET, QP, GET, DIM, SET, J,
+    LOOP, VOID,
+    GET, M, ...LOAD(0), SET, X,
+    ...[0, 1, 2, 3].flatMap(acc),
+    ...step(M, 16, I32_ADD), ...step(QP, 16, I32_ADD),
+    GET, J, I32_CONST, ...sleb(4), I32_SUB, TEE, J, BR_IF, 0,
+    END,
+    ...[0, 1, 2, 3].flatMap((k) => [GET, OUT, ...lanes(A0 + k), F32_STORE, 2, ...uleb(4 * k)]),
+    ...step(OUT, 16, I32_ADD), ...step(N, 1, I32_SUB),
+    BR, 0,
+    END, END, END,
+  ];
+}
+
+function moduleBytes(dim: number): Uint8Array<ArrayBuffer> {
+  const bodies = [oneVector(), fourVectors(dim)];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]),
-    ...section(3, [1, 0]),
+    ...section(3, [2, 0, 0]),
     ...section(5, [1, 0, 1]),
-    ...section(7, [2, ...name('mem'), 2, 0, ...name('dots'), 0, 0]),
-    ...section(10, [1, ...uleb(body.length), ...body]),
+    ...section(7, [3, ...name('mem'), 2, 0, ...name('dots'), 0, 0, ...name('dots4'), 0, 1]),
+    ...section(10, [2, ...bodies.flatMap((b) => [...uleb(b.length), ...b])]),
   ]);
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-/** The compiled module, or null where this runtime has no WebAssembly SIMD (callers scan in JavaScript). */
-function simdModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    const bytes = moduleBytes();
-    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+const compiled = new Map<number, WebAssembly.Module | null>();
+/** The module for rows of `dim` floats, or null where this runtime has no WebAssembly SIMD (callers scan in JavaScript). */
+function simdModule(dim: number): WebAssembly.Module | null {
+  let mod = compiled.get(dim);
+  if (mod === undefined) {
+    const bytes = moduleBytes(dim);
+    mod = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+    compiled.set(dim, mod);
   }
-  return compiled;
+  return mod;
 }
 
 /**
@@ -108,24 +146,31 @@ function simdModule(): WebAssembly.Module | null {
  * null when SIMD is unavailable or `dim` is no multiple of SIMD_WIDTH.
  */
 export function simdDots(matrix: Float32Array, dim: number): SimdDots | null {
-  const mod = simdModule();
-  if (!mod || dim === 0 || dim % SIMD_WIDTH !== 0) return null;
+  const mod = dim === 0 || dim % SIMD_WIDTH !== 0 ? null : simdModule(dim);
+  if (!mod) return null;
   const n = matrix.length / dim;
   const { exports } = new WebAssembly.Instance(mod, {});
   const memory = exports.mem as WebAssembly.Memory;
-  const run = exports.dots as (q: number, m: number, n: number, dim: number, out: number) => void;
+  type Run = (q: number, m: number, n: number, dim: number, out: number) => void;
+  const [run, run4] = [exports.dots as Run, exports.dots4 as Run];
   const qAt = matrix.byteLength;
-  const outAt = qAt + dim * 4;
-  const bytes = outAt + n * 4;
+  const outAt = qAt + 4 * dim * 4;
+  const bytes = outAt + 4 * n * 4;
   memory.grow(Math.max(0, Math.ceil(bytes / 65536) - memory.buffer.byteLength / 65536));
   new Float32Array(memory.buffer, 0, matrix.length).set(matrix);
-  const q = new Float32Array(memory.buffer, qAt, dim);
+  const q = new Float32Array(memory.buffer, qAt, 4 * dim);
   const out = new Float32Array(memory.buffer, outAt, n);
+  const out4 = new Float32Array(memory.buffer, outAt, 4 * n);
   return {
     dots(vector) {
       q.set(vector);
       run(qAt, 0, n, dim, outAt);
       return out;
+    },
+    dots4(vectors) {
+      vectors.forEach((v, k) => q.set(v, k * dim));
+      run4(qAt, 0, n, dim, outAt);
+      return out4;
     },
   };
 }
