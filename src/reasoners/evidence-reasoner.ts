@@ -43,6 +43,7 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   notesUnreportedWeight: 0.1,
   // m of notes-backoff.ts: measured on the real-notes folds (docs/notes.md, issue 47).
   notesBackoff: 2,
+  notesBackoffBelow: 10,
   notesCodedPrior: 4,
   unreportedWeight: 1,
   unreportedPower: 2,

@@ -11,11 +11,15 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
  * likely for it too, and one few notes state is not. Additive α alone prices every unseen
  * finding alike, so a long real note's common findings cost the diseases whose few notes
  * happened not to state them, far beyond what a disease's own findings bring.
+ *
+ * Only diseases with fewer than `below` notes are backed off (issue 47: "smoothing for diseases
+ * with 4-9 notes"): one with 10 or more estimates its own rates well enough, and backing those off cost
+ * the vignette folds (10-12 notes per disease) 0.6 points top-1 (docs/notes.md).
  */
 export interface NotesBackoff {
   /** Per feature learnt from notes only: α_notes + m·q(f) (0 for coded features). */
   numerator: Float64Array;
-  /** Per disease: max(n_d, n_min) + 2·α_notes + m (0 for a disease without records). */
+  /** Per disease: max(n_d, n_min) + 2·α_notes + m (0 for a disease without records or with `below` or more: not backed off). */
   denominator: Float64Array;
   /** p(f|d) of a counted edge of a feature learnt from notes only, over `observed` records. */
   p(f: number, count: number, observed: number): number;
@@ -23,7 +27,7 @@ export interface NotesBackoff {
   unseenLog1m(d: number, shown: ArrayLike<number>): number;
 }
 
-export function notesBackoffTables(s: KgSnapshot, p: { notesAlpha: number; m: number; minRecords: number }): NotesBackoff {
+export function notesBackoffTables(s: KgSnapshot, p: { notesAlpha: number; m: number; minRecords: number; below?: number }): NotesBackoff {
   const F = s.features.length;
   const q = new Float64Array(F);
   for (const man of s.manifestations) for (let i = 0; i < man.features.length; i++) q[man.features[i]!]! += man.counts[i]!;
@@ -34,7 +38,9 @@ export function notesBackoffTables(s: KgSnapshot, p: { notesAlpha: number; m: nu
     notes.push(f);
     numerator[f] = p.notesAlpha + (p.m * (s.totalRecords > 0 ? Math.min(1, q[f]! / s.totalRecords) : 0));
   }
-  const denominator = Float64Array.from(s.diseases, (d) => (d.recordCount > 0 ? Math.max(d.recordCount, p.minRecords) + 2 * p.notesAlpha + p.m : 0));
+  // A disease with `below` records or more estimates its own rates (denominator 0: plain α_notes).
+  const below = p.below ?? Infinity;
+  const denominator = Float64Array.from(s.diseases, (d) => (d.recordCount > 0 && d.recordCount < below ? Math.max(d.recordCount, p.minRecords) + 2 * p.notesAlpha + p.m : 0));
   return {
     numerator,
     denominator,

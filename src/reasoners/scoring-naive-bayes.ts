@@ -64,6 +64,8 @@ export interface NbParams {
   declared?: boolean;
   /** m of the background backoff of features learnt from notes only (notes-backoff.ts; absent or 0: α alone). */
   notesBackoff?: number;
+  /** Diseases with this many records or more are not backed off (notes-backoff.ts; absent: all are). */
+  notesBackoffBelow?: number;
 }
 
 /** Per-query scoring knobs (the tables stay per snapshot). */
@@ -105,12 +107,12 @@ export interface NbTables {
 const EPS = 1e-4;
 const cache = new WeakMap<KgSnapshot, Map<string, NbTables>>();
 
-export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'notesUnreportedWeight' | 'minRecords' | 'declared' | 'notesBackoff'>): NbTables {
-  const { alpha, minRecords = 0, declared = false, notesUnreportedWeight: gamma = 0, notesBackoff: mB = 0 } = p;
+export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'notesUnreportedWeight' | 'minRecords' | 'declared' | 'notesBackoff' | 'notesBackoffBelow'>): NbTables {
+  const { alpha, minRecords = 0, declared = false, notesUnreportedWeight: gamma = 0, notesBackoff: mB = 0, notesBackoffBelow: below = Infinity } = p;
   const notesAlpha = p.notesAlpha ?? alpha;
   const perSnap = cache.get(s) ?? new Map<string, NbTables>();
   cache.set(s, perSnap);
-  const key = `${alpha}|${notesAlpha}|${gamma}|${minRecords}|${declared}|${mB}`;
+  const key = `${alpha}|${notesAlpha}|${gamma}|${minRecords}|${declared}|${mB}|${below}`;
   const hit = perSnap.get(key);
   if (hit) return hit;
   const D = s.diseases.length;
@@ -122,7 +124,7 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     unreportedShare: Float64Array.from(s.features, (f) => (f.fromNotes ? gamma : 1)),
     notesBackoff: null,
   };
-  const backoff = mB > 0 ? notesBackoffTables(s, { notesAlpha, m: mB, minRecords }) : null;
+  const backoff = mB > 0 ? notesBackoffTables(s, { notesAlpha, m: mB, minRecords, below }) : null;
   t.notesBackoff = backoff;
   const codedF = t.unreportedMask.reduce((a, x) => a + x, 0);
   const notesF = s.features.length - codedF;
@@ -136,14 +138,15 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
     let counted = 0;
     for (let i = 0; i < m.features.length; i++) counted += t.unreportedMask[m.features[i]!]!;
     // The features d never showed, each at p0 (coded) or, weighed by γ_notes, at p0 of the notes.
-    let sum = (codedF - counted) * Math.log(1 - p0) + (backoff ? gamma * backoff.unseenLog1m(d, m.features) : gamma * (notesF - (m.features.length - counted)) * Math.log(1 - p0Notes));
+    const backedOff = backoff !== null && backoff.denominator[d]! > 0;
+    let sum = (codedF - counted) * Math.log(1 - p0) + (backedOff ? gamma * backoff.unseenLog1m(d, m.features) : gamma * (notesF - (m.features.length - counted)) * Math.log(1 - p0Notes));
     for (let i = 0; i < m.features.length; i++) {
       // Counted edges (EHR) are smoothed over the records that could show them (domain/prevalence.ts);
       // estimated edges (LLM, triples, the text view: no count) are clamped.
       const coded = t.unreportedMask[m.features[i]!] === 1;
       const a = coded ? alpha : notesAlpha;
       const counted = n > 0 && m.counts[i]! > 0;
-      const p = counted && !coded && backoff ? backoff.p(m.features[i]!, m.counts[i]!, observedRecords(m.counts[i]!, m.prevalence[i]!, n)) : counted ? (m.counts[i]! + a) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * a) : clamp(m.prevalence[i]!);
+      const p = counted && !coded && backedOff ? backoff.p(m.features[i]!, m.counts[i]!, observedRecords(m.counts[i]!, m.prevalence[i]!, n)) : counted ? (m.counts[i]! + a) / (observedRecords(m.counts[i]!, m.prevalence[i]!, n) + 2 * a) : clamp(m.prevalence[i]!);
       lp[i] = Math.log(p);
       l1[i] = Math.log(1 - p);
       sum += t.unreportedShare[m.features[i]!]! * l1[i]!;

@@ -58,6 +58,18 @@ describe('naive Bayes: the m-estimate of features learnt from notes (notesBackof
     assert.ok(gap(2, 1) > gap(2, 0));
   });
 
+  it('backs off only the diseases with fewer than notesBackoffBelow notes (a disease with many estimates its own rates)', () => {
+    const s = kg();
+    const reported = [present(0), present(1), { feature: 0, present: false, weight: 1 }];
+    const score = (p: object) => [...nbScoresAll(s, nbTables(s, { ...params, ...p }), reported.slice(0, 2), { unreportedWeight: 0.5 }, true)];
+    // Every disease here has 5 notes: below 5 backs none off, below 6 all of them.
+    assert.deepEqual(score({ notesBackoff: 2, notesBackoffBelow: 5 }), score({ notesBackoff: 0 }));
+    assert.deepEqual(score({ notesBackoff: 2, notesBackoffBelow: 6 }), score({ notesBackoff: 2 }));
+    assert.notDeepEqual(score({ notesBackoff: 2 }), score({ notesBackoff: 0 }));
+    const t = nbTables(s, { ...params, notesBackoff: 2, notesBackoffBelow: 5 });
+    assert.deepEqual([...nbScoresAll(s, t, reported, { unreportedWeight: 0.7 }, false)], [...nbScoresAll(s, t, reported, { unreportedWeight: 0.7 }, true)]);
+  });
+
   it('leaves coded features alone and equals the exhaustive score when sparse', () => {
     const s = kg();
     const coded = (m: number) => nbScoresAll(s, nbTables(s, { ...params, notesBackoff: m }), [present(2)], { unreportedWeight: 0 }, true);
