@@ -77,9 +77,11 @@ export function withinBudget(index: ConceptIndex, token: Token, budget: number, 
   let found: Candidate[] = [];
   const bucket = budget === 0 ? undefined : byInitial(index).get(token.stem[0]!);
   const n = token.stem.length;
+  const letters = letterCounts(token.stem);
   for (const s of bucket ?? []) {
     // editDistance's own first test, made before the call: most stems of the letter are too long or short.
     if (Math.abs(s.length - n) > budget) continue;
+    if (letters && bagDistance(letters, n, s) > budget) continue;
     const d = editDistance(token.stem, s, budget);
     if (d > budget || d > best || crossesOpposites(token.stem, s) || (keep && !keep(s))) continue;
     if (d < best) found = [];
@@ -88,6 +90,37 @@ export function withinBudget(index: ConceptIndex, token: Token, budget: number, 
   }
   return found;
 }
+
+/**
+ * Bag distance: the letters one word has beyond the other's, the larger side. Every edit (insert,
+ * delete, substitute, swap) changes it by at most one, so it never exceeds the edit distance: a stem
+ * it puts over the budget is over it, without the distance table. `counts` holds the word's letters
+ * (ASCII); null for a word with others (no shortcut).
+ */
+function letterCounts(word: string): Int16Array | null {
+  const counts = new Int16Array(128);
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 128) return null;
+    counts[c]!++;
+  }
+  return counts;
+}
+
+function bagDistance(counts: Int16Array, length: number, s: string): number {
+  left.set(counts);
+  let shared = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && left[c]! > 0) {
+      left[c]!--;
+      shared++;
+    }
+  }
+  return Math.max(length - shared, s.length - shared);
+}
+/** The word's letters not yet matched, refilled per stem compared. */
+const left = new Int16Array(128);
 
 /**
  * The index's stems of four letters or more by first letter, each list in the index's order: the
