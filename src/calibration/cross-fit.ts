@@ -2,9 +2,11 @@
  * Every build calibrates itself (issue 48), by cross-fitting: a KG built from the build's
  * patients but a held-out share (held-out-share.ts) answers the held-out patients (coded, and as
  * text: their rendered records and their notes) and, for a KG whose diseases they name, the
- * labelled text shipped with the product (shipped-text-cases.ts); the calibration fitted on those
- * answers is then stored with the KG built from ALL the patients, which serves. The served KG
- * loses no training data; the price is a second build (docs/kg-build.md has the measured cost).
+ * labelled text shipped with the product (shipped-text-cases.ts); with `folds` > 1 (opt-in,
+ * --calibration-folds) further disjoint shares are held out in turn, each answered by a KG of the
+ * others; the calibration fitted on all those answers is then stored with the KG built from ALL
+ * the patients, which serves. The served KG
+ * loses no training data; the price is one more build per fold (docs/kg-build.md has the measured cost).
  * The fit KG, built from a share less, is a little less sure than the served one: its
  * calibration errs, if at all, towards modesty (docs/eval.md#calibration measures the result).
  * A build with too few patients to hold out enough is served uncalibrated, and its manifest says why.
@@ -15,9 +17,11 @@ import type { Config } from '../config.js';
 import type { BuildManifest } from '../domain/artifacts.js';
 import type { NormalizedRecord } from '../domain/record.js';
 import { markUncalibrated, writeCalibration, type CalibrationFile } from './calibration-file.js';
+import { calibrationFile, fitCalibration } from './fit-stage.js';
+import { splitUnitOf } from '../sources/split.js';
 import { isHeldOut, planHeldOut, type HeldOutPlan } from './held-out-share.js';
 import type { CollectedSamples } from './fit-stage.js';
-import { runCalibration } from './run-calibration.js';
+import { collectCalibration } from './run-calibration.js';
 import { shippedTextCases } from './shipped-text-cases.js';
 
 type Built = { buildId: string; manifest: BuildManifest };
@@ -33,6 +37,8 @@ export interface CrossFitDeps<B extends Built> {
   log(line: string): void;
   onProgress?: (done: number, total: number) => void;
   share?: number;
+  /** Disjoint held-out shares, each answered by a KG of the others (default 1). */
+  folds?: number;
   /** Sees the fit's raw scores (run-calibration.ts). */
   onSamples?: (samples: CollectedSamples) => void;
 }
@@ -48,7 +54,7 @@ export interface CrossFitOutcome<B> {
 
 export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): Promise<CrossFitOutcome<B>> {
   const { config } = deps;
-  const plan = await planHeldOut(deps.records(), deps.inBuild(), deps.share === undefined ? {} : { share: deps.share });
+  const plan = await planHeldOut(deps.records(), deps.inBuild(), { ...(deps.share === undefined ? {} : { share: deps.share }), ...(deps.folds === undefined ? {} : { folds: deps.folds }) });
   const ms = { fitBuild: 0, fit: 0, servedBuild: 0 };
   const t = () => performance.now();
   if (plan.tooSmall) {
@@ -58,36 +64,68 @@ export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): P
     const manifest = await markUncalibrated(config.dataDir, served.manifest, `too small to calibrate: ${plan.tooSmall}; probabilities are the raw posterior (likely overconfident): read the ranks`);
     return { served: { ...served, manifest }, plan, calibration: null, ms };
   }
-  const share = plan.share;
-  // The fit KG lives in a data dir of its own: the real one's `current` only ever names the served build.
+  const { share, folds } = plan;
+  // The fit KGs live in a data dir of their own: the real one's `current` only ever names the served build.
   const fitDir = join(config.dataDir, '.calibration-fit');
-  await rm(fitDir, { recursive: true, force: true });
   try {
-    deps.log(`calibration: building a KG of ${plan.units - plan.heldOutUnits} patients, ${plan.heldOutUnits} (${pct(share)}) held out to fit on`);
+    // Fold by fold: a KG of the build's patients but that fold's share answers them (the shipped text once, on the first).
+    const parts: CollectedSamples[] = [];
+    const sources: string[] = [];
+    let basis = '';
+    const shipped = await shippedTextCases();
+    for (let fold = 0; fold < folds; fold++) {
+      await rm(fitDir, { recursive: true, force: true });
+      const keep = deps.inBuild();
+      const heldOut: NormalizedRecord[] = [];
+      for await (const r of deps.records()) if (keep(r) && isHeldOut(r, share, fold)) heldOut.push(r);
+      const units = new Set(heldOut.map(splitUnitOf)).size;
+      deps.log(`calibration: building a KG of ${plan.units - units} patients, ${units} (${pct(share)}) held out to fit on${folds > 1 ? ` (fold ${fold + 1} of ${folds})` : ''}`);
+      let t0 = t();
+      await deps.build(fitDir, (r) => !isHeldOut(r, share, fold));
+      ms.fitBuild += t() - t0;
+      t0 = t();
+      const got = await collectCalibration({ ...config, dataDir: fitDir }, {
+        records: heldOut, textCases: [], sources: [`held-out: ${units} patients (${heldOut.length} records) of the build's source${folds > 1 ? ` (fold ${fold + 1})` : ''}`],
+        // Ids differ by construction; two patients alike in content are two patients.
+        allowContentDuplicates: true, ...(fold === 0 ? { shippedText: shipped } : {}), basis: crossFitBasis(plan), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+      });
+      ms.fit += t() - t0;
+      parts.push(got.samples);
+      sources.push(...got.sources);
+      if (fold === 0) basis = got.basis;
+    }
+    const samples = mergeSamples(parts);
+    deps.onSamples?.(samples);
     let t0 = t();
-    await deps.build(fitDir, (r) => !isHeldOut(r, share));
-    ms.fitBuild = t() - t0;
-    const keep = deps.inBuild();
-    const heldOut: NormalizedRecord[] = [];
-    for await (const r of deps.records()) if (keep(r) && isHeldOut(r, share)) heldOut.push(r);
-    const basis = `cross-fit: a KG of the build's patients but ${pct(share)} held out (${plan.heldOutUnits} of ${plan.units}) answered them; the fit is served with the KG of all ${plan.units}`;
-    t0 = t();
-    const fitted = await runCalibration({ ...config, dataDir: fitDir }, {
-      records: heldOut, textCases: [], sources: [`held-out: ${plan.heldOutUnits} patients (${heldOut.length} records) of the build's source`],
-      // Ids differ by construction; two patients alike in content are two patients.
-      allowContentDuplicates: true, shippedText: await shippedTextCases(), basis, ...(deps.onProgress ? { onProgress: deps.onProgress } : {}), ...(deps.onSamples ? { onSamples: deps.onSamples } : {}),
-    });
-    ms.fit = t() - t0;
+    const fits = fitCalibration(samples);
+    ms.fit += t() - t0;
     deps.log('calibration: building the served KG from every patient');
     t0 = t();
     const served = await deps.build(config.dataDir, null);
     ms.servedBuild = t() - t0;
-    const calibration = { ...fitted, buildId: served.buildId };
+    const calibration = { ...calibrationFile(served.buildId, fits, samples, sources), ...(basis ? { basis } : {}) };
     const manifest = await writeCalibration(config.dataDir, served.manifest, calibration);
     return { served: { ...served, manifest }, plan, calibration, ms };
   } finally {
     await rm(fitDir, { recursive: true, force: true });
   }
+}
+
+function crossFitBasis(plan: HeldOutPlan): string {
+  const each = plan.folds > 1 ? `${plan.folds} disjoint shares of ${pct(plan.share)} held out in turn, each answered by a KG of the others (${plan.heldOutUnits} of ${plan.units} patients held out once)` : `a KG of the build's patients but ${pct(plan.share)} held out (${plan.heldOutUnits} of ${plan.units}) answered them`;
+  return `cross-fit: ${each}; the fit is served with the KG of all ${plan.units}`;
+}
+
+/** One fold's samples after another, counts summed. */
+export function mergeSamples(parts: readonly CollectedSamples[]): CollectedSamples {
+  const byKind: CollectedSamples['byKind'] = { coded: [], text: [] };
+  const counts: Record<string, number> = {};
+  for (const p of parts) {
+    byKind.coded.push(...p.byKind.coded);
+    byKind.text.push(...p.byKind.text);
+    for (const [k, n] of Object.entries(p.counts)) counts[k] = (counts[k] ?? 0) + n;
+  }
+  return { byKind, counts };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(x < 0.01 ? 2 : 0)}%`;

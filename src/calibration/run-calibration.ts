@@ -7,6 +7,7 @@
 import { createEmbedder } from '../adapters/embeddings/index.js';
 import { GraphStore } from '../adapters/neo4j/graph-store.js';
 import type { Config } from '../config.js';
+import type { BuildManifest } from '../domain/artifacts.js';
 import type { NormalizedRecord } from '../domain/record.js';
 import { InputError } from '../errors.js';
 import { truthResolver } from '../eval/hierarchy-levels.js';
@@ -35,6 +36,14 @@ export interface CalibrationInput {
 }
 
 export async function runCalibration(config: Config, input: CalibrationInput): Promise<CalibrationFile> {
+  const got = await collectCalibration(config, input);
+  const file = { ...calibrationFile(got.manifest.buildId, fitCalibration(got.samples), got.samples, got.sources), ...(got.basis ? { basis: got.basis } : {}) };
+  await writeCalibration(config.dataDir, got.manifest, file);
+  return file;
+}
+
+/** The held-out cases through the current build's served path: the raw scores a fit is made on (runCalibration fits and stores them; cross-fit.ts pools its folds' first). */
+export async function collectCalibration(config: Config, input: CalibrationInput): Promise<{ samples: CollectedSamples; sources: string[]; basis: string; manifest: BuildManifest }> {
   if (input.records.length === 0 && input.textCases.length === 0 && (input.shippedText?.cases.length ?? 0) === 0) throw new InputError('calibration needs held-out records or labelled text cases', { field: 'held-out' });
   const graph = new GraphStore(config.neo4j);
   try {
@@ -56,9 +65,7 @@ export async function runCalibration(config: Config, input: CalibrationInput): P
     input.onSamples?.(samples);
     const sources = [...input.sources, ...(shipped?.used ? input.shippedText!.sources : [])];
     const basis = [input.basis, shipped?.note].filter(Boolean).join('; ');
-    const file = { ...calibrationFile(query.artifacts.manifest.buildId, fitCalibration(samples), samples, sources), ...(basis ? { basis } : {}) };
-    await writeCalibration(config.dataDir, query.artifacts.manifest, file);
-    return file;
+    return { samples, sources, basis, manifest: query.artifacts.manifest };
   } finally {
     await graph.close();
   }

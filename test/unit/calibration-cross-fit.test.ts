@@ -7,6 +7,7 @@ import { buildCalibrated } from '../../src/calibration/cross-fit.js';
 import { crossFitLines } from '../../src/calibration/cross-fit-report.js';
 import { casesFromRecords } from '../../src/calibration/held-out-cases.js';
 import { DEFAULT_HELD_OUT_SHARE, heldOutShare, isHeldOut, MAX_HELD_OUT_PATIENTS, MIN_HELD_OUT_PATIENTS, planHeldOut } from '../../src/calibration/held-out-share.js';
+import { mergeSamples } from '../../src/calibration/cross-fit.js';
 import { namedShippedText } from '../../src/calibration/run-calibration.js';
 import type { TextCase } from '../../src/calibration/text-cases.js';
 import { loadConfig } from '../../src/config.js';
@@ -57,6 +58,36 @@ describe('default calibration: the held-out share (issue 48)', () => {
     assert.equal(heldOutShare(1000), DEFAULT_HELD_OUT_SHARE);
     assert.equal(heldOutShare(1_000_000) * 1_000_000, MAX_HELD_OUT_PATIENTS);
     assert.equal(heldOutShare(100, { share: 0.3 }), 0.3);
+  });
+});
+
+describe('default calibration: folds (disjoint held-out shares)', () => {
+  const patients = Array.from({ length: 2000 }, (_, i) => rec(`r${i}`, { patient: `p${i}` }));
+
+  it('folds are disjoint shares of the patients, fold 0 the share as before', () => {
+    const inFold = (f: number) => new Set(patients.filter((r) => isHeldOut(r, 0.2, f)).map((r) => r.id));
+    const all = [0, 1, 2, 3, 4].map(inFold);
+    for (let a = 0; a < 5; a++) for (let b = a + 1; b < 5; b++) assert.equal([...all[a]!].filter((id) => all[b]!.has(id)).length, 0, `folds ${a} and ${b} overlap`);
+    assert.equal(all.reduce((n, s) => n + s.size, 0), patients.length, 'five shares of 20% hold every patient out once');
+    assert.deepEqual([...all[0]!], patients.filter((r) => isHeldOut(r, 0.2)).map((r) => r.id));
+  });
+
+  it('one fold by default; asked-for folds never past every patient once, and count every patient they hold out', async () => {
+    const small = patients.slice(0, 900);
+    const one = await planHeldOut(stream(small), () => true);
+    assert.equal(one.folds, 1);
+    const three = await planHeldOut(stream(small), () => true, { folds: 3 });
+    assert.equal(three.folds, 3);
+    assert.equal(three.heldOutUnits, small.filter((r) => [0, 1, 2].some((f) => isHeldOut(r, 0.2, f))).length);
+    assert.equal((await planHeldOut(stream(small), () => true, { folds: 9 })).folds, 5, 'at most 1 / share');
+  });
+
+  it('merges the folds\' samples, counts summed', () => {
+    const s = (truth: number) => ({ scores: [0, 1], truth, completeness: 0 });
+    const m = mergeSamples([{ byKind: { coded: [s(0)], text: [] }, counts: { record: 1 } }, { byKind: { coded: [s(1)], text: [s(1)] }, counts: { record: 1, 'record-text': 1 } }]);
+    assert.deepEqual(m.byKind.coded.map((x) => x.truth), [0, 1]);
+    assert.equal(m.byKind.text.length, 1);
+    assert.deepEqual(m.counts, { record: 2, 'record-text': 1 });
   });
 });
 
@@ -126,7 +157,7 @@ describe('default calibration: the build and its manifest', () => {
   it('the report says which kinds were fitted, on what, and what the fit cost', () => {
     const fit = { b0: 1.1, b1: -0.5, tail: null, mix: null, topLabel: null, n: 120, nllBefore: 0.8, nllAfter: 0.7, iterations: 4 };
     const calibration: CalibrationFile = { schema: 'dxgraph-calibration/1', method: 'temperature', buildId: 'kg-a', kinds: { coded: fit }, heldOut: { sources: ['held-out: 40 patients'], cases: { record: 40, 'chief-complaint': 40, partial: 40 } }, basis: 'cross-fit: x', createdAt: 'now' };
-    const lines = crossFitLines({ plan: { share: 0.2, units: 200, heldOutUnits: 40, tooSmall: null }, calibration, ms: { fitBuild: 12_000, fit: 3_000, servedBuild: 14_000 } }).join('\n');
+    const lines = crossFitLines({ plan: { share: 0.2, units: 200, heldOutUnits: 40, folds: 1, tooSmall: null }, calibration, ms: { fitBuild: 12_000, fit: 3_000, servedBuild: 14_000 } }).join('\n');
     assert.match(lines, /^calibration: posterior calibration for build kg-a/);
     assert.match(lines, /coded +n=120 +b0=1\.100 b1=-0\.500/);
     assert.match(lines, /text input: too few held-out cases \(under 30\): served uncalibrated/);
