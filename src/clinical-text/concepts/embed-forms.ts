@@ -48,6 +48,7 @@ export function formVectorsFor(index: ConceptIndex, embedder: PhraseEmbedder): F
   const entries = index.entries.filter((e) => standsAlone(e) && e.raw === null);
   const built = buildFormVectors(embedder.id, entries, embedder.embedVectors(entries.map((e) => e.form)));
   perIndex.set(embedder.id, built);
+  simdFor(built); // the rows copied into the SIMD module now (start-up: prepareConcepts), not in a first request
   return built;
 }
 
