@@ -12,6 +12,11 @@
  *   node --import tsx bench/notes-latency.ts --limit 300 --json /tmp/lat.json
  *   node --import tsx bench/notes-latency.ts --neo4j-uri bolt://127.0.0.1:7687 --data-dir /tmp/kg --skip-build
  *   node --cpu-prof --import tsx bench/notes-latency.ts --in-process   # the server in this process, for a CPU profile
+ *   node --import tsx bench/notes-latency.ts --limit 200 --outputs /tmp/before.jsonl   # per note: findings, matches, top-10
+ *
+ * --outputs writes what each answer read and ranked (findings, matches, the top 10 of the
+ * differential), one JSON line per note, for checking a speed change leaves answers byte-identical
+ * (`cmp` before/after). It holds the notes' words: write it outside the repository, never commit it.
  *
  * With --neo4j-uri that server's database is WIPED and rebuilt unless --skip-build.
  */
@@ -45,6 +50,7 @@ const { values: a } = parseArgs({
     // DXGRAPH_RECORD_RETRIEVAL of the server ('' = its default).
     retrieval: { type: 'string', default: '' },
     json: { type: 'string' },
+    outputs: { type: 'string' },
   },
 });
 const log = (s: string) => process.stderr.write(`[notes-latency] ${s}\n`);
@@ -75,15 +81,17 @@ try {
     const post = async (text: string) => {
       const t0 = performance.now();
       const res = await fetch(`${server.url}/v1/diagnose`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, options: { reasoner: 'evidence' } }) });
-      const body = (await res.json()) as { error?: { code: string; message: string }; trace?: { findings: unknown[]; matches: unknown[]; timingsMs: Record<string, number> } };
+      const body = (await res.json()) as { error?: { code: string; message: string }; differential?: unknown[]; trace?: { findings: unknown[]; matches: unknown[]; timingsMs: Record<string, number> } };
       return { ms: performance.now() - t0, status: res.status, body };
     };
     for (const n of notes.slice(0, Number(a.warmup))) await post(n.text);
     const rows: { chars: number; ms: number; findings: number; matched: number }[] = [];
     const refused = new Map<string, number>();
     const stages: Record<string, number[]> = {};
+    const outputs: string[] = [];
     for (const [i, n] of asked.entries()) {
       const r = await post(n.text);
+      if (a.outputs) outputs.push(JSON.stringify(r.status === 200 ? { id: n.id, findings: r.body.trace!.findings, matches: r.body.trace!.matches, differential: r.body.differential!.slice(0, 10) } : { id: n.id, status: r.status, error: r.body.error }));
       if (r.status !== 200) {
         // The kind of error, never the note: numbers masked so one kind counts once.
         const kind = `${r.status} ${r.body.error?.code ?? '?'}: ${(r.body.error?.message ?? '').replace(/\d[\d,.]*/g, '#')}`;
@@ -98,6 +106,7 @@ try {
     const report = summary(rows, refused, stages, asked.length);
     process.stdout.write(report.text);
     if (a.json) await writeFile(a.json, JSON.stringify(report.figures, null, 2));
+    if (a.outputs) await writeFile(a.outputs, `${outputs.join('\n')}\n`);
   } finally {
     await server.stop();
   }
