@@ -51,7 +51,7 @@ export async function createReasoners(config: Config, logger: Logger): Promise<R
   const llm = new LlmReasoner({
     chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs, model: chatModelLabel(config.llm),
     // A small local model gives no treatment advice (llm-report-text.ts).
-    ...(config.llm.provider === 'local' ? { promptLimits: COMPACT_PROMPT_LIMITS, clinicalAdvice: false } : {}),
+    ...(config.llm.provider === 'local' ? { promptLimits: COMPACT_PROMPT_LIMITS, clinicalAdvice: false, capped: true } : {}),
   });
   return [evidence, new WithFallback(llm, evidence, { timeoutMs: config.llm.timeoutMs, logger })];
 }

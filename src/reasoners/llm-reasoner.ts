@@ -28,6 +28,8 @@ export interface LlmReasonerDeps {
   promptLimits?: PromptLimits;
   /** Whether the model's treatments, medications and doses are shown (llm-report-text.ts); false for a small local model. Absent = true. */
   clinicalAdvice?: boolean;
+  /** Whether the model's strings are capped by a grammar and may stop mid-sentence (a local model): whole sentences only. Absent = false. */
+  capped?: boolean;
 }
 
 export function llmAnswerSchema(diseaseNames: [string, ...string[]]) {
@@ -62,8 +64,9 @@ export class LlmReasoner implements Reasoner {
       budget: ctx.llmBudget ?? null,
     });
     if (!res.ok) throw res.error.error;
-    const out = toReasonerOutput(res.value, ctx);
-    const report = out.report && shapeReport(out.report, { clinicalAdvice: this.deps.clinicalAdvice ?? true });
+    const capped = this.deps.capped ?? false;
+    const out = toReasonerOutput(res.value, ctx, { capped });
+    const report = out.report && shapeReport(out.report, { clinicalAdvice: this.deps.clinicalAdvice ?? true, capped });
     return { ...out, report, model: this.deps.model ?? 'llm' };
   }
 
@@ -80,7 +83,7 @@ export class LlmReasoner implements Reasoner {
 }
 
 /** The validated answer → the reasoner contract: lineage from the KG, scores normalised to sum 1. */
-export function toReasonerOutput(answer: LlmAnswer, ctx: ReasonerContext): ReasonerOutput {
+export function toReasonerOutput(answer: LlmAnswer, ctx: ReasonerContext, opts: { capped: boolean } = { capped: false }): ReasonerOutput {
   const s = ctx.snapshot;
   const byName = new Map(s.diseases.map((d, i) => [d.name, i] as const));
   const seen = new Set<number>();
@@ -89,8 +92,8 @@ export function toReasonerOutput(answer: LlmAnswer, ctx: ReasonerContext): Reaso
     if (seen.has(i)) return [];
     seen.add(i);
     // Without a stated confidence, fall back to a reciprocal-rank weight.
-    // Whole sentences only: a grammar-capped explanation stops mid-sentence (llm-report-text.ts).
-    return [{ i, weight: d.confidence ?? 1 / (rank + 1), explanation: completeSentences(d.explanation) }];
+    // Whole sentences only where a grammar capped the explanation (llm-report-text.ts).
+    return [{ i, weight: d.confidence ?? 1 / (rank + 1), explanation: opts.capped ? completeSentences(d.explanation) : d.explanation.trim() }];
   });
   const total = ranked.reduce((a, r) => a + r.weight, 0);
   const differential: RankedDisease[] = ranked.map((r) => ({

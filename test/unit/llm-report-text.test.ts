@@ -7,13 +7,21 @@ describe('what the clinician is shown of an LLM report (issue 48)', () => {
     assert.equal(completeSentences('Community-acquired pneumonia is likely. Consolidation on the right would fit the crackles and'), 'Community-acquired pneumonia is likely.');
     assert.equal(completeSentences('Fits bronchitis (no fever). Consider "viral URTI"! Or is it'), 'Fits bronchitis (no fever). Consider "viral URTI"!');
     assert.equal(completeSentences('no sentence end at all because the cap came first'), '');
+    assert.equal(completeSentences('Temperature 38.5 fits a viral illness. Consider a 0.5 probability of'), 'Temperature 38.5 fits a viral illness.', 'a decimal point ends no sentence');
+  });
+
+  it("an endpoint's answer is whole: its last sentence is kept without a full stop; a capped one's is not", () => {
+    const report = { narrative: 'Streptococcal pharyngitis is likely. Centor score of 4 supports it', treatments: [], medications: [] };
+    assert.equal(shapeReport(report, { clinicalAdvice: true, capped: false }).narrative, report.narrative);
+    assert.equal(shapeReport(report, { clinicalAdvice: true, capped: true }).narrative, 'Streptococcal pharyngitis is likely.');
+    assert.equal(shapeReport({ ...report, narrative: 'scripted narrative' }, { clinicalAdvice: true, capped: false }).narrative, 'scripted narrative');
   });
 
   it('a small local model gives no treatment advice: treatments and medications left out, dosing sentences dropped', () => {
     const report = { narrative: 'Pneumonia is likely. Give amoxicillin 500 mg three times a day. Review in 48 hours.', treatments: ['antibiotics'], medications: ['amoxicillin 500 mg tid'] };
-    const local = shapeReport(report, { clinicalAdvice: false });
+    const local = shapeReport(report, { clinicalAdvice: false, capped: true });
     assert.deepEqual(local, { narrative: 'Pneumonia is likely. Review in 48 hours.', treatments: [], medications: [] });
-    const endpoint = shapeReport(report, { clinicalAdvice: true });
+    const endpoint = shapeReport(report, { clinicalAdvice: true, capped: false });
     assert.deepEqual(endpoint.medications, ['amoxicillin 500 mg tid']);
     assert.equal(endpoint.narrative, report.narrative);
   });
