@@ -144,7 +144,12 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
       const withoutAnswer = await callHook(server.url, 'dxgraph-differential', request(searchset('Condition', (r) => (r as { encounter?: { reference?: string } }).encounter?.reference !== `Encounter/${chart.encounterId}`)));
       assert.equal(withoutAnswer.status, 200, withoutAnswer.text);
       const other = (JSON.parse(withoutAnswer.text) as { cards: Record<string, any>[] }).cards[0]!;
-      assert.deepEqual([other.summary, other.detail, other.indicator], [cards[0]!.summary, cards[0]!.detail, cards[0]!.indicator]);
+      // Same card, but the chart facts it lists as not used: the visit's own Conditions are among them (issue 48 item 4).
+      const notUsed = (detail: string) => Number(/_(\d+) other chart fact\(s\) not used/.exec(detail)?.[1] ?? 0);
+      const withoutCount = (detail: string) => detail.replace(/_\d+ other chart fact\(s\) not used/, '_N other chart fact(s) not used');
+      assert.deepEqual([other.summary, withoutCount(other.detail), other.indicator], [cards[0]!.summary, withoutCount(cards[0]!.detail), cards[0]!.indicator]);
+      const visitConditions = searchset('Condition').entry!.length - searchset('Condition', (r) => (r as { encounter?: { reference?: string } }).encounter?.reference !== `Encounter/${chart.encounterId}`).entry!.length;
+      assert.equal(notUsed(cards[0]!.detail) - notUsed(other.detail), visitConditions, 'the visit\'s Conditions counted as not used');
       assert.ok(!server.stderr().includes(held[0]!.diagnosis), 'no chart content in the server log');
     } finally {
       assert.equal(await server.stop(), 0);
