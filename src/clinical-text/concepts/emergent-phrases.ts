@@ -47,8 +47,6 @@ export const NO_FINDING_ALONE: ReadonlySet<string> = new Set([
   'unable', 'took', 'gave', 'given', 'found', 'brought', 'keep', 'should', 'once', 'ill', 'fine', 'weird', 'big', 'small', 'low',
   'high', 'base', 'regular', 'occasional', 'constant', 'intermittent', 'increasing',
   ...PLACES_THE_PATIENT,
-  // Lab, vital-sign and study names read without a value, body parts, counts (note-words.json).
-  ...(noteWords as { notAlone: string[] }).notAlone,
 ]);
 
 const RELATIVE = 'fh ';
