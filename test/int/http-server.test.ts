@@ -15,6 +15,7 @@ import { hashUnit, splitFilter } from '../../src/sources/split.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
 import { startTcpProxy, type TcpProxy } from './http-tcp-proxy.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { fetchReport } from '../support/llm-report.js';
 import { spawn } from 'node:child_process';
 
 /**
@@ -224,32 +225,44 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
     it('the LLM answer (a KG disease, a report) comes back through HTTP', async () => {
       const name = server.query.snapshot.diseases[3]!.name;
       // First the decomposition (MedRAG eq. 8, constrained to the KG's concepts), then the reasoner.
-      fake.push({ json: { findings: [{ text: 'a cough', concept: null, assertion: 'present', experiencer: 'patient' }], age: 40, sex: 'F' } });
+      // The evidence answer decomposes with the LLM, and so does the report's LLM diagnose after it (two calls).
+      const decomposition = { json: { findings: [{ text: 'a cough', concept: null, assertion: 'present', experiencer: 'patient' }], age: 40, sex: 'F' } };
+      fake.push(decomposition, decomposition);
       fake.push({ json: { diagnoses: [{ disease: name, explanation: 'scripted', confidence: 0.7 }], followUpQuestions: ['Any fever?'], treatments: ['t'], medications: ['m'], narrative: 'scripted narrative' } });
+      const t0 = Date.now();
       const r = await post(`${llmServer.url}/v1/diagnose`, { text: heldOut[3]!.text, options: { reasoner: 'auto' } });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.json.trace.decomposition, { method: 'llm', fallback: null, age: 40, sex: 'F' });
-      assert.equal(r.json.reasoner, 'llm');
-      assert.equal(r.json.degraded, false);
-      assert.equal(r.json.differential[0].disease, name);
-      assert.equal(r.json.report.narrative, 'scripted narrative');
+      // The differential never waits for the LLM: the evidence answer at once, the LLM's at the href.
+      assert.equal(r.json.reasoner, 'evidence');
+      const { json: llm } = await fetchReport(llmServer.url, r.json, { since: t0, timeoutMs: 30_000 });
+      assert.deepEqual(llm.trace.decomposition, { method: 'llm', fallback: null, age: 40, sex: 'F' });
+      assert.equal(llm.reasoner, 'llm');
+      assert.equal(llm.degraded, false);
+      assert.equal(llm.differential[0].disease, name);
+      assert.equal(llm.report.status, 'done');
+      assert.equal(llm.report.narrative, 'scripted narrative');
       const prompt = JSON.stringify(fake.chatRequests().at(-1)!.body.messages);
-      assert.ok(prompt.includes(r.json.trace.differencesKg[0].object), 'the differences KG reaches the prompt');
+      assert.ok(prompt.includes(llm.trace.differencesKg[0].object), 'the differences KG reaches the prompt');
     });
 
     it('garbage twice, then a slow endpoint: the evidence answer, degraded, within the timeout', async () => {
       fake.push({ content: 'not json' }, { content: 'still not json' });
       const bad = await post(`${llmServer.url}/v1/diagnose`, { text: heldOut[3]!.text });
       assert.equal(bad.status, 200);
-      assert.equal(bad.json.degraded, true);
-      assert.equal(bad.json.report, null);
+      assert.equal(bad.json.degraded, false, 'the evidence answer at once');
+      const { json: failed } = await fetchReport(llmServer.url, bad.json, { since: Date.now(), timeoutMs: 30_000 });
+      assert.equal(failed.degraded, true);
+      assert.equal(failed.report.status, 'failed');
+      assert.equal(failed.report.narrative, undefined);
       const evidence = await post(`${server.url}/v1/diagnose`, { text: heldOut[3]!.text });
-      assert.deepEqual(bad.json.differential.map((d: any) => d.diseaseId), evidence.json.differential.map((d: any) => d.diseaseId));
+      assert.deepEqual(failed.differential.map((d: any) => d.diseaseId), evidence.json.differential.map((d: any) => d.diseaseId));
       fake.push({ delayMs: 20_000, content: '{}' });
       const t0 = Date.now();
       const slow = await post(`${llmServer.url}/v1/diagnose`, { text: heldOut[3]!.text });
-      assert.equal(slow.json.degraded, true);
-      assert.ok(Date.now() - t0 < 1500 + 3000, `took ${Date.now() - t0} ms`);
+      const { json: late, ms } = await fetchReport(llmServer.url, slow.json, { since: t0, timeoutMs: 20_000 });
+      assert.equal(late.degraded, true);
+      // The answer's decomposition, then the report's decomposition and reasoner: each bounded by the 1.5 s timeout, none by the endpoint's 20 s.
+      assert.ok(ms < 3 * 1500 + 3000, `the failed report settled after ${ms} ms`);
     });
   });
 
