@@ -53,12 +53,12 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     await clearDatabase({ store });
   });
 
-  it('builds the four-tier KG from the sample in under a minute with no LLM', async () => {
+  it('builds the four-tier KG from the sample with no LLM', async () => {
     const t0 = performance.now();
     first = await build(store, { dataDir });
     const ms = performance.now() - t0;
+    // Printed, not asserted: a build's speed is the bench's figure (npm run bench), not a test's limit.
     process.stderr.write(`    [kg-build] DDXPlus sample build: ${(ms / 1000).toFixed(1)} s (${JSON.stringify(first.timings)})\n`);
-    assert.ok(ms < 60_000, `build took ${ms} ms`);
     firstCounts = await readCounts(store);
     assert.equal(firstCounts.diseases, 49);
     assert.ok(firstCounts.features! > 100);
