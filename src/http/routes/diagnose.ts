@@ -40,6 +40,8 @@ export function diagnoseRoutes(deps: AppDeps, admission: RequestHandler): Router
       return;
     }
     const evidence = await answer(deps, { ...input, options: { ...input.options, reasoner: 'evidence' } }, render, gone.signal);
+    // A client that went away holds no href: no report is started for it (its LLM calls would outlive the request).
+    if (gone.signal.aborted) return;
     const report = await reports.start(input, ownerOf(req), evidence, render);
     res.type('application/json').send(withReport(evidence, report));
   });
