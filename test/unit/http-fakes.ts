@@ -89,7 +89,10 @@ export async function startFakeApp(opts: Partial<AppDeps> & { maxTextChars?: num
     ...over,
   };
   const running: RunningServer = await listen(createApp(deps), { host: '127.0.0.1', port: 0 });
-  return { url: running.url, logs, calls, close: () => running.close() };
+  // Teardown, not the graceful stop under test (http-shutdown.test.ts): the test's fetch client
+  // leaves its kept-alive sockets idle, and the default 1 s linger for a last request on them
+  // cost every harness a second of waiting (issue 49).
+  return { url: running.url, logs, calls, close: () => running.close({ lingerMs: 0 }) };
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; text: string }> {
