@@ -13,6 +13,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const SUITES = ['unit', 'int'] as const;
+// In the transpiled tree `npm test` runs in (scripts/lib/transpiled-tree.ts) the test files are
+// `.test.js` beside their `.test.ts`; from the sources they are the `.test.ts`.
+const EXT = import.meta.url.endsWith('.ts') ? '.test.ts' : '.test.js';
 type Suite = (typeof SUITES)[number];
 
 const [suite, ...rest] = process.argv.slice(2);
@@ -25,18 +28,19 @@ if (!(SUITES as readonly string[]).includes(suite ?? '')) {
 function orderedFiles(s: Suite): string[] {
   const dir = join('test', s);
   const all = readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.test.ts'))
+    .filter((f) => f.endsWith(EXT))
     .map((f) => join(dir, f))
     .sort();
-  const listed = (JSON.parse(readFileSync(join(dir, 'slowest-first.json'), 'utf8')) as { files: string[] }).files.map((f) => join(dir, f));
+  const listed = (JSON.parse(readFileSync(join(dir, 'slowest-first.json'), 'utf8')) as { files: string[] }).files.map((f) => join(dir, f.replace(/\.test\.ts$/, EXT)));
   const present = new Set(all);
   const first = listed.filter((f) => present.has(f));
   const firstSet = new Set(first);
   return [...first, ...all.filter((f) => !firstSet.has(f))];
 }
 
-const named = rest.filter((a) => a.endsWith('.test.ts'));
-const args = rest.filter((a) => !a.endsWith('.test.ts'));
+const isFile = (a: string) => a.endsWith('.test.ts') || a.endsWith('.test.js');
+const named = rest.filter(isFile);
+const args = rest.filter((a) => !isFile(a));
 const files = named.length ? named : orderedFiles(suite as Suite);
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
 const child = spawn(process.execPath, [mocha, '--config', `.mocharc.${suite}.json`, ...args, ...files], { stdio: 'inherit' });

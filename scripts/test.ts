@@ -1,6 +1,7 @@
 /**
  * `npm test`: the type check, the unit tests and the integration tests (issue 49), all started
- * at once: the integration files wait on Neo4j, child processes and sockets much of their time,
+ * at once, the test suites in a transpiled mirror of the project made for this run
+ * (scripts/lib/transpiled-tree.ts: no loader hook in any test process; removed at the end): the integration files wait on Neo4j, child processes and sockets much of their time,
  * and the unit tests and tsc fill those gaps on the 2 cores instead of running before them.
  * The integration output is held until the type check and the unit tests are done, then
  * streamed, so the suites' lines never mix. Stops at the first failure, as `a && b && c` did:
@@ -8,6 +9,9 @@
  * reaped) and the exit code is the failure's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { mirrorPath, removeStaleMirrors, transpileTree } from './lib/transpiled-tree.js';
 
 interface Run {
   name: string;
@@ -15,14 +19,14 @@ interface Run {
   done: Promise<number>;
 }
 
-/** `npm run <script>`, in its own process group (so it can be stopped with its children). */
-function npmRun(script: string, opts: { pipe: boolean }): Run {
-  const child = spawn('npm', ['run', '--silent', script], { stdio: opts.pipe ? ['ignore', 'pipe', 'pipe'] : 'inherit', detached: true });
+/** A command in its own process group (so it can be stopped with its children). */
+function start(name: string, cmd: string[], opts: { pipe: boolean; cwd: string }): Run {
+  const child = spawn(cmd[0]!, cmd.slice(1), { cwd: opts.cwd, stdio: opts.pipe ? ['ignore', 'pipe', 'pipe'] : 'inherit', detached: true });
   const done = new Promise<number>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
-  return { name: script, child, done };
+  return { name, child, done };
 }
 
 /** Collects a piped run's output until `flush`, then streams it to ours. */
@@ -43,13 +47,21 @@ function held(run: Run): { flush(): void } {
 
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
-const int = npmRun('test:int', { pipe: true });
+const root = resolve(import.meta.dirname, '..');
+removeStaleMirrors(root);
+const mirror = mirrorPath(root, process.pid);
+const files = await transpileTree(root, mirror);
+process.stdout.write(`  transpiled ${files} files for this run (${secs()})\n`);
+// Whatever way the run ends, the mirror goes with it (process.exit runs 'exit' listeners).
+process.on('exit', () => rmSync(mirror, { recursive: true, force: true }));
+const suite = (name: 'unit' | 'int', pipe: boolean) => start(`test:${name}`, [process.execPath, 'scripts/test-suite.js', name], { pipe, cwd: mirror });
+const int = suite('int', true);
 const intOutput = held(int);
-const typecheck = npmRun('typecheck', { pipe: true });
+const typecheck = start('typecheck', ['npm', 'run', '--silent', 'typecheck'], { pipe: true, cwd: root });
 let tscOutput = '';
 typecheck.child.stdout!.on('data', (d: Buffer) => (tscOutput += String(d)));
 typecheck.child.stderr!.on('data', (d: Buffer) => (tscOutput += String(d)));
-const unit = npmRun('test:unit', { pipe: false });
+const unit = suite('unit', false);
 // Ctrl-C reaches our process group only: pass it on to the suites' groups.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
