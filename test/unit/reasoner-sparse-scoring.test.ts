@@ -44,17 +44,20 @@ function assertSame(s: KgSnapshot, cases: VocabCase[]): void {
   });
 }
 
+// Cases per KG (issue 49: 40 and 30 before): each case is ranked in its five variants both ways,
+// 100 rankings compared on the DDXPlus sample and 50 on the generated KG; a path the sparse
+// scorer gets wrong shows in every case that reaches it, and the variants reach them all.
 describe('reasoner: sparse scoring equals exhaustive scoring (issue 29)', function () {
   this.timeout(60_000);
 
   it('on the DDXPlus sample (declared evidence included)', async () => {
-    const { snapshot, cases } = await ddxplusSampleSnapshot({ cases: 40 });
+    const { snapshot, cases } = await ddxplusSampleSnapshot({ cases: 20 });
     assert.ok(snapshot.diseases.some((d) => (d.declaredEvidence ?? []).length > 0), 'the declared-unseen path is exercised');
     assertSame(snapshot, cases);
   });
 
   it('on a generated 1,000-diagnosis KG, where most diseases are scored per p0', () => {
-    const { snapshot, cases } = generateVocabKg({ diseases: 1000, features: 5000, records: 20_000, cases: 30, seed: 3 });
+    const { snapshot, cases } = generateVocabKg({ diseases: 1000, features: 5000, records: 20_000, cases: 10, seed: 3 });
     const t = nbTables(snapshot, DEFAULT_EVIDENCE_OPTIONS);
     const reported: ReportedFeature[] = cases[0]!.present.slice(0, 3).map((feature) => ({ feature, present: true, weight: 1 }));
     const touched = touchedDiseases(snapshot, t, reported).reduce((a, x) => a + x, 0);
