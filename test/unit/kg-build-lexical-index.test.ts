@@ -53,14 +53,20 @@ async function sampleTexts(n: number): Promise<string[]> {
 }
 
 describe('kg-build lexical index builder', () => {
-  it('termCounts hashes the same terms, in the same order, as termHash over lexicalTerms', async () => {
+  // The sample's first 500 record texts, read once (issue 49: the stories read them four times).
+  let sample: string[];
+  before(async () => {
+    sample = await sampleTexts(500);
+  });
+
+  it('termCounts hashes the same terms, in the same order, as termHash over lexicalTerms', () => {
     for (const salt of [0, 12345, 2 ** 32 - 1]) {
-      for (const t of [...TRICKY, ...(await sampleTexts(200))]) assert.deepEqual([...termCounts(salt, t)], [...referenceCounts(salt, t)], t.slice(0, 60));
+      for (const t of [...TRICKY, ...sample.slice(0, 200)]) assert.deepEqual([...termCounts(salt, t)], [...referenceCounts(salt, t)], t.slice(0, 60));
     }
   });
 
-  it('builds exactly what the map-keyed builder built', async () => {
-    const texts = [...(await sampleTexts(500)), ...TRICKY];
+  it('builds exactly what the map-keyed builder built', () => {
+    const texts = [...sample, ...TRICKY];
     const b = new LexicalIndexBuilder({ salt: 777 });
     for (const t of texts) b.add(t);
     const got = b.finish();
