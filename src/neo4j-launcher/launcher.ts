@@ -60,7 +60,7 @@ export class Neo4jLauncher {
     const t0 = Date.now();
     const logOffset = fileSize(l.neo4jLog);
     const freshData = !hasSystemDatabase(s);
-    const pid = spawnServer(java.path, s);
+    const pid = spawnServer(java, s);
     try {
       // Another server grabbing the same port between our check and Neo4j's bind must not
       // pass for ours: also require our own log to say "Started.".

@@ -1,13 +1,16 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { archiveFlags } from './class-archive.js';
+import type { JavaRuntime } from './java.js';
 import type { Neo4jLayout } from './layout.js';
 import type { LauncherSettings } from './settings.js';
 import { ENTRY_POINT } from './versions.js';
 
-/** JVM flags of the official distribution's launcher (Java 17), plus our heap size. */
-export function jvmArgs(s: LauncherSettings): string[] {
+/** JVM flags of the official distribution's launcher (Java 17), plus our heap size and class archive. */
+export function jvmArgs(s: LauncherSettings, opts: { classArchive: string[] } = { classArchive: [] }): string[] {
   const l = s.layout;
   return [
+    ...opts.classArchive,
     `-Xms${s.memory.heapInitial}`,
     `-Xmx${s.memory.heapMax}`,
     '-XX:+UseG1GC',
@@ -33,21 +36,24 @@ export function jvmArgs(s: LauncherSettings): string[] {
 }
 
 /** Start the server detached (own process group, output to logs/console.log); returns its pid. */
-export function spawnServer(javaPath: string, s: LauncherSettings): number {
+export function spawnServer(java: JavaRuntime, s: LauncherSettings): number {
   const l = s.layout;
   mkdirSync(l.logsDir, { recursive: true });
   mkdirSync(l.runDir, { recursive: true });
   // Fresh per start, so an error hint never quotes an older run.
   const out = openSync(l.consoleLog, 'w');
   try {
-    const child = spawn(javaPath, jvmArgs(s), {
+    // The training start writes the archive (ArchiveClassesAtExit): it must not also map one.
+    const training = s.jvmAdditional.some((f) => f.startsWith('-XX:ArchiveClassesAtExit='));
+    const classArchive = training ? [] : archiveFlags(l, java);
+    const child = spawn(java.path, jvmArgs(s, { classArchive }), {
       cwd: l.instanceDir,
       detached: true,
       stdio: ['ignore', out, out],
       env: { ...process.env, NEO4J_HOME: l.instanceDir, NEO4J_CONF: l.confDir },
     });
     child.unref();
-    if (child.pid === undefined) throw new Error(`could not start ${javaPath}`);
+    if (child.pid === undefined) throw new Error(`could not start ${java.path}`);
     writeFileSync(l.pidFile, `${child.pid}\n`);
     return child.pid;
   } finally {

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { ArtifactError, ServiceUnavailableError } from '../../src/errors.js';
-import { freePort } from '../../src/neo4j-launcher/index.js';
-import { clearDatabase, neo4jHttpUrl, testGraphStore } from '../support/neo4j.js';
+import { classArchivePath } from '../../src/neo4j-launcher/class-archive.js';
+import { defaultHome, freePort, makeLayout } from '../../src/neo4j-launcher/index.js';
+import { findJava } from '../../src/neo4j-launcher/java.js';
+import { clearDatabase, neo4jHttpUrl, testGraphStore, testRunId } from '../support/neo4j.js';
 
 describe('Neo4j over Bolt (real server)', () => {
   let store: GraphStore;
@@ -49,6 +53,18 @@ describe('Neo4j over Bolt (real server)', () => {
   it('clearDatabase empties the graph', async () => {
     await clearDatabase({ store });
     assert.deepEqual(await store.read('test/read-probes'), []);
+  });
+});
+
+describe('Neo4j class archive (issue 49)', () => {
+  it('setup made the class archive for this Java, and the test server maps it', () => {
+    const layout = makeLayout({ home: defaultHome(), instanceDir: join(defaultHome(), 'test-instances', `${testRunId()}-${process.pid}`) });
+    const archive = classArchivePath(layout, findJava());
+    assert.ok(existsSync(archive), `no class archive at ${archive}: \`npm run setup\` makes it (src/neo4j-launcher/train-class-archive.ts)`);
+    const pid = Number(readFileSync(layout.pidFile, 'utf8').trim());
+    // Mapped into the JVM's memory: the JVM accepted it (an archive it rejects is not mapped).
+    const maps = readFileSync(`/proc/${pid}/maps`, 'utf8');
+    assert.ok(maps.includes(archive), `pid ${pid} does not map ${archive}`);
   });
 });
 
