@@ -33,7 +33,13 @@ export async function startOwnNeo4j(): Promise<OwnNeo4j> {
   const instanceDir = mkdtempSync(join(tmpdir(), 'dx-faults-neo4j-'));
   const boltPort = await freePort();
   const httpPort = await freePort();
-  const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_HEAP_MAX: '768m', NEO4J_PAGECACHE: '128m' };
+  // C1 only (no C2 JIT): this server is started three times and does small, short work on a
+  // cold JVM each time, where C2 compiling is most of its CPU. Measured on one build of the
+  // fault corpus (load 16-18): start + first build 54 -> 25 s of Neo4j CPU, a restart after
+  // SIGKILL 31 -> 19 s, the first build after it 47 -> 25 s, a warm build 14 -> 7 s. The workers'
+  // shared servers keep C2 (heavy loads there run 2x slower on C1, docs/testing.md).
+  const jit = [process.env.NEO4J_JVM_ADDITIONAL ?? '', '-XX:TieredStopAtLevel=1'].join(' ').trim();
+  const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_HEAP_MAX: '768m', NEO4J_PAGECACHE: '128m', NEO4J_JVM_ADDITIONAL: jit };
   const settings = launcherSettings({ env, instanceDir, boltPort, httpPort });
   const launcher = new Neo4jLauncher({ ...settings, layout: makeLayout({ home: defaultHome(), instanceDir }) });
   const started = await launcher.start();
