@@ -43,17 +43,21 @@ export async function readDdxplusRecords(keep: (r: NormalizedRecord) => boolean,
   return out;
 }
 
+/** SMALL_BUILD_PARAMS without the gate's training, for stories that never read the gate (its own: gate.test.ts). */
+export const NO_GATE: Pick<BuildParams, 'gate'> = { gate: { maxExamples: 0 } };
+
 /**
  * Builds the records kept by `include` into config.neo4j and config.dataDir (hashed embedder, no LLM);
- * `recordsInGraph` also loads them as :Record nodes (the explore queries show them).
+ * `recordsInGraph` also loads them as :Record nodes (the explore queries show them); `gate: false`
+ * skips the gate's training (the served gate is off by default, so the answers do not change).
  */
-export async function buildDdxplusKg(config: Config, include: (r: NormalizedRecord) => boolean, opts: { recordsInGraph?: boolean } = {}): Promise<void> {
+export async function buildDdxplusKg(config: Config, include: (r: NormalizedRecord) => boolean, opts: { recordsInGraph?: boolean; gate?: boolean } = {}): Promise<void> {
   const graph = new GraphStore(config.neo4j);
   await graph.connect();
   const source = await openSource(parseSourceSpec(`ddxplus:${DDXPLUS_SAMPLE}`), { strict: false });
   try {
     await runBuild(
-      { source, dataDir: config.dataDir, params: { ...SMALL_BUILD_PARAMS, recordsInGraph: opts.recordsInGraph ?? false }, include },
+      { source, dataDir: config.dataDir, params: { ...SMALL_BUILD_PARAMS, recordsInGraph: opts.recordsInGraph ?? false, ...(opts.gate === false ? NO_GATE : {}) }, include },
       { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm: null },
     );
   } finally {
