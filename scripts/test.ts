@@ -1,8 +1,10 @@
 /**
  * `npm test`: the type check, the unit tests and the integration tests (issue 49), all started
- * at once, the test suites in a transpiled mirror of the project made for this run
- * (scripts/lib/transpiled-tree.ts: no loader hook in any test process; removed at the end): the integration files wait on Neo4j, child processes and sockets much of their time,
- * and the unit tests and tsc fill those gaps on the 2 cores instead of running before them.
+ * at once. The test suites run in a transpiled mirror of the project made for this run
+ * (scripts/lib/transpiled-tree.ts: no loader hook in any test process; removed at the end);
+ * the type check reads the sources and starts first, while the mirror is made. The integration
+ * files wait on Neo4j, child processes and sockets much of their time, and the unit tests and
+ * tsc fill those gaps on the 2 cores instead of running before them.
  * The integration output is held until the type check and the unit tests are done, then
  * streamed, so the suites' lines never mix. Stops at the first failure, as `a && b && c` did:
  * a failing type check or unit suite stops the integration tests (their Neo4j servers are
@@ -10,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { mirrorPath, removeStaleMirrors, transpileTree } from './lib/transpiled-tree.js';
 
@@ -48,19 +51,27 @@ function held(run: Run): { flush(): void } {
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
 const root = resolve(import.meta.dirname, '..');
-removeStaleMirrors(root);
-const mirror = mirrorPath(root, process.pid);
-const files = await transpileTree(root, mirror);
-process.stdout.write(`  transpiled ${files} files for this run (${secs()})\n`);
-// Whatever way the run ends, the mirror goes with it (process.exit runs 'exit' listeners).
-process.on('exit', () => rmSync(mirror, { recursive: true, force: true }));
-const suite = (name: 'unit' | 'int', pipe: boolean) => start(`test:${name}`, [process.execPath, 'scripts/test-suite.js', name], { pipe, cwd: mirror });
-const int = suite('int', true);
-const intOutput = held(int);
-const typecheck = start('typecheck', ['npm', 'run', '--silent', 'typecheck'], { pipe: true, cwd: root });
+// The type check reads the sources: it starts while the tree is transpiled.
+const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const typecheck = start('typecheck', [process.execPath, tscBin, '-p', 'tsconfig.json', '--noEmit'], { pipe: true, cwd: root });
 let tscOutput = '';
 typecheck.child.stdout!.on('data', (d: Buffer) => (tscOutput += String(d)));
 typecheck.child.stderr!.on('data', (d: Buffer) => (tscOutput += String(d)));
+removeStaleMirrors(root);
+const mirror = mirrorPath(root, process.pid);
+// Whatever way the run ends, the mirror goes with it (process.exit runs 'exit' listeners).
+process.on('exit', () => rmSync(mirror, { recursive: true, force: true }));
+let files: number;
+try {
+  files = await transpileTree(root, mirror);
+} catch (e) {
+  process.kill(-typecheck.child.pid!, 'SIGTERM');
+  throw e;
+}
+process.stdout.write(`  transpiled ${files} files for this run (${secs()})\n`);
+const suite = (name: 'unit' | 'int', pipe: boolean) => start(`test:${name}`, [process.execPath, 'scripts/test-suite.js', name], { pipe, cwd: mirror });
+const int = suite('int', true);
+const intOutput = held(int);
 const unit = suite('unit', false);
 // Ctrl-C reaches our process group only: pass it on to the suites' groups.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
