@@ -1,6 +1,5 @@
 import { neo4jJtiClaims } from './cds-hooks/jti-claims.js';
 import { createEmbedder } from './adapters/embeddings/index.js';
-import { chatModelLabel, createChatModel, disposeLocalModels, localModelOf } from './adapters/llm/chat-model.js';
 import { GraphStore } from './adapters/neo4j/graph-store.js';
 import { DEFAULT_LIMITS, DEFAULT_REPORTS, DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
@@ -45,9 +44,16 @@ export interface StartServerOptions {
   port?: number;
 }
 
+/**
+ * The chat model's module, imported only where an LLM is configured: it loads LangChain's OpenAI
+ * client (hundreds of modules) that an offline server or CLI run never needs (issue 49).
+ */
+const chatModels = () => import('./adapters/llm/chat-model.js');
+
 export async function createReasoners(config: Config, logger: Logger): Promise<Reasoner[]> {
   const evidence = new EvidenceReasoner(config.priorWeights ?? {});
   if (!config.llm.enabled) return [evidence];
+  const { chatModelLabel, createChatModel } = await chatModels();
   const llm = new LlmReasoner({
     chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs, model: chatModelLabel(config.llm),
     // A small local model gives no treatment advice (llm-report-text.ts).
@@ -59,7 +65,7 @@ export async function createReasoners(config: Config, logger: Logger): Promise<R
 /** MedRAG eq. 8 by the LLM, constrained to the KG's concepts, when one is configured (else the rule path). */
 export async function createDecomposer(config: Config): Promise<LlmDecomposer | null> {
   if (!config.llm.enabled || config.llm.decompose === false) return null;
-  return new LlmDecomposer({ chat: createChatModel(config), prompt: await loadDecomposePrompt(), timeoutMs: config.llm.timeoutMs });
+  return new LlmDecomposer({ chat: (await chatModels()).createChatModel(config), prompt: await loadDecomposePrompt(), timeoutMs: config.llm.timeoutMs });
 }
 
 /** Expired sessions are unreadable at once; this only bounds how long their sealed content stays on disk. */
@@ -69,7 +75,7 @@ const PURGE_EVERY_MS = 60_000;
 export async function openServedQuery(config: Config, logger: Logger, graph: GraphStore): Promise<QueryService> {
   const limits = config.limits ?? DEFAULT_LIMITS;
   // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
-  const knowledgeFilter = config.llm.enabled ? { chat: createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
+  const knowledgeFilter = config.llm.enabled ? { chat: (await chatModels()).createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
   return openQueryService({
     graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger), ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}),
     limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
@@ -133,13 +139,13 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
         await reports?.close();
         await pool?.close();
         await graph.close();
-        await disposeLocalModels();
+        await disposeLlm(config);
       },
     };
   } catch (e) {
     await pool?.close();
     await graph.close();
-    await disposeLocalModels();
+    await disposeLlm(config);
     throw e;
   }
 }
@@ -150,10 +156,16 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
  */
 export async function loadLocalModel(config: Config, logger: Logger): Promise<void> {
   if (!config.llm.enabled || config.llm.provider !== 'local') return;
+  const { chatModelLabel, createChatModel, localModelOf } = await chatModels();
   const local = localModelOf(createChatModel(config, { logger }));
   const t0 = performance.now();
   await local?.load();
   logger.info({ model: chatModelLabel(config.llm), loadMs: Math.round(performance.now() - t0) }, 'local LLM loaded');
+}
+
+/** Unload the in-process models (DXGRAPH_LLM=local); without an LLM there is nothing to unload. */
+async function disposeLlm(config: Config): Promise<void> {
+  if (config.llm.enabled) await (await chatModels()).disposeLocalModels();
 }
 
 /**

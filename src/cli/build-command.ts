@@ -1,35 +1,16 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { createEmbedder } from '../adapters/embeddings/index.js';
-import { FaissVectorIndex } from '../adapters/faiss/vector-index.js';
-import { createChatModel } from '../adapters/llm/chat-model.js';
-import { ResponseCache } from '../adapters/llm/response-cache.js';
-import { GraphStore } from '../adapters/neo4j/graph-store.js';
-import { loadConfig } from '../config.js';
-import { buildDir } from '../domain/artifacts.js';
 import { InputError } from '../errors.js';
-import { withoutDemographics } from '../sources/drop-demographics.js';
-import { describeSourceSpec, openSource, parseSourceSpec } from '../sources/source-spec.js';
-import { ConcatSource } from '../sources/concat-source.js';
-import type { RecordSource, SourceSpec } from '../sources/types.js';
-import { loadNoteReader } from '../../kg-build/note-reader.js';
+import { parseSourceSpec } from '../sources/source-spec.js';
+import type { SourceSpec } from '../sources/types.js';
 import type { HierarchyRequest } from '../../kg-build/aggregate-hierarchy.js';
-import { runBuild, type BuildOutcome, type BuildParams } from '../../kg-build/pipeline.js';
-import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
-import { createProgress } from '../../kg-build/progress.js';
-import { formatReport } from '../../kg-build/report.js';
-import { calibrateFromFlags } from './calibrate-command.js';
-import { buildCalibrated } from '../calibration/cross-fit.js';
-import { markUncalibrated } from '../calibration/calibration-file.js';
-import { crossFitLines } from '../calibration/cross-fit-report.js';
-import type { CollectedSamples } from '../calibration/fit-stage.js';
-import { samplesJson } from '../calibration/samples-file.js';
-import type { NormalizedRecord } from '../domain/record.js';
-import { splitFilter } from '../sources/split.js';
-import { defaultLexiconPath, loadConceptNames } from '../../kg-build/hierarchy-lexicon.js';
+import type { BuildParams } from '../../kg-build/pipeline.js';
 
-interface BuildFlags {
+/**
+ * `dxgraph build`: its flags, help and flag rules. What it runs (build-run.ts: the pipeline, the
+ * sources, the adapters) is imported when the command runs, so `--help` and the other commands
+ * never load it (issue 49: that import was most of every CLI start's CPU).
+ */
+export interface BuildFlags {
   /** One or more sources; the i-th --mapping / --query-file goes with the i-th tabular / postgres source. */
   source: string[];
   mapping?: string[];
@@ -110,75 +91,6 @@ export function paramsFromFlags(o: BuildFlags): BuildParams {
   };
 }
 
-async function runBuildCommand(o: BuildFlags): Promise<void> {
-  const params = paramsFromFlags(o);
-  if (o.calibrationShare !== undefined && !(o.calibrationShare > 0 && o.calibrationShare <= 0.5)) throw new InputError(`--calibration-share must be in (0, 0.5], got ${o.calibrationShare}`, { field: 'calibration-share' });
-  // Concept phrases for statistical group names: an explicit --lexicon must exist; the
-  // shipped DDXPlus lexicon is used when present (names are cut from the questions otherwise).
-  const names = await loadConceptNames(o.lexicon ?? defaultLexiconPath());
-  if (!names.ok) throw names.error;
-  if (o.lexicon !== undefined && names.value === null) throw new InputError(`--lexicon: no file at ${o.lexicon}`, { field: 'lexicon' });
-  faissThreadsForBuild(); // before faiss-node loads (first index created by the build)
-  const config = loadConfig();
-  const specs = sourceSpecs(o);
-  const graph = new GraphStore(config.neo4j);
-  await graph.connect();
-  const parts: RecordSource[] = [];
-  try {
-    for (const spec of specs) parts.push(await openSource(spec, { strict: o.strict === true }));
-  } catch (e) {
-    await Promise.allSettled([...parts.map((p) => p.close()), graph.close()]);
-    throw e;
-  }
-  const opened = parts.length === 1 ? parts[0]! : new ConcatSource(parts);
-  // DXGRAPH_DROP_DEMOGRAPHICS: age and sex never enter the build (docs/security.md).
-  const source = config.privacy.dropDemographics ? withoutDemographics(opened) : opened;
-  // Given held-out cases (--calibrate-*) calibrate the build on all records after it; else it calibrates itself.
-  const given = Boolean(o.calibrateHeldOut || o.calibrateTextCases);
-  const selfCalibrate = o.calibrate !== false && !given;
-  try {
-    const llm = config.llm.enabled
-      ? { chat: createChatModel(config), cache: new ResponseCache(join(config.dataDir, 'llm-cache')), timeoutMs: config.llm.timeoutMs, ...(config.llm.provider === 'local' ? { concurrency: 1 } : {}) }
-      : null;
-    const services = { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader({ sourceConcepts: (await source.codedConcepts?.()) ?? [] })).deps };
-    const build = (dataDir: string, include: ((r: NormalizedRecord) => boolean) | null, exportGexf: string | null) =>
-      runBuild({ source, dataDir, params, exportGexf, conceptNames: names.value, ...(include ? { include } : {}) }, services);
-    let outcome: BuildOutcome;
-    let calibrationLines: string[];
-    let samples: CollectedSamples | null = null;
-    if (selfCalibrate) {
-      const split = params.split;
-      const crossFit = await buildCalibrated({
-        config,
-        build: (dataDir, include) => build(dataDir, include, dataDir === config.dataDir ? (o.exportGexf ?? null) : null),
-        records: () => source.records(),
-        inBuild: () => (split ? splitFilter({ ...split, part: 'train' }) : () => true),
-        log: (l) => process.stderr.write(`${l}\n`),
-        ...(o.calibrationShare !== undefined ? { share: o.calibrationShare } : {}),
-        ...(o.calibrationFolds !== undefined ? { folds: o.calibrationFolds } : {}),
-        ...(o.calibrationSamples ? { onSamples: (s: CollectedSamples) => { samples = s; } } : {}),
-      });
-      if (o.calibrationSamples && samples) await writeFile(o.calibrationSamples, samplesJson(samples));
-      outcome = crossFit.served;
-      calibrationLines = crossFitLines(crossFit);
-    } else {
-      outcome = await build(config.dataDir, null, o.exportGexf ?? null);
-      calibrationLines = given ? [] : ['calibration: none (--no-calibrate): probabilities are the raw posterior (likely overconfident)'];
-      if (!given) outcome = { ...outcome, manifest: await markUncalibrated(config.dataDir, outcome.manifest, 'built with --no-calibrate: probabilities are the raw posterior (likely overconfident): read the ranks') };
-    }
-    process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
-    for (const l of calibrationLines) process.stdout.write(`${l}\n`);
-    process.stdout.write(`source: ${specs.map(describeSourceSpec).join(' + ')}\n`);
-  } finally {
-    await source.close();
-    await graph.close();
-  }
-  // The build is current now: its calibration is fitted on cases it never saw and stored beside it.
-  if (given) {
-    await calibrateFromFlags(config, { ...(o.calibrateHeldOut ? { heldOut: o.calibrateHeldOut } : {}), ...(o.calibrateTextCases ? { textCases: o.calibrateTextCases } : {}), seed: '1' });
-  }
-}
-
 /**
  * The sources of `--source A [--source B …]`: mappings and query files are handed out in order
  * to the sources that need them (csv/jsonl/postgres need a mapping; postgres may take a query
@@ -237,5 +149,5 @@ export function registerBuildCommand(program: Command): void {
     .option('--calibration-samples <file>', "save the default calibration's raw fit scores (numbers only: every disease's log-score, the truth's index, completeness; no text) for refit experiments (bench/calibration-tail.ts)")
     .option('--calibrate-held-out <spec>', "then fit the posterior calibration on these held-out patients (never in the build; e.g. a validate split); sources needing a mapping: use `dxgraph calibrate`")
     .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/cal.jsonl)')
-    .action(runBuildCommand);
+    .action(async (o: BuildFlags) => (await import('./build-run.js')).runBuildCommand(o));
 }

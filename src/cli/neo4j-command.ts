@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
-import { Neo4jLauncher, launcherSettings, NEO4J_VERSION } from '../neo4j-launcher/index.js';
+import type { Neo4jLauncher } from '../neo4j-launcher/index.js';
+import { NEO4J_VERSION } from '../neo4j-launcher/versions.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-function launcher(opts: { home?: string }): Neo4jLauncher {
+/** The launcher is imported when a subcommand runs, not to print help (issue 49: CLI start-up cost). */
+async function launcher(opts: { home?: string }): Promise<Neo4jLauncher> {
+  const { Neo4jLauncher, launcherSettings } = await import('../neo4j-launcher/index.js');
   return new Neo4jLauncher(launcherSettings({ home: opts.home }));
 }
 
@@ -18,8 +21,8 @@ export function registerNeo4jCommand(program: Command): void {
     .command('install')
     .description('assemble the Neo4j jars into the home (skipped when already there)')
     .option('--force', 're-assemble even when present')
-    .action((opts: { force?: boolean }) => {
-      const l = launcher(neo.opts());
+    .action(async (opts: { force?: boolean }) => {
+      const l = await launcher(neo.opts());
       const res = l.install({ force: opts.force });
       say(res.skipped ? `Neo4j ${NEO4J_VERSION} already assembled in ${l.settings.layout.home} (${res.jars} jars)` : `Neo4j ${NEO4J_VERSION} assembled in ${l.settings.layout.home} (${res.jars} jars)`);
     });
@@ -28,7 +31,7 @@ export function registerNeo4jCommand(program: Command): void {
     .command('start')
     .description('start in the background and wait until Bolt and HTTP answer')
     .action(async () => {
-      const l = launcher(neo.opts());
+      const l = await launcher(neo.opts());
       if (!l.status().running) say(`starting Neo4j ${NEO4J_VERSION} (logs: ${l.settings.layout.logsDir}) ...`);
       const r = await l.start();
       say(r.alreadyRunning ? `Neo4j already running (pid ${r.pid})` : `Neo4j started (pid ${r.pid}) in ${(r.startMs / 1000).toFixed(1)} s`);
@@ -40,15 +43,15 @@ export function registerNeo4jCommand(program: Command): void {
     .command('stop')
     .description('stop the server started by `start` (SIGTERM, SIGKILL after a timeout)')
     .action(async () => {
-      const r = await launcher(neo.opts()).stop();
+      const r = await (await launcher(neo.opts())).stop();
       say(r.wasRunning ? `Neo4j stopped (${r.how})` : 'Neo4j was not running');
     });
 
   neo
     .command('status')
     .description('print whether the local Neo4j runs and its addresses')
-    .action(() => {
-      const s = launcher(neo.opts()).status();
+    .action(async () => {
+      const s = (await launcher(neo.opts())).status();
       if (!s.assembled) say('Neo4j: not assembled (run `dxgraph neo4j install`)');
       say(s.running ? `Neo4j: running (pid ${s.pid})` : 'Neo4j: not running');
       say(`  Bolt:    ${s.boltUri}`);
@@ -58,8 +61,8 @@ export function registerNeo4jCommand(program: Command): void {
   neo
     .command('reset')
     .description('delete the local database files (server must be stopped)')
-    .action(() => {
-      const l = launcher(neo.opts());
+    .action(async () => {
+      const l = await launcher(neo.opts());
       l.reset();
       say(`deleted ${l.settings.layout.dataDir}`);
     });

@@ -1,19 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { createEmbedder } from '../adapters/embeddings/index.js';
-import { GraphStore } from '../adapters/neo4j/graph-store.js';
-import { loadConfig } from '../config.js';
 import { InputError } from '../errors.js';
-import { createLogger } from '../logger.js';
 import { DEFAULT_OPTIONS, type DiagnoseOptions, type DiagnoseResult } from '../query/contracts.js';
-import { openQueryService, textInput } from '../query/query-service.js';
-import { createDecomposer, createReasoners } from '../server.js';
 
 /**
  * `dxgraph ask "<text>"`: one diagnosis from the shell through the same `diagnose()`
- * the HTTP server uses, printed readably (or as the full JSON result with --json).
+ * the HTTP server uses, printed readably (or as the full JSON result with --json). Flags, help
+ * and the output format here; what it runs (ask-run.ts) is imported when it runs (issue 49).
  */
-interface AskFlags {
+export interface AskFlags {
   json?: boolean;
   k?: number;
   m?: number;
@@ -37,18 +31,6 @@ const reasonerFlag = (v: string) => {
   if (v !== 'auto' && v !== 'evidence' && v !== 'llm') throw new InputError(`--reasoner must be auto|evidence|llm, got '${v}'`, { field: 'reasoner' });
   return v;
 };
-
-async function readQuery(text: string | undefined, file: string | undefined): Promise<string> {
-  const raw = file === '-' ? await readStdin() : file ? await readFile(file, 'utf8') : (text ?? '');
-  if (!raw.trim()) throw new InputError('ask needs a non-empty description: dxgraph ask "<text>" (or --file PATH / --file -)', { field: 'text' });
-  return raw;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -92,29 +74,6 @@ function findingLines(r: DiagnoseResult): string[] {
   return out;
 }
 
-async function runAsk(text: string | undefined, o: AskFlags): Promise<void> {
-  const query = await readQuery(text, o.file);
-  const config = loadConfig();
-  if (query.length > config.http.maxTextChars) throw new InputError(`text is longer than DXGRAPH_MAX_TEXT_CHARS (${config.http.maxTextChars})`, { field: 'text' });
-  const logger = createLogger({ level: config.logLevel });
-  const graph = new GraphStore(config.neo4j);
-  await graph.connect();
-  try {
-    const service = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger), decomposer: await createDecomposer(config), ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
-    const options: Partial<DiagnoseOptions> = {
-      ...(o.k !== undefined ? { topK: o.k } : {}),
-      ...(o.m !== undefined ? { topM: o.m } : {}),
-      ...(o.threshold !== undefined ? { matchThreshold: o.threshold } : {}),
-      ...(o.followUps !== undefined ? { followUps: o.followUps } : {}),
-      reasoner: o.reasoner ?? DEFAULT_OPTIONS.reasoner,
-    };
-    const result = await service.diagnose(textInput(query, options));
-    process.stdout.write(o.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatResult(result)}\n`);
-  } finally {
-    await graph.close();
-  }
-}
-
 export function registerQueryCommands(program: Command): void {
   program
     .command('ask')
@@ -127,7 +86,7 @@ export function registerQueryCommands(program: Command): void {
     .option('--threshold <x>', `feature match threshold t_matching (default ${DEFAULT_OPTIONS.matchThreshold})`, unit)
     .option('--follow-ups <n>', `follow-up questions (default ${DEFAULT_OPTIONS.followUps})`, int('follow-ups'))
     .option('--reasoner <name>', 'auto | evidence | llm', reasonerFlag)
-    .action((text: string | undefined, o: AskFlags) => runAsk(text, o));
+    .action(async (text: string | undefined, o: AskFlags) => (await import('./ask-run.js')).runAsk(text, o));
 
   // `serve` lives in src/cli/serve-command.ts (HTTP engineer), registered in main.ts.
 }

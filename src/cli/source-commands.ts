@@ -1,19 +1,12 @@
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
-import { describeSourceSpec, openSource, parseSourceSpec } from '../sources/source-spec.js';
-import { writeSplit } from '../sources/split-files.js';
 import type { ImportSummary } from '../sources/types.js';
 
-interface SourceFlags {
+/** `dxgraph import` and `dxgraph split`: flags and help; what they run (source-run.ts) is imported when they run (issue 49). */
+export interface SourceFlags {
   source: string;
   mapping?: string;
   queryFile?: string;
-}
-
-function specOf(o: SourceFlags) {
-  return parseSourceSpec(o.source, { mapping: o.mapping ?? null, queryFile: o.queryFile ?? null });
 }
 
 function number(flag: string) {
@@ -38,33 +31,6 @@ export function formatSummary(description: string, s: ImportSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function runImport(o: SourceFlags & { strict?: boolean; out?: string }): Promise<void> {
-  const spec = specOf(o);
-  const src = await openSource(spec, { strict: o.strict === true });
-  const out = o.out ? createWriteStream(o.out) : null;
-  try {
-    for await (const rec of src.records()) {
-      if (out && !out.write(`${JSON.stringify(rec)}\n`)) await once(out, 'drain');
-    }
-  } finally {
-    await src.close();
-    if (out) {
-      out.end();
-      await once(out, 'close');
-    }
-  }
-  process.stdout.write(formatSummary(describeSourceSpec(spec), src.summary()));
-  if (o.out) process.stdout.write(`written: ${o.out}\n`);
-}
-
-async function runSplit(o: SourceFlags & { testFraction: number; seed: number; outDir: string; stratify?: boolean }): Promise<void> {
-  const spec = specOf(o);
-  const r = await writeSplit(spec, o.outDir, { seed: o.seed, testFraction: o.testFraction, stratify: o.stratify === true });
-  const lines = [`source: ${describeSourceSpec(spec)}`, `train: ${r.train} -> ${r.dirs.train}`, `test: ${r.test} -> ${r.dirs.test}`, `not copied (unreadable rows): ${r.notCopied}`];
-  lines.push(...r.examples.map((e) => `  ${e.location}: ${e.reason}`));
-  process.stdout.write(`${lines.join('\n')}\n`);
-}
-
 const withSource = (c: Command): Command =>
   c
     .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL | omop:postgres://…[?schema=S] | fhir:DIR')
@@ -75,11 +41,11 @@ export function registerSourceCommands(program: Command): void {
   withSource(program.command('import').description('read a source, print the import summary, optionally write normalized records'))
     .option('--strict', 'stop at the first malformed row instead of skipping and counting it')
     .option('--out <file>', 'write the normalized records as JSON Lines')
-    .action(runImport);
+    .action(async (o: SourceFlags & { strict?: boolean; out?: string }) => (await import('./source-run.js')).runImport(o));
   withSource(program.command('split').description('deterministic patient-level train/test split, written in the input format'))
     .requiredOption('--test-fraction <x>', 'share of patients in the test part', number('test-fraction'))
     .requiredOption('--seed <n>', 'seed of the split hash', number('seed'))
     .requiredOption('--out-dir <dir>', 'writes <dir>/train and <dir>/test')
     .option('--stratify', 'give each diagnosis its share of test patients')
-    .action(runSplit);
+    .action(async (o: SourceFlags & { testFraction: number; seed: number; outDir: string; stratify?: boolean }) => (await import('./source-run.js')).runSplit(o));
 }

@@ -1,11 +1,6 @@
 import { InputError } from '../errors.js';
-import { DdxplusSource } from './ddxplus/ddxplus-source.js';
-import { openPostgresSource } from './postgres/postgres-source.js';
 import { redactUrl } from './redact-url.js';
-import { openFileSource } from './tabular/file-source.js';
-import { FhirSource } from './fhir/fhir-source.js';
 import { parseOmopUrl } from './omop/omop-options.js';
-import { OmopSource } from './omop/omop-source.js';
 import type { RecordSource, SourceOptions, SourceSpec } from './types.js';
 
 export interface SourceSpecFlags {
@@ -81,20 +76,23 @@ export function describeSourceSpec(spec: SourceSpec): string {
   }
 }
 
-
-/** Opens the RecordSource a spec names. Reads nothing until records() is iterated. */
+/**
+ * Opens the RecordSource a spec names. Reads nothing until records() is iterated. Each kind's
+ * reader is imported here, when it is opened: parsing a spec (every CLI command's flags) and a
+ * build of one kind never load the others (pg, the FHIR and OMOP readers; issue 49).
+ */
 export async function openSource(spec: SourceSpec, opts: SourceOptions): Promise<RecordSource> {
   switch (spec.kind) {
     case 'ddxplus':
-      return new DdxplusSource(spec.dir, opts);
+      return new (await import('./ddxplus/ddxplus-source.js')).DdxplusSource(spec.dir, opts);
     case 'csv':
     case 'jsonl':
-      return openFileSource(spec, opts);
+      return (await import('./tabular/file-source.js')).openFileSource(spec, opts);
     case 'postgres':
-      return openPostgresSource(spec, opts);
+      return (await import('./postgres/postgres-source.js')).openPostgresSource(spec, opts);
     case 'omop':
-      return new OmopSource(parseOmopUrl(spec.url), opts);
+      return new (await import('./omop/omop-source.js')).OmopSource(parseOmopUrl(spec.url), opts);
     case 'fhir':
-      return new FhirSource(spec.dir, opts);
+      return new (await import('./fhir/fhir-source.js')).FhirSource(spec.dir, opts);
   }
 }

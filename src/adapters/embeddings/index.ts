@@ -1,7 +1,7 @@
 import type { Embeddings } from '@langchain/core/embeddings';
-import { OpenAIEmbeddings } from '@langchain/openai';
 import type { Config } from '../../config.js';
 import { HashedEmbedder } from './hashed-embedder.js';
+import { OpenAIEmbedder } from './openai-embedder.js';
 
 /** An embedder plus the identity recorded with a build (query time must use the same one). */
 export interface NamedEmbedder {
@@ -11,11 +11,7 @@ export interface NamedEmbedder {
 
 export function createEmbedder(config: Config): NamedEmbedder {
   if (config.embedder.kind === 'openai') {
-    const embeddings = new OpenAIEmbeddings({
-      model: config.embedder.model,
-      apiKey: config.llm.apiKey,
-      configuration: config.llm.baseUrl ? { baseURL: config.llm.baseUrl } : {},
-    });
+    const embeddings = new OpenAIEmbedder({ model: config.embedder.model, apiKey: config.llm.apiKey, baseUrl: config.llm.baseUrl });
     return { id: `openai:${config.embedder.model}`, embeddings };
   }
   const hashed = new HashedEmbedder();
