@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArtifactError } from '../../src/errors.js';
@@ -162,11 +162,33 @@ describe('WordLlamaEmbedder.load failures are Result values', () => {
     const r = await WordLlamaEmbedder.load({ dir });
     assert.equal(r.ok, false);
     if (!r.ok) assert.match(r.error.message, /safetensors header/);
-    const bad = await WordLlamaEmbedder.load({ dim: 100 as 64 });
-    assert.equal(bad.ok, false);
-    if (!bad.ok) assert.match(bad.error.message, /dim 100 is not available/);
+    // The dim is refused once the model is read: a valid two-token model of 256 dims is read as
+    // the installed one would be, in milliseconds instead of the installed model's 0.6 s of CPU.
+    const tinyDir = tinyModelDir();
+    try {
+      const tiny = await WordLlamaEmbedder.load({ dir: tinyDir });
+      assert.ok(tiny.ok && tiny.value.id === 'wordllama-l2-supercat-256', 'the tiny model loads');
+      const bad = await WordLlamaEmbedder.load({ dir: tinyDir, dim: 100 as 64 });
+      assert.equal(bad.ok, false);
+      if (!bad.ok) assert.match(bad.error.message, /dim 100 is not available \(model has 256/);
+    } finally {
+      rmSync(tinyDir, { recursive: true, force: true });
+    }
   });
 });
+
+/** A valid WordLlama model directory with two tokens of 256 zero dims and a minimal BPE tokenizer. */
+function tinyModelDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wl-tiny-'));
+  const bytes = 2 * 256 * 2; // two F16 rows of 256
+  const header = Buffer.from(JSON.stringify({ __metadata__: {}, 'embedding.weight': { dtype: 'F16', shape: [2, 256], data_offsets: [0, bytes] } }));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(header.length));
+  writeFileSync(join(dir, 'l2_supercat_256.safetensors'), Buffer.concat([len, header, Buffer.alloc(bytes)]));
+  const model = { type: 'BPE', unk_token: '<unk>', vocab: { '<unk>': 0, a: 1 }, merges: [] };
+  writeFileSync(join(dir, WORDLLAMA_TOKENIZER_FILE), JSON.stringify({ version: '1.0', truncation: null, padding: null, added_tokens: [], normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, model }));
+  return dir;
+}
 
 describe('parseSafetensorsMatrix', () => {
   const file = (dtype: string, shape: number[], data: Buffer, key = 'embedding.weight') => {
