@@ -43,20 +43,24 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
   let config: Config;
-  let server: DxServer | undefined;
+  const servers: DxServer[] = [];
   const log = capturedLogger();
+  let first: { llmCalls: number; buildMs: number };
 
-  before(function () {
+  // One KG for every story, built once with the LLM stages; the model it loads stays loaded for
+  // both servers (one shared in-process model per GGUF and settings), so it is loaded once.
+  before(async function () {
     assert.ok(existsSync(DEFAULT_LOCAL_MODEL_PATH), `no model at ${DEFAULT_LOCAL_MODEL_PATH}: run npm run setup`);
     dataDir = mkdtempSync(join(tmpdir(), 'dx-local-llm-'));
-    // The local model's default timeout and budget (LOCAL_LLM_DEFAULTS): the report must fit them.
-    env = { ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LLM: 'local', DXGRAPH_LLM_THREADS: '2', DXGRAPH_LOG_LEVEL: 'debug' };
-    delete env.DXGRAPH_LLM_TIMEOUT_MS;
-    delete env.DXGRAPH_LLM_BUDGET_MS;
+    // The product's defaults: one llama.cpp thread (two spin-wait on each other on a busy 2-CPU
+    // machine, docs/llm.md), the local model's timeout and budget (LOCAL_LLM_DEFAULTS): the report must fit them.
+    env = { ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_EMBEDDER: 'hashed', DXGRAPH_LLM: 'local', DXGRAPH_LOG_LEVEL: 'debug' };
+    for (const name of ['DXGRAPH_LLM_THREADS', 'DXGRAPH_LLM_TIMEOUT_MS', 'DXGRAPH_LLM_BUDGET_MS']) delete env[name];
     config = loadConfig(env);
+    first = await build();
   });
   after(async () => {
-    await server?.close({ drainMs: 1000 });
+    for (const s of servers) await s.close({ drainMs: 1000 });
     await disposeLocalModels();
   });
 
@@ -80,8 +84,13 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
     return { llmCalls: localModelOf(chat)!.usage().calls - before, buildMs: Date.now() - t0 };
   }
 
+  async function serve(cfg: Config): Promise<DxServer> {
+    const server = await startServer({ config: cfg, logger: log.logger, port: 0 });
+    servers.push(server);
+    return server;
+  }
+
   it('the build asks the model for features and key differences, keeps them as LLM nodes, and a rebuild costs no call (cache)', async () => {
-    const first = await build();
     assert.ok(first.llmCalls >= 4 && first.llmCalls <= 8, `2 feature + 2 key-difference prompts, repairs at most doubling them (got ${first.llmCalls})`);
     const graph = new GraphStore(config.neo4j);
     await graph.connect();
@@ -96,11 +105,11 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
     process.stdout.write(`      build with LLM stages on 2 diseases: ${first.buildMs} ms (${first.llmCalls} calls), cached rebuild ${again.buildMs} ms\n`);
   });
 
-  /** Polls a pending report's href until it settles (issue 48). */
-  async function settled(href: string): Promise<{ json: any; ms: number }> {
+  /** Polls a pending report's href until it settles (issue 48); the model writes it for tens of seconds, so twice a second. */
+  async function settled(server: DxServer, href: string): Promise<{ json: any; ms: number }> {
     const t0 = Date.now();
     for (;;) {
-      const res = await fetch(`${server!.url}${href}`);
+      const res = await fetch(`${server.url}${href}`);
       if (res.status !== 202) {
         assert.equal(res.status, 200);
         return { json: await res.json(), ms: Date.now() - t0 };
@@ -110,7 +119,7 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
   }
 
   it('/v1/diagnose with reasoner "llm": the evidence differential at once, then the model\'s whole report at its href (schema-valid, KG diseases, whole sentences, no advice), naming itself, logging no patient text', async () => {
-    server = await startServer({ config, logger: log.logger, port: 0 });
+    const server = await serve(config);
     const local = localModelOf(createChatModel(config))!;
     // A first evidence diagnose warms the query path (feature vectors, phrase embedder): what is timed is a clinician's wait, not start-up.
     assert.equal((await post(`${server.url}/v1/diagnose`, { text: 'Cough and fever.', options: { reasoner: 'evidence' } })).status, 200);
@@ -119,10 +128,11 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
     const r = await post(`${server.url}/v1/diagnose`, { text: PATIENT, options: { reasoner: 'llm' } });
     const firstMs = Date.now() - t0;
     assert.equal(r.status, 200, r.text);
-    assert.ok(firstMs < 1000, `the first answer within 1 s (took ${firstMs} ms)`);
+    // The answer does not wait for the model (issue 48): it came before any generation of the report ended.
+    assert.equal(local.usage().calls, u0.calls, 'the answer came before the model had answered');
     assert.equal(r.json.reasoner, 'evidence');
     assert.equal(r.json.report.status, 'pending');
-    const { json, ms } = await settled(r.json.report.href);
+    const { json, ms } = await settled(server, r.json.report.href);
     assert.equal(json.reasoner, 'llm');
     assert.equal(json.model, 'SmolLM2-135M-Instruct.Q4_1 (local)');
     assert.equal(json.degraded, false, 'grammar-constrained output validates, within the default budget');
@@ -142,12 +152,12 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
   });
 
   it('a spent LLM budget: the report fails (the evidence differential, degraded, model null), logged without patient text', async () => {
-    await server?.close({ drainMs: 1000 });
-    server = await startServer({ config: loadConfig({ ...env, DXGRAPH_LLM_BUDGET_MS: '100' }), logger: log.logger, port: 0 });
+    // A second server on the same KG and the same loaded model, with a budget no call fits in.
+    const server = await serve(loadConfig({ ...env, DXGRAPH_LLM_BUDGET_MS: '100' }));
     const r = await post(`${server.url}/v1/diagnose`, { text: PATIENT, options: { reasoner: 'llm' } });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json.report.status, 'pending');
-    const { json } = await settled(r.json.report.href);
+    const { json } = await settled(server, r.json.report.href);
     assert.equal(json.degraded, true);
     assert.equal(json.model, null);
     assert.equal(json.report.status, 'failed');
