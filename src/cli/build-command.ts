@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { parseSourceSpec } from '../sources/source-spec.js';
 import type { SourceSpec } from '../sources/types.js';
@@ -121,8 +121,16 @@ export function sourceSpecs(o: Pick<BuildFlags, 'source' | 'mapping' | 'queryFil
 const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
 
 export function registerBuildCommand(program: Command): void {
-  program
-    .command('build')
+  buildOptions(program.command('build')).action(async (o: BuildFlags) => (await import('./build-run.js')).runBuildCommand(o));
+}
+
+/** The flags of `dxgraph build …` as the command reads them, defaults included (a test runs the command in process). */
+export function buildFlagsOf(args: string[]): BuildFlags {
+  return buildOptions(new Command('build')).exitOverride().parse(args, { from: 'user' }).opts<BuildFlags>();
+}
+
+function buildOptions(command: Command): Command {
+  return command
     .description('build the four-tier diagnostic KG in Neo4j and the FAISS indexes from an EHR source')
     .requiredOption('--source <spec>', 'ddxplus:DIR | csv:PATH | jsonl:PATH | postgres:URL | omop:postgres://…[?schema=S] | fhir:DIR (repeat for one KG from several sources)', collect)
     .option('--mapping <file>', 'mapping file (JSON) for csv, jsonl and postgres sources (repeat: in the order of those sources)', collect)
@@ -148,6 +156,5 @@ export function registerBuildCommand(program: Command): void {
     .option('--calibration-folds <n>', 'disjoint held-out shares the default calibration fits on, each answered by a KG of the others (default 1; at most 1 / share; one more fit build each)', num('calibration-folds', { integer: true, min: 1 }))
     .option('--calibration-samples <file>', "save the default calibration's raw fit scores (numbers only: every disease's log-score, the truth's index, completeness; no text) for refit experiments (bench/calibration-tail.ts)")
     .option('--calibrate-held-out <spec>', "then fit the posterior calibration on these held-out patients (never in the build; e.g. a validate split); sources needing a mapping: use `dxgraph calibrate`")
-    .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/cal.jsonl)')
-    .action(async (o: BuildFlags) => (await import('./build-run.js')).runBuildCommand(o));
+    .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/cal.jsonl)');
 }

@@ -32,7 +32,22 @@ import { paramsFromFlags, sourceSpecs, type BuildFlags } from './build-command.j
  * What `dxgraph build` runs (flags and help: build-command.ts). Loaded only when the command
  * runs: the pipeline, its sources and adapters are most of the CLI's start-up cost (issue 49).
  */
-export async function runBuildCommand(o: BuildFlags): Promise<void> {
+/** Where the command's settings come from and its report goes: the process's, unless a test runs the command in process. */
+export interface BuildIo {
+  config: Config;
+  /** The build report (stdout). */
+  out: (text: string) => void;
+  /** Progress lines (stderr). */
+  log: (line: string) => void;
+}
+
+const processIo = (): BuildIo => ({ config: loadConfig(), out: (t) => process.stdout.write(t), log: (l) => process.stderr.write(`${l}\n`) });
+
+export async function runBuildCommand(o: BuildFlags, inProcess?: BuildIo): Promise<void> {
+  // A build in its own process gives FAISS every core (set before faiss-node loads, at the first
+  // index); one run inside another process (a test) leaves that process's threads alone.
+  if (!inProcess) faissThreadsForBuild();
+  const io = inProcess ?? processIo();
   const params = paramsFromFlags(o);
   if (o.calibrationShare !== undefined && !(o.calibrationShare > 0 && o.calibrationShare <= 0.5)) throw new InputError(`--calibration-share must be in (0, 0.5], got ${o.calibrationShare}`, { field: 'calibration-share' });
   // Concept phrases for statistical group names: an explicit --lexicon must exist; the
@@ -40,8 +55,7 @@ export async function runBuildCommand(o: BuildFlags): Promise<void> {
   const names = await loadConceptNames(o.lexicon ?? defaultLexiconPath());
   if (!names.ok) throw names.error;
   if (o.lexicon !== undefined && names.value === null) throw new InputError(`--lexicon: no file at ${o.lexicon}`, { field: 'lexicon' });
-  faissThreadsForBuild(); // before faiss-node loads (first index created by the build)
-  const config = loadConfig();
+  const { config } = io;
   const specs = sourceSpecs(o);
   const graph = new GraphStore(config.neo4j);
   await graph.connect();
@@ -73,7 +87,7 @@ export async function runBuildCommand(o: BuildFlags): Promise<void> {
         build: (dataDir, include) => build(dataDir, include, dataDir === config.dataDir ? (o.exportGexf ?? null) : null),
         records: () => source.records(),
         inBuild: () => (split ? splitFilter({ ...split, part: 'train' }) : () => true),
-        log: (l) => process.stderr.write(`${l}\n`),
+        log: io.log,
         ...(o.calibrationShare !== undefined ? { share: o.calibrationShare } : {}),
         ...(o.calibrationFolds !== undefined ? { folds: o.calibrationFolds } : {}),
         ...(o.calibrationSamples ? { onSamples: (s: CollectedSamples) => { samples = s; } } : {}),
@@ -86,9 +100,9 @@ export async function runBuildCommand(o: BuildFlags): Promise<void> {
       calibrationLines = given ? [] : ['calibration: none (--no-calibrate): probabilities are the raw posterior (likely overconfident)'];
       if (!given) outcome = { ...outcome, manifest: await markUncalibrated(config.dataDir, outcome.manifest, 'built with --no-calibrate: probabilities are the raw posterior (likely overconfident): read the ranks') };
     }
-    process.stdout.write(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
-    for (const l of calibrationLines) process.stdout.write(`${l}\n`);
-    process.stdout.write(`source: ${specs.map(describeSourceSpec).join(' + ')}\n`);
+    io.out(`${formatReport(outcome, { sourceSummary: source.summary(), buildDir: buildDir(config.dataDir, outcome.buildId) })}\n`);
+    for (const l of calibrationLines) io.out(`${l}\n`);
+    io.out(`source: ${specs.map(describeSourceSpec).join(' + ')}\n`);
   } finally {
     await source.close();
     await graph.close();
