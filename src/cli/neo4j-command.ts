@@ -19,12 +19,16 @@ export function registerNeo4jCommand(program: Command): void {
 
   neo
     .command('install')
-    .description('assemble the Neo4j jars into the home (skipped when already there)')
+    .description('assemble the Neo4j jars into the home (skipped when already there), then the class archive that speeds every start')
     .option('--force', 're-assemble even when present')
-    .action(async (opts: { force?: boolean }) => {
+    .option('--no-class-archive', 'skip the class archive (a training start of about a minute)')
+    .action(async (opts: { force?: boolean; classArchive: boolean }) => {
       const l = await launcher(neo.opts());
-      const res = l.install({ force: opts.force });
-      say(res.skipped ? `Neo4j ${NEO4J_VERSION} already assembled in ${l.settings.layout.home} (${res.jars} jars)` : `Neo4j ${NEO4J_VERSION} assembled in ${l.settings.layout.home} (${res.jars} jars)`);
+      const { installNeo4j } = await import('../neo4j-launcher/install-steps.js');
+      const report = await installNeo4j(l, { force: opts.force === true, classArchive: opts.classArchive });
+      for (const line of report.lines) say(line);
+      for (const w of report.warnings) process.stderr.write(`dxgraph: warning: ${w}
+`);
     });
 
   neo
