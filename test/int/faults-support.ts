@@ -12,6 +12,8 @@ import { runBuild, type BuildOutcome, type BuildParams } from '../../kg-build/pi
 export const PARAMS: BuildParams = {
   hierarchy: 'statistical', sizes: { subcategories: 'auto', categories: 'auto' }, cluster: {}, decompose: {}, keyDifferences: {}, index: {},
   batchSize: 100, recordsInGraph: true, triplesFile: null, split: null,
+  // No gate training: the served gate is off by default and no fault story reads it (its own: gate.test.ts).
+  gate: { maxExamples: 0 },
 };
 /**
  * The share of the DDXPlus sample the fault builds keep (by record id; the rest is never seen,
