@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { InputError } from '../errors.js';
-import { parseSourceSpec } from '../sources/source-spec.js';
+import { parseSourceSpec } from '../sources/source-spec-text.js';
 import type { SourceSpec } from '../sources/types.js';
 import type { HierarchyRequest } from '../../kg-build/aggregate-hierarchy.js';
 import type { BuildParams } from '../../kg-build/pipeline.js';
