@@ -17,7 +17,7 @@ export const PARAMS: BuildParams = {
 };
 /**
  * The share of the DDXPlus sample the fault builds keep (by record id; the rest is never seen,
- * so a held-out patient is easy to find): 0.15 is ~235 records over 44 diseases, still 30-odd
+ * so a held-out patient is easy to find): 0.15 is 242 records over 44 diseases, still 27
  * load batches of 100 (the kill comes at the 4th). Was 0.35: a fault build's cost on a freshly
  * started Neo4j is mostly the server compiling itself, but the Neo4j load, the gate and the
  * indexes grow with the records (docs/testing.md, round 4).
