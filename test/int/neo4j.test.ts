@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { ArtifactError, ServiceUnavailableError } from '../../src/errors.js';
@@ -63,8 +63,9 @@ describe('Neo4j class archive (issue 49)', () => {
     assert.ok(existsSync(archive), `no class archive at ${archive}: \`npm run setup\` makes it (src/neo4j-launcher/train-class-archive.ts)`);
     const pid = Number(readFileSync(layout.pidFile, 'utf8').trim());
     // Mapped into the JVM's memory: the JVM accepted it (an archive it rejects is not mapped).
+    // /proc names the file by its real path (the home may be reached through a symlink).
     const maps = readFileSync(`/proc/${pid}/maps`, 'utf8');
-    assert.ok(maps.includes(archive), `pid ${pid} does not map ${archive}`);
+    assert.ok(maps.includes(realpathSync(archive)), `pid ${pid} does not map ${archive}`);
   });
 });
 
