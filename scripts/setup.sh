@@ -94,8 +94,21 @@ fi
 bash scripts/build-faiss-node.sh || die "faiss-node binding could not be built (see the messages above and docs/faiss-node.md)"
 
 # --- 4. Neo4j jars from Maven Central --------------------------------------------------
-# Same as `dxgraph neo4j install`, without loading the whole CLI (seconds faster).
-node --import tsx src/neo4j-launcher/install-main.ts || die "Neo4j could not be assembled (see above; docs/neo4j-without-docker.md)"
+# Same as `dxgraph neo4j install`, without loading the whole CLI (seconds faster). Then its class
+# archive (a training start of the server, about a minute; docs/neo4j-without-docker.md), made in
+# the background while the models download (steps 5-7) and waited for at the end; stopped if
+# setup stops. A failed training only warns: Neo4j then starts without the archive.
+node --import tsx src/neo4j-launcher/install-main.ts --no-class-archive || die "Neo4j could not be assembled (see above; docs/neo4j-without-docker.md)"
+archive_log="$(mktemp)"
+node --import tsx src/neo4j-launcher/install-main.ts >"$archive_log" 2>&1 &
+archive_pid=$!
+stop_archive() {
+  kill "$archive_pid" 2>/dev/null || true
+  # The training JVM runs detached, in its own process group: its pid file names it.
+  for f in "${NEO4J_HOME:-.neo4j}"/cds/training-*/run/dxgraph-neo4j.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
+  rm -f "$archive_log"
+}
+trap stop_archive EXIT
 
 # --- 5. WordLlama embedding model from PyPI ------------------------------------------------
 # Static token embeddings (16 MB) + tokenizer for the offline `wordllama` embedder, taken from
@@ -114,5 +127,10 @@ bash scripts/fetch-hpo.sh || die "the Human Phenotype Ontology could not be inst
 bash scripts/fetch-smollm2.sh || die "the local LLM could not be installed (see above; docs/llm.md)"
 node scripts/check-node-llama-cpp.mjs || die "node-llama-cpp has no prebuilt binary that loads on this machine (docs/llm.md)"
 say "node-llama-cpp prebuilt CPU binary loads"
+
+archive_ok=0
+wait "$archive_pid" && archive_ok=1
+grep -v 'already assembled' "$archive_log" || true
+[ "$archive_ok" = 1 ] || die "the Neo4j class archive step failed (see above; docs/neo4j-without-docker.md)"
 
 say "done in $(( $(date +%s) - T0 )) s. Next: npm run demo, npm test"
