@@ -15,6 +15,7 @@
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pidAlive } from '../../src/util/pid-alive.js';
 
 /** Folders whose TypeScript is transpiled; everything else at the top level is linked. */
 const CODE_DIRS = ['bench', 'bin', 'kg-build', 'scripts', 'src', 'test'];
@@ -81,17 +82,8 @@ export function removeStaleMirrors(root: string): void {
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
     const pid = Number(name.replace(/^run-/, ''));
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) continue;
+    if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -5,6 +5,7 @@ import type { JavaRuntime } from './java.js';
 import type { Neo4jLayout } from './layout.js';
 import type { LauncherSettings } from './settings.js';
 import { ENTRY_POINT } from './versions.js';
+import { pidAlive } from '../util/pid-alive.js';
 
 /** JVM flags of the official distribution's launcher (Java 17), plus our heap size and class archive. */
 export function jvmArgs(s: LauncherSettings, opts: { classArchive: string[] } = { classArchive: [] }): string[] {
@@ -75,12 +76,7 @@ export function isOurServer(pid: number, layout: Neo4jLayout): boolean {
       return false;
     }
   }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return pidAlive(pid);
 }
 
 export function readPid(layout: Neo4jLayout): number | null {

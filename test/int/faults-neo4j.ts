@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } from '../../src/neo4j-launcher/index.js';
 import { runningPid } from '../../src/neo4j-launcher/process.js';
+import { pidAlive } from '../../src/util/pid-alive.js';
 
 /**
  * A second, private Neo4j for the fault tests, so they can SIGKILL and restart a real
@@ -19,15 +20,6 @@ export interface OwnNeo4j {
   start(): Promise<void>;
   remove(): Promise<void>;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 export async function startOwnNeo4j(): Promise<OwnNeo4j> {
   const instanceDir = mkdtempSync(join(tmpdir(), 'dx-faults-neo4j-'));
@@ -62,7 +54,7 @@ export async function startOwnNeo4j(): Promise<OwnNeo4j> {
       const p = pid();
       if (p === null) return;
       process.kill(p, 'SIGKILL');
-      for (let i = 0; i < 200 && alive(p); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 200 && pidAlive(p); i++) await new Promise((r) => setTimeout(r, 50));
     },
     start: async () => {
       const again = await launcher.start();

@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } from '../../src/neo4j-launcher/index.js';
 import { runningPid, stopServer } from '../../src/neo4j-launcher/process.js';
+import { pidAlive } from '../../src/util/pid-alive.js';
 
 /**
  * Integration tests talk to a real Neo4j over Bolt. With NEO4J_URI set, that server is
@@ -22,15 +23,6 @@ const stores: GraphStore[] = [];
 
 function instancesRoot(): string {
   return join(defaultHome(), 'test-instances');
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The test run a Neo4j instance belongs to: the pid of its main mocha process (workers inherit it). */
