@@ -34,6 +34,13 @@ export interface DiagnoseOptions {
   trace?: 'summary' | 'full';
   reasoner: 'auto' | 'evidence' | 'llm';
   /**
+   * Which decomposition reads the text: 'auto' (default: the LLM decomposer when one is configured)
+   * or 'rules'. Not a request field: `/v1/diagnose` sets 'rules' for the evidence answer it sends
+   * before an LLM report, so that answer never waits on the LLM and the text is decomposed by the
+   * LLM once, in the report (routes/diagnose.ts).
+   */
+  decomposition?: 'auto' | 'rules';
+  /**
    * Which ranker picks the follow-ups: expected entropy reduction of the differential
    * (default: measured better, docs/followups.md) or MedRAG's sigma (eq. 15-16).
    * Absent = the default.

@@ -10,7 +10,8 @@ import type { KgSnapshot } from './kg-snapshot.js';
  * The request's decomposition stage (MedRAG eq. 8): with an LLM decomposer configured, the text
  * goes to the LLM constrained to the KG's concepts; without one, or when it fails (timeout,
  * invalid twice, budget spent), the rule path (decompose.ts: NegEx/ConText text analysis)
- * answers, and the trace says which did and why. Age and sex written in the text fill the
+ * answers, and the trace says which did and why. `options.decomposition: 'rules'` skips the LLM
+ * (the evidence answer sent before an LLM report). Age and sex written in the text fill the
  * request's when it gave none.
  */
 export interface DecompositionTrace {
@@ -43,7 +44,7 @@ export async function decomposeRequest(
   ctx: { budget: LlmBudget | null; signal: AbortSignal | null },
 ): Promise<DecomposedRequest> {
   let fallback: string | null = null;
-  if (deps.decomposer && input.text?.trim()) {
+  if (deps.decomposer && input.options.decomposition !== 'rules' && input.text?.trim()) {
     // The LLM reads the note without its conclusion too (blanked, as the rule path reads it).
     const structure = noteStructure(input.text, shippedSectionRules());
     const llm = await deps.decomposer.decompose({ snapshot: deps.snapshot, lexicon: deps.lexicon, budget: ctx.budget, signal: ctx.signal }, structure.text);

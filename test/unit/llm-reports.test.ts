@@ -60,6 +60,7 @@ describe('LLM report apart from the differential (issue 48): /v1/diagnose answer
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json.reasoner, 'evidence');
     assert.equal(q.calls[0]!.options.reasoner, 'evidence', 'the first answer never runs the LLM');
+    assert.equal(q.calls[0]!.options.decomposition, 'rules', 'nor the LLM decomposer: it reads the text with the rule path');
     assert.equal(r.json.report.status, 'pending');
     assert.match(r.json.report.href, /^\/v1\/reports\/[A-Za-z0-9_-]{24}$/);
     const pending = await get(`${h.url}${r.json.report.href}`, auth(KEY_A));
@@ -76,6 +77,7 @@ describe('LLM report apart from the differential (issue 48): /v1/diagnose answer
     assert.equal(done.json.report.status, 'done');
     assert.equal(done.json.report.narrative, 'Likely disease A.');
     assert.equal(done.json.differential[0].diseaseId, 'dis:a');
+    assert.equal(q.calls[1]!.options.decomposition, undefined, 'the report decomposes as configured (the LLM, once)');
   });
 
   it("another API key's report reads like a missing one; a malformed or unknown id is a 404", async () => {

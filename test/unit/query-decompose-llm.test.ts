@@ -72,6 +72,14 @@ describe('LLM decomposition constrained to the KG vocabulary (MedRAG eq. 8)', ()
     assert.ok(out.findings.length >= 2);
   });
 
+  it('a request marked for the rule path (the answer sent before an LLM report) never calls the LLM', async () => {
+    const out = await decomposeRequest(deps(), { ...input('Fever and cough. No rash.'), options: { ...DEFAULT_OPTIONS, decomposition: 'rules' as const } }, ctx);
+    assert.equal(out.trace.method, 'rules');
+    assert.equal(out.trace.fallback, null);
+    assert.equal(fake.chatRequests().length, 0);
+    assert.ok(out.findings.some((f) => f.polarity === 'absent'), 'the rules read the text');
+  });
+
   it('without a decomposer the rule path answers and reads age and sex from the text', async () => {
     const out = await decomposeRequest({ snapshot, lexicon: miniLexicon, decomposer: null }, input('45 y/o F with fever'), ctx);
     assert.equal(out.trace.method, 'rules');

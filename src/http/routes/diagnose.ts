@@ -39,7 +39,9 @@ export function diagnoseRoutes(deps: AppDeps, admission: RequestHandler): Router
       res.type('application/json').send(await answer(deps, input, render, gone.signal));
       return;
     }
-    const evidence = await answer(deps, { ...input, options: { ...input.options, reasoner: 'evidence' } }, render, gone.signal);
+    // The answer sent now reads the text with the rule path: an LLM decomposer would make it wait on the model, and the report
+    // decomposes with the LLM anyway (once, not twice).
+    const evidence = await answer(deps, { ...input, options: { ...input.options, reasoner: 'evidence', decomposition: 'rules' } }, render, gone.signal);
     // A client that went away holds no href: no report is started for it (its LLM calls would outlive the request).
     if (gone.signal.aborted) return;
     const report = await reports.start(input, ownerOf(req), evidence, render);
