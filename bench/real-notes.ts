@@ -91,7 +91,7 @@ try {
     if (config) {
       const s = await runServedFold({ config, train, test, viewOf, minPatients, ...(decompose ? { decompose } : {}), hits, log });
       served.push(s);
-      log(`fold ${i + 1}/${k} served: built through Neo4j in ${Math.round(s.buildMs)} ms (${s.features} features); refused ${JSON.stringify(s.refused)}`);
+      log(`fold ${i + 1}/${k} served: built through Neo4j in ${Math.round(s.buildMs)} ms (${s.features} features); refused ${JSON.stringify(s.refused)}, empty views ${JSON.stringify(s.empty)}`);
     }
   }
 } finally {

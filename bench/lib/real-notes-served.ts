@@ -23,6 +23,9 @@ import { VIEWS, type View } from './real-notes-views.js';
  * "served" with the configured record retrieval (vote, key differences, similar records' kNN),
  * "kg-alone" with record retrieval none (DXGRAPH_RECORD_RETRIEVAL=none: the KG's own reasoning).
  * A refused note (an InputError: too many findings, too long) counts as a miss and is counted.
+ * An empty view (a note that is only the clinician's conclusion, an operative report: no
+ * presentation section, or nothing left once its diagnosis sections are cut) is not posted: it is
+ * a miss counted as "empty view", not a refusal of the service (which answers every real note).
  */
 export const SERVED_METHODS = ['served', 'kg-alone'] as const;
 
@@ -33,6 +36,8 @@ export interface ServedFold {
   features: number;
   /** Per view: notes refused by the diagnose path, by error name. */
   refused: Record<string, number>;
+  /** Per method and view: views with no text to ask (not posted; misses). */
+  empty: Record<string, number>;
   askMs: number[];
 }
 
@@ -55,12 +60,18 @@ export async function runServedFold(o: { config: Config; train: readonly RealNot
       await source.close();
     }
     const buildMs = performance.now() - t0;
-    const fold: ServedFold = { buildMs, features: 0, refused: {}, askMs: [] };
+    const fold: ServedFold = { buildMs, features: 0, refused: {}, empty: {}, askMs: [] };
     for (const method of SERVED_METHODS) {
       const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder: createEmbedder(o.config), recordRetrieval: method === 'kg-alone' ? 'none' : (o.config.query?.recordRetrieval ?? DEFAULT_RECORD_RETRIEVAL) });
       fold.features = service.snapshot.features.length;
       for (const v of VIEWS) {
         for (const n of o.test) {
+          if (isEmptyView(o.viewOf(n, v))) {
+            const key = `${method}/${v}`;
+            fold.empty[key] = (fold.empty[key] ?? 0) + 1;
+            addHit(o.hits[v][method]!, [], n.diagnosis.toLowerCase());
+            continue;
+          }
           const t = performance.now();
           let names: string[] = [];
           try {
@@ -81,3 +92,6 @@ export async function runServedFold(o: { config: Config; train: readonly RealNot
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** A view with no text to ask: nothing but whitespace (a conclusion-only note). */
+export const isEmptyView = (text: string): boolean => text.trim() === '';

@@ -41,10 +41,12 @@ export function formatRealNotes(o: { notes: readonly RealNote[]; folds: number; 
   );
   if (o.served?.length) {
     const refused: Record<string, number> = {};
+    const empty: Record<string, number> = {};
     for (const s of o.served) for (const [key, c] of Object.entries(s.refused)) refused[key] = (refused[key] ?? 0) + c;
+    for (const s of o.served) for (const [key, c] of Object.entries(s.empty ?? {})) empty[key] = (empty[key] ?? 0) + c;
     const ms = o.served.flatMap((s) => s.askMs).sort((x, y) => x - y);
     const q = (p: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0);
-    lines.push(`served: built through Neo4j per fold in ${o.served.map((s) => (s.buildMs / 1000).toFixed(1)).join(', ')} s (${o.served.map((s) => s.features).join(', ')} features); diagnose p50 ${q(0.5)} ms, p99 ${q(0.99)} ms; refused: ${Object.entries(refused).map(([key, c]) => `${key} ${c}`).join(', ') || 'none'}`, '');
+    lines.push(`served: built through Neo4j per fold in ${o.served.map((s) => (s.buildMs / 1000).toFixed(1)).join(', ')} s (${o.served.map((s) => s.features).join(', ')} features); diagnose p50 ${q(0.5)} ms, p99 ${q(0.99)} ms; refused: ${Object.entries(refused).map(([key, c]) => `${key} ${c}`).join(', ') || 'none'}; empty views (not posted, misses): ${Object.entries(empty).map(([key, c]) => `${key} ${c}`).join(', ') || 'none'}`, '');
   }
   return lines.join('\n');
 }
