@@ -1,4 +1,5 @@
 import { SHIPPED_HEADINGS } from '../sections/shipped-headings.js';
+import { familyAnchorDefs, relationDefs } from './relation-cues.js';
 /**
  * Cue phrases in the style of NegEx / ConText / pyConText. Written from the negspacy 1.1.0
  * `en_clinical` termsets and medspacy 1.3.1 `context_rules.json` (read, reimplemented, not
@@ -213,20 +214,7 @@ const ADVERB_BACK: [string, string][] = BACK_VERBS.map((v) => [`${v} back`, ''])
 /** A lump that "pops back in when I lie down" is reducible, which says nothing of lying down (it had read as orthopnoea). */
 const BACK_IN: [string, string][] = BACK_VERBS.flatMap((v) => ['', ' when i lie down', ' when lying down', ' lying down', ' when i lay down', ' on lying down'].map((tail): [string, string] => [`${v} back in${tail}`, '']));
 
-const FAMILY_NOUNS = [
-  'mother', 'mom', 'mum', 'mommy', 'father', 'dad', 'daddy', 'sister', 'brother', 'sibling', 'siblings', 'parent', 'parents', 'aunt',
-  'uncle', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'granny', 'grandparent', 'grandparents', 'cousin', 'twin', 'relative',
-  'relatives', 'family',
-];
-const OTHER_NOUNS = [
-  'son', 'daughter', 'kid', 'kids', 'child', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'friend',
-  'friends', 'roommate', 'room mate', 'roomie', 'housemate', 'house mate', 'flatmate', 'coworker', 'coworkers', 'co-worker', 'colleague', 'neighbor', 'neighbour', 'classmate', 'boss', 'spouse',
-];
-const RELATION_VERBS = [
-  'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'died young of', 'died young from', 'died suddenly of', 'passed away from', 'diagnosed with',
-  'was diagnosed with', 'w/', ':', '-', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
-];
-/** "family history of", "family hx (of)" and "in my family" are relation phrases of the noun "family" (relationDefs). */
+/** "family history of", "family hx (of)" and "in my family" are relation phrases of the noun "family" (relation-cues.ts). */
 const FAMILY_HEADS = [
   'family history', 'fam hx', 'fam hx of', 'fhx', 'fhx of', 'fh', 'fh of',
   'family history is significant for', 'family history significant for', 'family history positive for', 'family history is positive for',
@@ -237,27 +225,8 @@ function defs(phrases: readonly string[], kind: CueKind, direction: CueDef['dire
   return phrases.map((p) => ({ tokens: p.split(' '), kind, direction, list, rewrite: null }));
 }
 
-/** "my uncle I live with has TB": who the relative lives with starts no new subject. */
-const LIVES_WITH = ['i live with ', 'we live with ', 'who lives with us ', 'who lives with me ', 'that lives with us ', 'living with us ', 'who lives with them '];
-
-function relationDefs(nouns: readonly string[], kind: 'family' | 'other'): CueDef[] {
-  const out: CueDef[] = [];
-  for (const n of nouns) {
-    for (const form of [n, `${n}'s`]) {
-      for (const adv of ['', 'also ', 'just ', 'recently ', ...LIVES_WITH]) {
-        for (const v of RELATION_VERBS) out.push({ tokens: `${form} ${adv}${v}`.split(' '), kind, direction: 'forward', list: 'strong', rewrite: null });
-      }
-    }
-    if (kind === 'family') {
-      out.push({ tokens: ['in', n], kind, direction: 'backward', list: 'none', rewrite: null });
-      for (const whose of ['my', 'his', 'her', 'their']) out.push({ tokens: ['in', whose, n], kind, direction: 'backward', list: 'none', rewrite: null });
-      out.push({ tokens: [`${n}'s`], kind, direction: 'forward', list: 'none', rewrite: null });
-    }
-  }
-  return out;
-}
-
-export const CUE_DEFS: readonly CueDef[] = [
+/** Every cue but the relation phrases of relation-cues.ts (built there from heads and tails). */
+const PLAIN_DEFS: readonly CueDef[] = [
   ...[...PSEUDO, ...LOST, ...BACK_IN, ...ADVERB_BACK].map(([p, rewrite]): CueDef => ({ tokens: p.split(' '), kind: 'pseudo', direction: 'forward', list: 'none', rewrite })),
   ...defs(NEG_STRONG, 'negated', 'forward', 'strong'),
   ...defs(NEG_WEAK, 'negated', 'forward', 'weak'),
@@ -278,6 +247,15 @@ export const CUE_DEFS: readonly CueDef[] = [
   ...defs(FRAME, 'frame', 'forward', 'none'),
   ...defs(FAMILY_HEADS, 'family', 'forward', 'strong'),
   ...defs(FAMILY_BWD, 'family', 'backward', 'none'),
-  ...relationDefs(FAMILY_NOUNS, 'family'),
-  ...relationDefs(OTHER_NOUNS, 'other'),
 ];
+
+/** What the matcher's trie is built from at import: the plain cues and the family nouns' anchors ("in my mother"). */
+export const BASE_CUE_DEFS: readonly CueDef[] = [...PLAIN_DEFS, ...familyAnchorDefs()];
+
+/**
+ * Every cue definition written out, in the order the trie once took them (~38,500: the relation
+ * phrases' product). Built on call: the oracle cue-trie.ts is tested against, not used to match.
+ */
+export function allCueDefs(): CueDef[] {
+  return [...PLAIN_DEFS, ...relationDefs('family'), ...relationDefs('other')];
+}

@@ -1,4 +1,5 @@
-import { CUE_DEFS, type CueDef } from './cue-lexicon.js';
+import type { CueDef } from './cue-lexicon.js';
+import { CUE_TRIE, childOf, type TrieNode } from './cue-trie.js';
 import type { Token } from './segment.js';
 
 /** One cue phrase found in a sentence: tokens [i, j), every definition of that phrase. */
@@ -8,28 +9,12 @@ export interface CueHit {
   defs: readonly CueDef[];
 }
 
-/** Cue phrases as a token trie: longest match is one walk from each token. */
-interface TrieNode {
-  next: Map<string, TrieNode>;
-  defs: CueDef[] | null;
-}
-const ROOT: TrieNode = { next: new Map(), defs: null };
-for (const d of CUE_DEFS) {
-  let node = ROOT;
-  for (const t of d.tokens) {
-    let n = node.next.get(t);
-    if (!n) node.next.set(t, (n = { next: new Map(), defs: null }));
-    node = n;
-  }
-  (node.defs ??= []).push(d);
-}
-
-/** Matches starting at token i, longest first: [end index, definitions]. */
+/** Matches starting at token i, longest first: [end index, definitions] (one walk down the cue trie). */
 function matchesAt(tokens: readonly Token[], i: number, claimed: ReadonlySet<number>): [number, CueDef[]][] {
   const out: [number, CueDef[]][] = [];
-  let node: TrieNode | undefined = ROOT;
+  let node: TrieNode | undefined = CUE_TRIE;
   for (let k = i; k < tokens.length && !claimed.has(k); k++) {
-    node = node.next.get(tokens[k]!.norm);
+    node = childOf(node, tokens[k]!.norm);
     if (!node) break;
     if (node.defs) out.push([k + 1, node.defs]);
   }
