@@ -32,10 +32,10 @@ describe('prompt files (declared placeholders)', () => {
   });
 
   it('rejects templates whose placeholders do not match the declaration, and missing files', async () => {
-    assert.throws(() => parsePrompt('t', 't.md', '---\nplaceholders: a\n---\n{{a}} {{b}}'), /undeclared placeholder\(s\) b/);
-    assert.throws(() => parsePrompt('t', 't.md', '---\nplaceholders: a, b\n---\n{{a}}'), /b not used/);
-    assert.throws(() => parsePrompt('t', 't.md', 'no front matter {{a}}'), /front matter/);
-    assert.throws(() => parsePrompt('t', 't.md', '---\ndescription: x\n---\n{{a}}'), /placeholders:/);
+    await assert.rejects(parsePrompt('t', 't.md', '---\nplaceholders: a\n---\n{{a}} {{b}}'), /undeclared placeholder\(s\) b/);
+    await assert.rejects(parsePrompt('t', 't.md', '---\nplaceholders: a, b\n---\n{{a}}'), /b not used/);
+    await assert.rejects(parsePrompt('t', 't.md', 'no front matter {{a}}'), /front matter/);
+    await assert.rejects(parsePrompt('t', 't.md', '---\ndescription: x\n---\n{{a}}'), /placeholders:/);
     await assert.rejects(loadPrompt('nope', { dir }), (e: unknown) => e instanceof PromptError && e.message.includes(join(dir, 'nope.md')));
     await assert.rejects(loadPrompt('../etc/passwd', { dir }), PromptError);
   });

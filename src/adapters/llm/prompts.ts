@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PromptTemplate, renderTemplate } from '@langchain/core/prompts';
+import type { PromptTemplate } from '@langchain/core/prompts';
 import { DxError } from '../../errors.js';
 
 /**
@@ -26,6 +26,21 @@ export class PromptError extends DxError {
   }
 }
 
+/**
+ * LangChain's template engine (with langsmith and the message classes, ~150 modules and ~0.4 s of
+ * CPU) is loaded by the first parsePrompt, not at import: the pipeline, the gate and the reasoners
+ * import this file, and a build, eval or server without an LLM never fills a prompt. A PromptFile
+ * only comes from parsePrompt, so fill() finds the engine loaded. Nothing here hands the engine's
+ * classes to an `instanceof` (a tsx-compiled test would see another copy of them).
+ */
+type TemplateEngine = typeof import('@langchain/core/prompts');
+let engine: TemplateEngine | null = null;
+const loadEngine = async (): Promise<TemplateEngine> => (engine ??= await import('@langchain/core/prompts'));
+function loadedEngine(): TemplateEngine {
+  if (!engine) throw new PromptError('a PromptFile is filled only after parsePrompt or loadPrompt has loaded the template engine');
+  return engine;
+}
+
 export const DEFAULT_PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));
 
 export type PromptValue = string | number | boolean | object;
@@ -47,12 +62,12 @@ export class PromptFile {
     if (missing.length > 0) throw new PromptError(`prompt "${this.name}": no value for placeholder(s) ${missing.join(', ')}`);
     if (extra.length > 0) throw new PromptError(`prompt "${this.name}" (${this.path}) declares no placeholder(s) ${extra.join(', ')}`);
     const rendered = Object.fromEntries(this.placeholders.map((p) => [p, toText(values[p]!)]));
-    return renderTemplate(this.template, 'mustache', rendered);
+    return loadedEngine().renderTemplate(this.template, 'mustache', rendered);
   }
 
   /** The same template as a LangChain PromptTemplate, for use in runnable chains. */
   asPromptTemplate(): PromptTemplate {
-    return new PromptTemplate({ template: this.template, templateFormat: 'mustache', inputVariables: [...this.placeholders] });
+    return new (loadedEngine().PromptTemplate)({ template: this.template, templateFormat: 'mustache', inputVariables: [...this.placeholders] });
   }
 }
 
@@ -68,7 +83,7 @@ export async function loadPrompt(name: string, opts: { dir?: string } = {}): Pro
   return parsePrompt(name, path, raw);
 }
 
-export function parsePrompt(name: string, path: string, raw: string): PromptFile {
+export async function parsePrompt(name: string, path: string, raw: string): Promise<PromptFile> {
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(raw);
   if (!m) throw new PromptError(`${path}: missing front matter (a '---' block with a 'placeholders:' line)`);
   const header = new Map<string, string>();
@@ -85,6 +100,7 @@ export function parsePrompt(name: string, path: string, raw: string): PromptFile
     .filter(Boolean);
   const template = m[2]!;
 
+  const { PromptTemplate } = await loadEngine();
   let used: string[];
   try {
     used = PromptTemplate.fromTemplate(template, { templateFormat: 'mustache' }).inputVariables as string[];

@@ -1,6 +1,6 @@
 import type { JsonSchema7Type } from '@langchain/core/utils/json_schema';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { LlmOutputError, ServiceUnavailableError } from '../../errors.js';
 import { err, ok, type Result } from '../../result.js';
@@ -8,6 +8,15 @@ import type { BudgetRefusal, LlmBudget } from './budget.js';
 import { describeCallFailure } from './failure-category.js';
 import { extractJson } from './json-extract.js';
 import { ResponseCache } from './response-cache.js';
+
+/**
+ * LangChain's message classes (with langsmith, ~150 modules and ~0.3 s of CPU) are loaded on the
+ * first call that asks a model: the pipeline, the gate and the reasoners import this file, and a
+ * build, eval or server without an LLM never calls one. The messages only go to the chat model,
+ * and LangChain recognises them by a global symbol, not by class identity, so the copy a
+ * tsx-compiled test may load beside this one is read the same.
+ */
+const messageClasses = () => import('@langchain/core/messages');
 
 /**
  * Ask a chat model for JSON and get back a validated value or a typed failure, TypeChat
@@ -61,6 +70,8 @@ export async function completeJson<T>(opts: CompleteJsonOptions<T>): Promise<Res
     if (checked?.ok) return ok(checked.value.value);
   }
 
+  // Loaded before the deadline starts: the first call's timeout is the model's, not the module loader's.
+  const { AIMessage, HumanMessage, SystemMessage } = await messageClasses();
   const signals = [opts.signal, opts.budget?.signal, opts.timeoutMs !== undefined ? AbortSignal.timeout(opts.timeoutMs) : undefined].filter(
     (s): s is AbortSignal => s !== undefined,
   );
