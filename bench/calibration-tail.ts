@@ -7,7 +7,11 @@
  * and prints issue 48's goals, where the truth ranked, and each case whose truth fell under 1%
  * (its rank and probability: numbers only). No Neo4j, no build: seconds.
  *
- *   node --import tsx bench/calibration-tail.ts [--work .dxgraph-bench/default-calibration] [--cases] [--refit]
+ * With --held-out (the bench's --eval run saved the held-out DDXPlus patients' coded scores on the
+ * served KG, held-out-<variant>-samples.json), the coded fit is scored on them too: the chief
+ * complaint is the interactive protocol's first turn (@0), through the same listing.
+ *
+ *   node --import tsx bench/calibration-tail.ts [--work .dxgraph-bench/default-calibration] [--cases] [--refit] [--held-out]
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,7 +24,7 @@ import { calibrationMetrics, probabilityCase, type ProbabilityCase } from '../sr
 import { formatRankLine } from '../src/eval/calibration-html.js';
 import { listedDiseases } from '../src/reasoners/listed-diseases.js';
 
-const { values: a } = parseArgs({ options: { work: { type: 'string', default: '.dxgraph-bench/default-calibration' }, listed: { type: 'string', default: '10' }, cases: { type: 'boolean', default: false }, refit: { type: 'boolean', default: false } } });
+const { values: a } = parseArgs({ options: { work: { type: 'string', default: '.dxgraph-bench/default-calibration' }, listed: { type: 'string', default: '10' }, cases: { type: 'boolean', default: false }, refit: { type: 'boolean', default: false }, 'held-out': { type: 'boolean', default: false } } });
 const work = resolve(a.work!);
 const fit = await readSamples(join(work, 'fit-samples.json'));
 const blind = (await readSamples(join(work, 'blind-samples.json'))).text;
@@ -41,12 +45,12 @@ const f3 = (x: number | null) => (x === null ? '—' : x.toFixed(3));
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const top1Brier = (xs: readonly ProbabilityCase[]) => xs.reduce((t, x) => t + (x.top - (x.correct ? 1 : 0)) ** 2, 0) / Math.max(1, xs.length);
 
-function report(name: string, p: KindTemperature | undefined): void {
-  const rows = blind.map((s) => served(s, p));
+function report(name: string, p: KindTemperature | undefined, cases: readonly CalibrationSample[] = blind): void {
+  const rows = cases.map((s) => served(s, p));
   const m = calibrationMetrics(rows.map((r) => r.pc))!;
   const under = rows.filter((r) => r.pc.truth < 0.01);
   process.stdout.write(`${name.padEnd(22)} ECE ${f3(m.ece)} [${f3(m.ci95.ece[0])}, ${f3(m.ci95.ece[1])}] (calibrated shows ${f3(m.ece_if_calibrated)}, p ${m.ece_consistency_p.toFixed(2)})  log-loss ${f3(m.log_loss)}  top-1 Brier ${f3(top1Brier(rows.map((r) => r.pc)))}  AUROC ${f3(m.auroc)}  truth<1% ${pct(m.truth_under_1pct)} (${under.length})  mean top-1 ${pct(m.mean_top1)} acc ${pct(m.accuracy)}\n`);
-  if (a.cases) for (const r of under.sort((x, y) => x.rank - y.rank)) process.stdout.write(`    truth rank ${r.rank}  p ${r.pTruth.toExponential(2)}  top-1 p ${r.pc.top.toFixed(3)}\n`);
+  if (a.cases && cases === blind) for (const r of under.sort((x, y) => x.rank - y.rank)) process.stdout.write(`    truth rank ${r.rank}  p ${r.pTruth.toExponential(2)}  top-1 p ${r.pc.top.toFixed(3)}\n`);
 }
 
 process.stdout.write(`fit cases: coded ${fit.coded.length}, text ${fit.text.length}; blind text ${blind.length}\n`);
@@ -72,6 +76,26 @@ if (a.refit) {
 }
 report(a.refit ? 'refit' : 'served calibration', current);
 void formatRankLine;
+
+if (a['held-out']) {
+  // The coded fit (refitted, or the served one) on the held-out patients' coded variants.
+  let coded: KindTemperature | undefined;
+  if (a.refit) {
+    const t0 = performance.now();
+    const f = fitCalibrationParams(fit.coded);
+    process.stdout.write(`coded refit in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify({ b0: f.b0, b1: f.b1, tail: f.tail, mix: f.mix, topLabel: Boolean(f.topLabel), topOdds: f.topOdds ?? null, bands: f.topBands?.map((b) => b.upTo) ?? null })}\n`);
+    coded = f;
+  } else {
+    const dataDir = join(work, 'data');
+    coded = (await readCalibration(dataDir, await readManifest(dataDir)))?.kinds.coded;
+  }
+  for (const variant of ['chief-complaint', 'partial', 'record']) {
+    const cases = (await readSamples(join(work, `held-out-${variant}-samples.json`))).coded;
+    process.stdout.write(`held-out patients, ${variant}${variant === 'chief-complaint' ? ' (@0)' : ''}: n ${cases.length}\n`);
+    report('  uncalibrated', undefined, cases);
+    report(a.refit ? '  coded refit' : '  served coded', coded, cases);
+  }
+}
 
 // What ECE's bootstrap interval can show on this many cases: a perfectly calibrated system with the
 // same top-1 probabilities (each answer right exactly as often as it says), its interval over 40 draws.

@@ -30,7 +30,9 @@ import { manifestPath } from '../src/domain/artifacts.js';
 import { calibrationMetrics } from '../src/eval/calibration-metrics.js';
 import { readManifest } from '../src/query/load-snapshot.js';
 import { openQueryService } from '../src/query/query-service.js';
-import { blindSamples, formatGoals, scoreBlindSets } from './lib/default-calibration-score.js';
+import { blindSamples, formatGoals, heldOutSamples, scoreBlindSets } from './lib/default-calibration-score.js';
+import type { NormalizedRecord } from '../src/domain/record.js';
+import { openSource, parseSourceSpec } from '../src/sources/source-spec.js';
 import { benchNeo4j } from './lib/neo4j.js';
 
 const run = promisify(execFile);
@@ -95,6 +97,22 @@ try {
       await dx(['eval', '--test', `ddxplus:${join(work, 'split', 'test')}`, '--protocol', 'interactive', '--questions', '0,3', '--json', json, ...(a.limit ? ['--limit', a.limit] : [])], dir);
       return JSON.parse(await readFile(json, 'utf8'));
     };
+    // The held-out patients' raw scores on the served KG (numbers only), per coded variant: @0 refits in seconds (bench/calibration-tail.ts).
+    const source = await openSource(parseSourceSpec(`ddxplus:${join(work, 'split', 'test')}`), { strict: false });
+    const records: NormalizedRecord[] = [];
+    try {
+      for await (const r of source.records()) records.push(r);
+    } finally {
+      await source.close();
+    }
+    const graph = new GraphStore(config.neo4j);
+    await graph.connect();
+    try {
+      const files = await heldOutSamples({ graph, dataDir, embedder: createEmbedder(config), records });
+      for (const [variant, json] of Object.entries(files)) await writeFile(join(work, `held-out-${variant}-samples.json`), json);
+    } finally {
+      await graph.close();
+    }
     const after = await evalAt(dataDir, 'calibrated');
     const before = await evalAt(rawDir, 'uncalibrated');
     const lines = interactiveLines(before, after);

@@ -9,7 +9,9 @@ import { calibrationMetrics, probabilityCase, type CalibrationMetrics, type Prob
 import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
 import { openQueryService, textInput, type QueryService } from '../../src/query/query-service.js';
 import { collectSamples, scoreCapture } from '../../src/calibration/fit-stage.js';
-import { casesFromText } from '../../src/calibration/held-out-cases.js';
+import { casesFromRecords, casesFromText } from '../../src/calibration/held-out-cases.js';
+import type { NormalizedRecord } from '../../src/domain/record.js';
+import { truthResolver } from '../../src/eval/hierarchy-levels.js';
 import { samplesJson } from '../../src/calibration/samples-file.js';
 import { EvidenceReasoner } from '../../src/reasoners/evidence-reasoner.js';
 
@@ -93,4 +95,22 @@ export async function blindSamples(o: Omit<Parameters<typeof openQueryService>[0
   const named = o.cases.filter((c) => gold.has(c.condition.toLowerCase()));
   const samples = await collectSamples({ diagnose: (i) => query.diagnose(i), snapshot: query.snapshot, capture }, casesFromText(named, (c) => gold.get(c.condition.toLowerCase()) ?? null));
   return samplesJson(samples);
+}
+
+/**
+ * The held-out DDXPlus patients' raw scores on the served KG, coded, one samples file per variant
+ * (held-out-cases.ts: the chief complaint is the interactive protocol's first turn, @0): refit
+ * experiments score @0 in seconds (bench/calibration-tail.ts --held-out). Numbers only.
+ */
+export async function heldOutSamples(o: Omit<Parameters<typeof openQueryService>[0], 'reasoners' | 'calibrated'> & { records: readonly NormalizedRecord[] }): Promise<Record<string, string>> {
+  const capture = scoreCapture();
+  const query = await openQueryService({ ...o, reasoners: [new EvidenceReasoner({}, { onScores: capture.onScores })] });
+  const truthOf = truthResolver(query.snapshot);
+  const cases = casesFromRecords(o.records, (r) => truthOf(r).diseaseId).filter((c) => c.kind === 'coded');
+  const out: Record<string, string> = {};
+  for (const variant of new Set(cases.map((c) => c.variant))) {
+    const samples = await collectSamples({ diagnose: (i) => query.diagnose(i), snapshot: query.snapshot, capture }, cases.filter((c) => c.variant === variant));
+    out[variant] = samplesJson(samples);
+  }
+  return out;
 }
