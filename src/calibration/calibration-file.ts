@@ -15,13 +15,21 @@ import type { PosteriorCalibration } from './temperature.js';
 
 export const CALIBRATION_FILE = 'calibration.json';
 
+const TopLabelMap = z.object({ x: z.array(z.number().min(0).max(1)).min(1), y: z.array(z.number().min(0).max(1)).min(1) }).refine((m) => m.x.length === m.y.length, 'x and y of one length');
+const TopOddsMap = z.object({ a: z.number().positive(), b: z.number().finite() });
+/** Bands by completeness (top-bands.ts): ascending upper edges, the last one open (null). */
+const TopBands = z.array(z.object({ upTo: z.number().finite().nullable(), topLabel: TopLabelMap.nullable().optional(), topOdds: TopOddsMap.nullable().optional() }))
+  .min(1)
+  .refine((bs) => bs.every((b, i) => (i === bs.length - 1 ? b.upTo === null : b.upTo !== null && (i === 0 || b.upTo > bs[i - 1]!.upTo!))), 'ascending upper edges, the last band open');
+
 const Fit = z.object({
   b0: z.number().finite(),
   b1: z.number().finite(),
   tail: z.number().positive().nullable().optional(),
   mix: z.object({ weight: z.number().min(0).max(1), beta: z.number().positive() }).nullable().optional(),
-  topLabel: z.object({ x: z.array(z.number().min(0).max(1)).min(1), y: z.array(z.number().min(0).max(1)).min(1) }).refine((m) => m.x.length === m.y.length, 'x and y of one length').nullable().optional(),
-  topOdds: z.object({ a: z.number().positive(), b: z.number().finite() }).nullable().optional(),
+  topLabel: TopLabelMap.nullable().optional(),
+  topOdds: TopOddsMap.nullable().optional(),
+  topBands: TopBands.nullable().optional(),
   n: z.number().int().nonnegative(),
   nllBefore: z.number(),
   nllAfter: z.number(),
@@ -45,7 +53,7 @@ export function toPosteriorCalibration(f: CalibrationFile): PosteriorCalibration
   const kinds: PosteriorCalibration['kinds'] = {};
   for (const kind of ['coded', 'text'] as const) {
     const k = f.kinds[kind];
-    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null, topLabel: k.topLabel ?? null, ...(k.topOdds ? { topOdds: k.topOdds } : {}) };
+    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null, topLabel: k.topLabel ?? null, ...(k.topOdds ? { topOdds: k.topOdds } : {}), ...(k.topBands ? { topBands: k.topBands } : {}) };
   }
   return { method: 'temperature', kinds };
 }

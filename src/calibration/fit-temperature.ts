@@ -18,6 +18,7 @@
 import { auroc } from '../eval/auroc.js';
 import { fitTopOdds, rawTopLogOdds } from './top-odds.js';
 import { fitTopLabel } from './top-label.js';
+import { edgesOf, fitBandedTopLabel, fitBandedTopOdds } from './fit-top-bands.js';
 import { calibratedPosterior, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, tailScores, type KindTemperature } from './temperature.js';
 import { nelderMead } from './nelder-mead.js';
 
@@ -57,7 +58,7 @@ function caseTerms(s: CalibrationSample, beta: number): { nll: number; g: number
 /** Mean NLL of the truth at the given parameters, β clamped as it will be when applied. */
 export function meanNll(samples: readonly CalibrationSample[], p: KindTemperature | undefined): number {
   if (samples.length === 0) return 0;
-  if (p?.mix || p?.topLabel || p?.topOdds) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
+  if (p?.mix || p?.topLabel || p?.topOdds || p?.topBands) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
   return samples.reduce((a, s) => a + caseTerms({ ...s, scores: tailScores(s.scores, p?.tail) }, inverseTemperature(p, s.completeness)).nll, 0) / samples.length;
 }
 
@@ -84,7 +85,18 @@ export interface FitOptions {
   select?: boolean;
   /** The raw posterior is a candidate of the cross-fitted choice (default true): kept when no fit beats it out of sample. */
   identity?: boolean;
+  /** Cases a completeness band needs for a map of its own (default MIN_BAND_CASES). */
+  minBandCases?: number;
 }
+
+/**
+ * A completeness band gets a first-disease map of its own (fit-top-bands.ts) only with this many
+ * fit cases: the count at which a band's accuracy has a standard error of 2.5 points whatever it
+ * is (p(1 − p)/n ≤ 0.25/400), half the 0.05 ECE the goals allow. A default build's 180 held-out
+ * chief complaints are fewer: their first turns differed from fold to fold by 3 points of
+ * over-confidence, and a map of their own followed that noise (docs/eval.md, session of issue 48).
+ */
+export const MIN_BAND_CASES = 400;
 
 export function fitCalibrationParams(samples: readonly CalibrationSample[], grid: readonly (number | null)[] = TAIL_GRID, mix = true, opts: FitOptions = {}): TemperatureFit {
   const fit = selectStages(samples, grid, mix, opts);
@@ -94,7 +106,14 @@ export function fitCalibrationParams(samples: readonly CalibrationSample[], grid
   // log-odds instead (top-odds.ts; issue 26: the top-1 AUROC no lower than before).
   const raw = top1Auroc(samples, undefined);
   if (top1Auroc(samples, fit) >= raw - 1e-12) return fit;
-  return withTopOdds(samples, fit);
+  // A fit chosen with a map per completeness band keeps its bands, each map from the raw log-odds,
+  // if that ranks right and wrong no worse than raw; else the kind-wide map of the raw log-odds.
+  if (fit.topBands) {
+    const bands = fitBandedTopOdds(samples, edgesOf(fit.topBands));
+    const cand: TemperatureFit | null = bands ? { ...fit, topLabel: null, topOdds: null, topBands: bands } : null;
+    if (cand && top1Auroc(samples, cand) >= raw - 1e-12) return { ...cand, nllAfter: meanNll(samples, cand) };
+  }
+  return withTopOdds(samples, { ...fit, topBands: null });
 }
 
 /** The fit with its first-disease probability from the raw log-odds (top-odds.ts) instead of any top-label map. */
@@ -105,7 +124,7 @@ export function withTopOdds(samples: readonly CalibrationSample[], fit: Temperat
   });
   const topOdds = fitTopOdds(pairs);
   if (!topOdds) return fit;
-  const cand: TemperatureFit = { ...fit, topLabel: null, topOdds };
+  const cand: TemperatureFit = { ...fit, topLabel: null, topBands: null, topOdds };
   return { ...cand, nllAfter: meanNll(samples, cand) };
 }
 
@@ -122,13 +141,13 @@ export function top1Auroc(samples: readonly CalibrationSample[], p: KindTemperat
 
 function selectStages(samples: readonly CalibrationSample[], grid: readonly (number | null)[], mix: boolean, opts: FitOptions): TemperatureFit {
   const before = meanNll(samples, undefined);
-  const stages = (train: readonly CalibrationSample[]) => fitStages(train, grid, mix);
+  const stages = (train: readonly CalibrationSample[]) => fitStages(train, grid, mix, opts.minBandCases ?? MIN_BAND_CASES);
   const all = stages(samples);
   let pick: StageChoice;
   if ((opts.select ?? true) && samples.length >= CV_MIN_CASES) {
     // Fold f holds every CV_FOLDS-th case from f: deterministic, and each fold sees every kind of case in the order given.
     // Out-of-fold NLL of every case under each candidate (and the raw posterior).
-    const oof: Record<StageChoice | 'raw', number[]> = { base: [], mix: [], top: [], mixTop: [], raw: [] };
+    const oof: Record<StageChoice | 'raw', number[]> = { base: [], mix: [], top: [], mixTop: [], band: [], mixBand: [], raw: [] };
     for (let f = 0; f < CV_FOLDS; f++) {
       const test = samples.filter((_, i) => i % CV_FOLDS === f);
       const fitted = stages(samples.filter((_, i) => i % CV_FOLDS !== f));
@@ -161,7 +180,7 @@ export function clearGain(raw: readonly number[], fit: readonly number[]): boole
   return mean > 1e-9 && mean > sd / Math.sqrt(n);
 }
 
-const STAGE_CHOICES = ['base', 'mix', 'top', 'mixTop'] as const;
+const STAGE_CHOICES = ['base', 'mix', 'top', 'mixTop', 'band', 'mixBand'] as const;
 type StageChoice = (typeof STAGE_CHOICES)[number];
 /** β = 1, no tail, no stage: the raw posterior exactly (temperature.ts). */
 const IDENTITY: KindTemperature = { b0: 1, b1: 0, tail: null, mix: null };
@@ -169,9 +188,10 @@ const IDENTITY: KindTemperature = { b0: 1, b1: 0, tail: null, mix: null };
 /**
  * Every candidate on one set of cases: β(c) and the tail scale s (base); β(c) refitted jointly
  * with the broad reading (mix: with a broad reading catching the misreadings, the rest can be
- * trusted more, so β is refitted, not kept); and each with the top-label map after it.
+ * trusted more, so β is refitted, not kept); and each with the top-label map after it, one for
+ * the kind (top) or one per completeness band (band: fit-top-bands.ts).
  */
-function fitStages(samples: readonly CalibrationSample[], grid: readonly (number | null)[], mix: boolean): Record<StageChoice, TemperatureFit> {
+function fitStages(samples: readonly CalibrationSample[], grid: readonly (number | null)[], mix: boolean, minBandCases: number): Record<StageChoice, TemperatureFit> {
   const before = meanNll(samples, undefined);
   let base: TemperatureFit | null = null;
   for (const tail of grid) {
@@ -186,7 +206,14 @@ function fitStages(samples: readonly CalibrationSample[], grid: readonly (number
     const cand = { ...fit, topLabel };
     return { ...cand, nllAfter: meanNll(samples, cand) };
   };
-  return { base: b, mix: withMix, top: top(b), mixTop: top(withMix) };
+  const band = (fit: TemperatureFit): TemperatureFit => {
+    // A band holds at least minBandCases and two blocks of a kind-wide map.
+    const topBands = fitBandedTopLabel(samples, fit, { minBand: Math.max(minBandCases, 2 * topLabelBlock(samples.length)), minBlock: MIN_TOP_LABEL_BLOCK });
+    if (!topBands) return fit;
+    const cand = { ...fit, topBands };
+    return { ...cand, nllAfter: meanNll(samples, cand) };
+  };
+  return { base: b, mix: withMix, top: top(b), mixTop: top(withMix), band: band(b), mixBand: band(withMix) };
 }
 
 /** The first disease's probability against "was it right" on the fit cases, through the isotonic map (top-label.ts). */
@@ -197,8 +224,11 @@ function fitTopLabelOn(samples: readonly CalibrationSample[], p: KindTemperature
     for (let i = 1; i < probs.length; i++) if (probs[i]! > probs[top]!) top = i;
     return { p: probs[top]!, right: top === s.truth };
   });
-  return fitTopLabel(pairs, Math.max(MIN_TOP_LABEL_BLOCK, Math.round(samples.length / 10)));
+  return fitTopLabel(pairs, topLabelBlock(samples.length));
 }
+
+/** Cases per isotonic block of a kind-wide map: MIN_TOP_LABEL_BLOCK, and a tenth of the fit set. */
+const topLabelBlock = (n: number) => Math.max(MIN_TOP_LABEL_BLOCK, Math.round(n / 10));
 
 /**
  * The broad reading (w, β_w) by grid, with β(c) = b0 + b1·c refitted for each grid point by

@@ -85,8 +85,9 @@ export function formatCalibration(f: CalibrationFile): string {
   const lines = [`posterior calibration for build ${f.buildId} (temperature scaling, β = b0 + b1·completeness)`];
   for (const [kind, k] of Object.entries(f.kinds)) {
     if (!k) continue;
-    const raw = k.b0 === 1 && k.b1 === 0 && !k.tail && !k.mix && !k.topLabel && !k.topOdds;
-    const stage = k.topOdds ? ' top-odds' : k.topLabel ? ' top-label' : '';
+    const raw = k.b0 === 1 && k.b1 === 0 && !k.tail && !k.mix && !k.topLabel && !k.topOdds && !k.topBands;
+    const bands = k.topBands ? ` by completeness ≤ ${k.topBands.map((b) => (b.upTo === null ? '1' : b.upTo.toFixed(2))).join(' | ≤ ')}` : '';
+    const stage = k.topBands ? ` ${k.topBands.some((b) => b.topOdds) ? 'top-odds' : 'top-label'}${bands}` : k.topOdds ? ' top-odds' : k.topLabel ? ' top-label' : '';
     lines.push(`  ${kind.padEnd(6)} n=${k.n}  ${raw ? 'raw posterior kept (no fit beat it on held-out folds)' : `b0=${k.b0.toFixed(3)} b1=${k.b1.toFixed(3)} tail=${k.tail ?? 'none'} mix=${k.mix ? `${k.mix.weight}@β${k.mix.beta}` : 'none'}${stage}`}  NLL ${k.nllBefore.toFixed(3)} → ${k.nllAfter.toFixed(3)}`);
   }
   if (Object.keys(f.kinds).length === 0) lines.push('  no kind had enough cases: scores stay uncalibrated');

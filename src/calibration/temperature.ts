@@ -29,9 +29,11 @@
  * β > 0 is monotone, so the order of the differential never changes: only the numbers do.
  * Last, optionally, the first disease's probability is remapped and the rest rescaled by one
  * factor: by an isotonic map of it (top-label.ts) or by a logistic map of the raw log-odds
- * (top-odds.ts); either keeps the first disease first and the rest in order.
+ * (top-odds.ts), one for the kind or one per completeness band (top-bands.ts); each keeps the
+ * first disease first and the rest in order.
  */
 import { applyTopOdds, type TopOddsMap } from './top-odds.js';
+import { applyTopBands, type TopBand } from './top-bands.js';
 import { applyTopLabel, type TopLabelMap } from './top-label.js';
 
 export const INPUT_KINDS = ['coded', 'text'] as const;
@@ -48,6 +50,8 @@ export interface KindTemperature {
   topLabel?: TopLabelMap | null;
   /** The first disease's probability from a logistic map of the raw log-odds, the rest rescaled (top-odds.ts); replaces topLabel; absent/null: none. */
   topOdds?: TopOddsMap | null;
+  /** The first disease's map by completeness band (top-bands.ts); replaces topLabel and topOdds; absent/null: none. */
+  topBands?: TopBand[] | null;
 }
 
 /** The build's calibration (calibration-file.ts persists it); a kind without parameters keeps β = 1. */
@@ -88,7 +92,8 @@ export function calibratedPosterior(scores: ArrayLike<number>, p: KindTemperatur
     const broad = scaledSoftmax(z, p.mix.beta);
     for (let i = 0; i < probs.length; i++) probs[i] = (1 - p.mix.weight) * probs[i]! + p.mix.weight * broad[i]!;
   }
-  if (p?.topOdds) applyTopOdds(probs, scores, p.topOdds);
+  if (p?.topBands) applyTopBands(probs, scores, p.topBands, completeness);
+  else if (p?.topOdds) applyTopOdds(probs, scores, p.topOdds);
   else if (p?.topLabel) applyTopLabel(probs, p.topLabel);
   return { probs, beta };
 }

@@ -134,7 +134,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
     score: x.p,
     evidence: [...featureEvidence(view, x.d, reported, nbScore(view, tables, x.d, reported, q).contributions), ...priors.lines[x.d]!],
   }));
-  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, topLabel: Boolean(params?.topLabel || params?.topOdds), unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
+  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, topLabel: Boolean(params?.topLabel || params?.topOdds || params?.topBands), unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
   return { differential, probability };
 }
 
