@@ -46,13 +46,20 @@ export function renderReport(result) {
   $('report-panel').hidden = !r;
   if (!r) return;
   fill($('report-source'), r.status === 'pending' ? '(the language model is writing it…)' : `(${answeredBy(result)})`);
-  fill($('report'), r.status === 'pending' ? 'The differential above is ready; the report will appear here.' : r.status === 'failed' ? `No report: ${r.error ?? 'the language model gave none'}.` : r.narrative);
+  fill($('report'), reportText(r));
   const treatments = r.treatments ?? [];
   const medications = r.medications ?? [];
   fill($('treatments'), treatments.map((t) => el('li', {}, t)));
   fill($('medications'), medications.map((t) => el('li', {}, t)));
   $('treatments-box').hidden = treatments.length === 0;
   $('medications-box').hidden = medications.length === 0;
+}
+
+/** A small local model often writes no whole sentence: its ranking stands, and the page says there is no narrative rather than show nothing. */
+function reportText(r) {
+  if (r.status === 'pending') return 'The differential above is ready; the report will appear here.';
+  if (r.status === 'failed') return `No report: ${r.error ?? 'the language model gave none'}.`;
+  return r.narrative || 'The language model ranked the diagnoses above but wrote no narrative in whole sentences.';
 }
 
 export function renderRecords(records) {

@@ -160,6 +160,33 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
     }
   });
 
+  it("the LLM's report arrives after the differential; a report without a whole sentence says so rather than show nothing", async () => {
+    // The server's evidence answer with a pending report, and the report's href answered as a small local model answers (issue 48).
+    const p = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    p.on('pageerror', (e) => pageErrors.push(e.message));
+    const href = '/v1/reports/AAAAAAAAAAAAAAAAAAAAAAAA';
+    let answered: Record<string, unknown> = {};
+    try {
+      await p.route(`${server.url}/v1/diagnose`, async (route) => {
+        const res = await route.fetch();
+        answered = await res.json();
+        await route.fulfill({ response: res, json: { ...answered, report: { status: 'pending', href } } });
+      });
+      await p.route(`${server.url}${href}`, (route) =>
+        route.fulfill({ json: { ...answered, reasoner: 'llm', model: 'tiny (local)', report: { status: 'done', href, narrative: '', treatments: [], medications: [] } } }));
+      await p.goto(`${server.url}/`);
+      await p.getByLabel("Patient's manifestations").fill('Fever and sore throat, pain when swallowing. No cough.');
+      await p.getByRole('button', { name: 'Start consultation' }).click();
+      await p.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Differential ready'), null, { timeout: 60_000 });
+      assert.match((await p.locator('#report').textContent()) ?? '', /differential above is ready; the report will appear here/);
+      await p.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith("The language model's report arrived"), null, { timeout: 30_000 });
+      assert.match((await p.locator('#report').textContent()) ?? '', /wrote no narrative in whole sentences/);
+      assert.equal(await p.locator('#treatments-box').getAttribute('hidden'), '', 'no treatments list shown empty');
+    } finally {
+      await p.close();
+    }
+  });
+
   it('loaded nothing from other origins and threw no page errors', () => {
     assert.deepEqual(foreign, []);
     assert.deepEqual(pageErrors, []);
