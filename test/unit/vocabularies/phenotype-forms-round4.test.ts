@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import shipped from '../../../src/vocabularies/phenotype-forms.json' with { type: 'json' };
+import { matchConcepts } from '../../../src/clinical-text/concepts/match-concepts.js';
+import { decompose } from '../../../src/clinical-text/decompose.js';
+import { loadHpo } from '../../../src/vocabularies/load-hpo.js';
+import { noteVocabularies } from '../../../kg-build/note-vocabularies.js';
+import { shippedDdxplusVocabulary } from '../../support/ddxplus-vocabulary.js';
+import { loadDdxplusDictionary } from '../../../src/sources/ddxplus/dictionary.js';
+
+/**
+ * Clinicians' wording of findings that HPO names by its ontology label (src/vocabularies/phenotype-forms.json,
+ * issue 47 round 4): sentences written for this test in the style of real notes' HPI, exam and imaging lines.
+ */
+describe('clinical forms of HPO terms: the shipped file', () => {
+  it('names HPO terms, each form lower case and listed once per term', () => {
+    for (const [code, forms] of Object.entries(shipped.forms)) {
+      assert.match(code, /^HP:\d{7}$/);
+      assert.equal(new Set(forms).size, forms.length, code);
+      for (const f of forms) assert.equal(f, f.toLowerCase(), `${code}: ${f}`);
+    }
+  });
+
+  it('every term it names is in the installed HPO release', async function () {
+    this.timeout(60_000);
+    const hpo = await loadHpo();
+    assert.ok(hpo.ok, 'the HPO release installed by npm run setup');
+    const codes = new Set(hpo.value.concepts.map((c) => c.code));
+    assert.deepEqual(Object.keys(shipped.forms).filter((c) => !codes.has(c)), []);
+  });
+});
+
+describe('clinical forms of HPO terms: read from notes', () => {
+  let read: (text: string) => string[];
+  before(async function () {
+    this.timeout(60_000);
+    const hpo = await loadHpo();
+    assert.ok(hpo.ok, 'the HPO release installed by npm run setup');
+    const { lexicon } = await shippedDdxplusVocabulary();
+    const vocab = noteVocabularies({ ddxplus: await loadDdxplusDictionary('datasets/ddxplus'), lexicon, phenotypes: [hpo.value] });
+    read = (text: string) => {
+      const { findings } = decompose({ text, findings: [] });
+      const m = matchConcepts({ snapshot: vocab.snapshot, lexicon: vocab.lexicon, phraseEmbedder: null }, { findings, text });
+      return [...m.values()].flat().map((x) => `${x.polarity === 'absent' ? '-' : '+'}${x.featureText}`);
+    };
+  });
+  const has = (got: string[], re: RegExp) => assert.ok(got.some((x) => re.test(x)), got.join(' | '));
+
+  it('an ear exam: the TM erythematous with fluid behind it', () => {
+    has(read('HEENT: Left TM erythematous with fluid behind the TM.'), /^\+Abnormal tympanic membrane morphology$/);
+  });
+
+  it('a chest film and lung exam: infiltrate, bibasilar crackles', () => {
+    has(read('Chest x-ray shows a right lower lobe infiltrate.'), /^\+Pulmonary infiltrates$/);
+    has(read('Lungs: bibasilar crackles.'), /^\+Crackles$/);
+  });
+
+  it('the heart: an S3 gallop, an enlarged cardiac silhouette', () => {
+    has(read('Chest film: enlarged cardiac silhouette.'), /^\+Cardiomegaly$/);
+    has(read('An S3 gallop is heard.'), /^\+Third heart sound$/);
+  });
+
+  it('the nervous system: a magnetic gait, an enhancing lesion', () => {
+    has(read('MRI of the brain shows a ring-enhancing lesion.'), /^\+Neoplasm of the central nervous system$/);
+    has(read('He walks with a magnetic gait.'), /^\+Gait disturbance$/);
+  });
+
+  it('the skin, the gallbladder, the back and the knee', () => {
+    has(read('There is a fluctuant area on the thigh.'), /^\+Cutaneous abscess$/);
+    has(read('Ultrasound shows pericholecystic fluid.'), /^\+Cholecystitis$/);
+    has(read('MRI shows a disc herniation at L4-L5.'), /^\+Herniation of intervertebral nuclei$/);
+    has(read('Knee: crepitus with range of motion.'), /^\+Joint crepitus$/);
+  });
+});
