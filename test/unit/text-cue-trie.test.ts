@@ -16,9 +16,9 @@ interface Plain {
   next: Map<string, Plain>;
   defs: CueDef[] | null;
 }
-function oracleTrie(): Plain {
+function oracleTrie(defs: readonly CueDef[]): Plain {
   const root: Plain = { next: new Map(), defs: null };
-  for (const d of allCueDefs()) {
+  for (const d of defs) {
     let at = root;
     for (const t of d.tokens) {
       let n = at.next.get(t);
@@ -56,10 +56,10 @@ function walk(root: { next: Map<string, unknown> }, step: (n: never, t: string) 
 }
 
 describe('cue trie grown on demand (relation phrases)', () => {
-  const oracle = oracleTrie();
+  const defs = allCueDefs();
+  const oracle = oracleTrie(defs);
 
   it('is, fully grown, the trie of every definition written out', () => {
-    const defs = allCueDefs();
     const nodes = compare(oracle, buildCueTrie(), []);
     // Every written-out phrase was reached (the trie has a node per distinct prefix, more than the phrases' count).
     assert.ok(defs.length > 30_000 && nodes > defs.length, `${nodes} nodes for ${defs.length} definitions`);
