@@ -12,6 +12,7 @@ import type { DiagnoseService } from './http/ports.js';
 import { errorMessage } from './errors.js';
 import { DiagnosePool } from './query/diagnose-pool.js';
 import { openQueryService, type QueryService } from './query/query-service.js';
+import { warmDifferencesQuery } from './query/warm-up.js';
 import { LlmDecomposer, loadDecomposePrompt } from './query/decompose-llm.js';
 import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
 import { loadKnowledgeFilterPrompt } from './gate/knowledge-filter.js';
@@ -124,6 +125,8 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
       ...(store.kind === 'neo4j' ? { jtiClaims: neo4jJtiClaims(graph) } : {}),
     });
     const running = await listen(app, { host, port });
+    // Neo4j plans the differences-KG query now rather than during the first clinician's question (warm-up.ts); a failure only costs that.
+    void warmDifferencesQuery(graph, query.snapshot).catch((e: unknown) => logger.warn({ err: errorMessage(e) }, 'differences-KG warm-up failed'));
     const purge = setInterval(() => void sessions.purgeExpired().catch((e: unknown) => logger.warn({ err: errorMessage(e) }, 'expired-session purge failed')), PURGE_EVERY_MS).unref();
     logger.info(
       { url: running.url, buildId: query.snapshot.buildId, sessions: store.kind, queryWorkers: pool ? config.queryWorkers : 0, backgroundWorkers: pool ? (config.queryBackgroundWorkers ?? 0) : 0, diseases: query.snapshot.diseases.length, reasoners: query.reasoners.map((r) => r.name), auth: apiKeys.length > 0 },
