@@ -11,7 +11,12 @@
  * served KG, held-out-<variant>-samples.json), the coded fit is scored on them too: the chief
  * complaint is the interactive protocol's first turn (@0), through the same listing.
  *
- *   node --import tsx bench/calibration-tail.ts [--work .dxgraph-bench/default-calibration] [--cases] [--refit] [--held-out]
+ * With --trade-off, a broad reading mixed in after the text calibration (p' = (1 − w)·p + w·softmax(β_w·z),
+ * order-preserving): its weight fitted by the NLL of the fit cases as w(c) = σ(d0 + d1·c) (a fitted
+ * floor, larger for scant descriptions if the NLL asks), then forced weights, to show what the truth
+ * under 1% costs in log-loss and ECE (tail-trade-off.ts).
+ *
+ *   node --import tsx bench/calibration-tail.ts [--work .dxgraph-bench/default-calibration] [--cases] [--refit] [--held-out] [--trade-off]
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,16 +28,21 @@ import { calibratedPosterior, type KindTemperature } from '../src/calibration/te
 import { calibrationMetrics, probabilityCase, type ProbabilityCase } from '../src/eval/calibration-metrics.js';
 import { formatRankLine } from '../src/eval/calibration-html.js';
 import { listedDiseases } from '../src/reasoners/listed-diseases.js';
+import { fitTailWeight, tailWeight, TRADE_OFF_BETAS, TRADE_OFF_WEIGHTS, withTail } from './lib/tail-trade-off.js';
 
-const { values: a } = parseArgs({ options: { work: { type: 'string', default: '.dxgraph-bench/default-calibration' }, listed: { type: 'string', default: '10' }, cases: { type: 'boolean', default: false }, refit: { type: 'boolean', default: false }, 'held-out': { type: 'boolean', default: false } } });
+const { values: a } = parseArgs({ options: { work: { type: 'string', default: '.dxgraph-bench/default-calibration' }, listed: { type: 'string', default: '10' }, cases: { type: 'boolean', default: false }, refit: { type: 'boolean', default: false }, 'held-out': { type: 'boolean', default: false }, 'trade-off': { type: 'boolean', default: false } } });
 const work = resolve(a.work!);
 const fit = await readSamples(join(work, 'fit-samples.json'));
 const blind = (await readSamples(join(work, 'blind-samples.json'))).text;
 const k = Number(a.listed);
 
 /** The served differential of one case under `p`: listed diseases with their probabilities, and the truth's rank (1-based) by raw score. */
-function served(s: CalibrationSample, p: KindTemperature | undefined): { pc: ProbabilityCase; rank: number; pTruth: number } {
-  const probs = calibratedPosterior(s.scores, p, s.completeness).probs;
+/** A calibration as a function of the case (a fit, or a fit with a tail mixed in: --trade-off). */
+type ProbsOf = (s: CalibrationSample) => Float64Array;
+const asProbs = (p: KindTemperature | undefined): ProbsOf => (s) => calibratedPosterior(s.scores, p, s.completeness).probs;
+
+function served(s: CalibrationSample, p: KindTemperature | undefined | ProbsOf): { pc: ProbabilityCase; rank: number; pTruth: number } {
+  const probs = (typeof p === 'function' ? p : asProbs(p))(s);
   const listed = listedDiseases(s.scores, probs, k);
   const D = s.scores.length;
   let rank = 1;
@@ -45,7 +55,7 @@ const f3 = (x: number | null) => (x === null ? '—' : x.toFixed(3));
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const top1Brier = (xs: readonly ProbabilityCase[]) => xs.reduce((t, x) => t + (x.top - (x.correct ? 1 : 0)) ** 2, 0) / Math.max(1, xs.length);
 
-function report(name: string, p: KindTemperature | undefined, cases: readonly CalibrationSample[] = blind): void {
+function report(name: string, p: KindTemperature | undefined | ProbsOf, cases: readonly CalibrationSample[] = blind): void {
   const rows = cases.map((s) => served(s, p));
   const m = calibrationMetrics(rows.map((r) => r.pc))!;
   const under = rows.filter((r) => r.pc.truth < 0.01);
@@ -76,6 +86,23 @@ if (a.refit) {
 }
 report(a.refit ? 'refit' : 'served calibration', current);
 void formatRankLine;
+
+if (a['trade-off']) {
+  const base = asProbs(current);
+  report('  fit cases, served', base, fit.text);
+  for (const bw of TRADE_OFF_BETAS) {
+    const w = fitTailWeight(fit.text, base, bw);
+    report(`fitted w(c) β_w ${bw}`, withTail(base, (s) => tailWeight(w, s.completeness), bw));
+    process.stdout.write(`    w(c) = σ(${w.d0.toFixed(2)} + ${w.d1.toFixed(2)}·c): ${[0.1, 0.3, 0.6, 1].map((c) => `w(${c}) ${tailWeight(w, c).toFixed(3)}`).join(', ')}; fit-case NLL ${w.nllBefore.toFixed(4)} → ${w.nllAfter.toFixed(4)}\n`);
+  }
+  // Forced weights, each on the blind cases and (the lines marked "fit") on the fit cases it would be chosen on.
+  for (const bw of TRADE_OFF_BETAS) {
+    for (const w of TRADE_OFF_WEIGHTS) {
+      report(`forced w ${w} β_w ${bw}`, withTail(base, () => w, bw));
+      report('  fit', withTail(base, () => w, bw), fit.text);
+    }
+  }
+}
 
 if (a['held-out']) {
   // The coded fit (refitted, or the served one) on the held-out patients' coded variants.
