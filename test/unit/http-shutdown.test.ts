@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { tsEntryArgs } from '../support/ts-entry.js';
 
 /**
  * Issue 18, defect 5: SIGTERM under keep-alive load loses no request. A child process runs
@@ -13,11 +13,11 @@ import { fileURLToPath } from 'node:url';
  * reset or a hang-up on a request already sent. The process must exit 0, soon after the
  * last answer, well before its drain deadline.
  */
-const CHILD = fileURLToPath(new URL('./http-shutdown-child.ts', import.meta.url));
+const CHILD = new URL('./http-shutdown-child.ts', import.meta.url);
 const CLIENTS = 16;
 
 function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, tsEntryArgs(CHILD), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -54,8 +54,8 @@ function post(url: string, agent: Agent, body: unknown): Promise<{ status: numbe
 
 describe('graceful shutdown under keep-alive load (issue 18)', function () {
   this.timeout(60_000);
-  // The idle child of the second story starts beside the first one's (each loads the app through
-  // tsx, seconds of start-up): no connection is ever opened to it before its SIGTERM.
+  // The idle child of the second story starts beside the first one's (each loads the app, about a
+  // second of start-up): no connection is ever opened to it before its SIGTERM.
   let idle: Promise<{ child: ChildProcess; url: string }>;
   before(() => {
     idle = startChild({ DRAIN_MS: '8000', LINGER_MS: '1000' });

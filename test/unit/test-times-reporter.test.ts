@@ -4,11 +4,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { transpiledBeside } from '../support/ts-entry.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 const MOCHA = join(ROOT, 'node_modules/mocha/bin/mocha.js');
-const REPORTER = join(ROOT, 'test/support/file-times-reporter.cts');
+const REPORTER_TS = join(ROOT, 'test/support/file-times-reporter.cts');
+// The transpiled reporter where there is one (the tree npm test runs in): mocha needs no loader hook for it.
+const REPORTER = transpiledBeside(REPORTER_TS);
 
 /** The per-file times reporter (issue 49) on two spec files written here: one slow, one quick. */
 describe('file-times reporter: time per test file, slowest first', function () {
@@ -29,7 +32,7 @@ describe('file-times reporter: time per test file, slowest first', function () {
     const out = join(dir, 'times.json');
     const env = { ...process.env, DXGRAPH_TEST_TIMES_OUT: out, DXGRAPH_TEST_TIMES_TOP: '5' };
     const files = [join(dir, 'quick.spec.cjs'), join(dir, 'slow.spec.cjs')];
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', MOCHA, '--no-config', '--reporter', REPORTER, ...files], { cwd: ROOT, env });
+    const { stdout } = await run(process.execPath, [...(REPORTER ? [] : ['--import', 'tsx']), MOCHA, '--no-config', '--reporter', REPORTER ?? REPORTER_TS, ...files], { cwd: ROOT, env });
     const rows = JSON.parse(readFileSync(out, 'utf8')) as { file: string; ms: number; tests: number }[];
     assert.deepEqual(rows.map((r) => [basename(r.file), r.tests]), [['slow.spec.cjs', 4], ['quick.spec.cjs', 2]], 'both top-level suites of a file summed');
     assert.ok(rows[0]!.ms >= 600, `the slow file's before hook counted: ${rows[0]!.ms} ms`);
