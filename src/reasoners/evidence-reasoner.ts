@@ -9,6 +9,7 @@ import { reportedFeatures } from './evidence-reported.js';
 import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
 import { textView } from './text-view.js';
+import { notesAloneParams } from './small-notes-corpus.js';
 import { calibratedPosterior, inputKind, type InputKind } from '../calibration/temperature.js';
 import type { ProbabilityInfo } from '../query/contracts.js';
 import { shippedVoice } from '../presentation/shipped-voice.js';
@@ -35,12 +36,16 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
   notesCodedPrior: number;
   /** Score every disease in full instead of once per p0 for those no reported feature touches (scoring-sparse.ts); same result, the test's reference. */
   exhaustive?: boolean;
+  /** γ_notes of a KG learnt from a small corpus of notes alone (small-notes-corpus.ts; absent: notesUnreportedWeight). */
+  smallNotesUnreportedWeight?: number;
 }
 
 export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   alpha: 0.03,
   notesAlpha: 0.3,
   notesUnreportedWeight: 0.1,
+  // γ_notes on a small corpus of notes alone (small-notes-corpus.ts): measured on the real-notes folds (docs/notes.md, round 4).
+  smallNotesUnreportedWeight: 0.6,
   // m of notes-backoff.ts: measured on the real-notes folds (docs/notes.md, issue 47).
   notesBackoff: 2,
   notesBackoffBelow: 10,
@@ -105,7 +110,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const view = (kind === 'text' ? textView(s, opts) : null) ?? s;
   // The notes backoff is for KGs learnt from notes alone: a KG with coded features (DDXPlus, mixed)
   // keeps the rates it was chosen with, for text (its text view) and coded answers alike.
-  const tables = nbTables(view, learntFromNotesAlone(s) ? opts : { ...opts, notesBackoff: 0 });
+  const tables = nbTables(view, learntFromNotesAlone(s) ? notesAloneParams(s, opts) : { ...opts, notesBackoff: 0 });
   // Completeness counts what the patient said; an implied parent adds no information about length.
   const reportedWeight = said.reduce((a, r) => a + r.weight, 0);
   const lambda = effectiveUnreportedWeight(tables, reportedWeight, opts.unreportedWeight, opts.unreportedPower ?? 1);
