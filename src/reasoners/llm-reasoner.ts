@@ -41,8 +41,7 @@ export function llmAnswerSchema(diseaseNames: [string, ...string[]]) {
     followUpQuestions: z.array(z.string().min(1).max(500)).max(10),
     treatments: z.array(z.string().max(1000)).max(20),
     medications: z.array(z.string().max(1000)).max(20),
-    // A local model's grammar caps strings at 120 characters; the narrative gets room for two or three whole sentences.
-    narrative: z.string().max(8000).meta({ grammarMaxChars: 320 }),
+    narrative: z.string().max(8000),
   });
 }
 export type LlmAnswer = z.infer<ReturnType<typeof llmAnswerSchema>>;

@@ -11,12 +11,9 @@ import { err, ok, type Result } from '../../result.js';
  * - every property is written (optional ones too): the grammar has no "maybe this key";
  * - a number bounded to [0, 1] (confidence, prevalence) is one of 0, 0.1, ..., 1;
  * - strings and arrays get length caps: an unbounded string lets a small model ramble until
- *   the token limit cuts the JSON off, the one failure the grammar exists to prevent. A field
- *   of prose may ask for a longer cap in its schema (`.meta({ grammarMaxChars })`: the report's
- *   narrative, where 120 characters rarely held one whole sentence, so a capped narrative cut
- *   back to whole sentences came out empty in 4 of 5 reports). The defaults keep the largest
- *   diagnose answer (3 diagnoses, 3 questions, 3 treatments, 3 medications, a 320-character
- *   narrative: about 2,100 characters) inside the default 768 reply tokens.
+ *   the token limit cuts the JSON off, the one failure the grammar exists to prevent. The
+ *   defaults keep the largest diagnose answer (3 diagnoses, 3 questions, 3 treatments, 3
+ *   medications, a narrative) inside the default 768 reply tokens.
  */
 export interface GrammarCaps {
   /** Longest string the grammar lets the model write (the schema's own maxLength when smaller). */
@@ -63,8 +60,7 @@ function convert(s: Json, caps: GrammarCaps, depth: number): GrammarSchema {
       return { type: 'array', items, minItems: min, maxItems: max };
     }
     case 'string': {
-      const cap = Math.max(caps.stringChars, num(s.grammarMaxChars) ?? 0);
-      const max = Math.min(num(s.maxLength) ?? Infinity, cap);
+      const max = Math.min(num(s.maxLength) ?? Infinity, caps.stringChars);
       return { type: 'string', minLength: Math.min(num(s.minLength) ?? 0, max), maxLength: max };
     }
     case 'number':
