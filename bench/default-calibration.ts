@@ -12,7 +12,7 @@
  *    interactive`), on the build and on a copy of its data dir without the calibration.
  * Prints the issue's goals as met or not.
  *
- *   node --import tsx bench/default-calibration.ts [--eval] [--limit 200] [--work .dxgraph-bench/default-calibration] [--calibration-folds 3]
+ *   node --import tsx bench/default-calibration.ts [--eval] [--limit 200] [--work .dxgraph-bench/default-calibration] [--calibration-folds 3] [--calibration-share 0.1]
  *   NEO4J_URI=bolt://… node --import tsx bench/default-calibration.ts --skip-build --work DIR   # the build already there
  *
  * Without NEO4J_URI it starts its own Neo4j (free ports, deleted afterwards); with one, that database is replaced.
@@ -47,6 +47,7 @@ const { values: a } = parseArgs({
     json: { type: 'string' },
     // Not a default build: more held-out shares (src/calibration/cross-fit.ts), to measure what they buy.
     'calibration-folds': { type: 'string' },
+    'calibration-share': { type: 'string' },
   },
 });
 const log = (s: string) => process.stderr.write(`[default-calibration] ${s}\n`);
@@ -62,7 +63,7 @@ try {
     await rm(work, { recursive: true, force: true });
     await dx(['split', '--source', 'ddxplus:datasets/ddxplus', '--test-fraction', '0.4', '--seed', '1', '--out-dir', join(work, 'split')]);
     const t0 = performance.now();
-    report = await dx(['build', '--source', `ddxplus:${join(work, 'split', 'train')}`, '--calibration-samples', join(work, 'fit-samples.json'), ...(a['calibration-folds'] ? ['--calibration-folds', a['calibration-folds']] : [])]);
+    report = await dx(['build', '--source', `ddxplus:${join(work, 'split', 'train')}`, '--calibration-samples', join(work, 'fit-samples.json'), ...(a['calibration-folds'] ? ['--calibration-folds', a['calibration-folds']] : []), ...(a['calibration-share'] ? ['--calibration-share', a['calibration-share']] : [])]);
     buildSeconds = (performance.now() - t0) / 1000;
     log(`build (no calibration flags) in ${buildSeconds.toFixed(1)} s`);
   }
