@@ -30,7 +30,7 @@ describe('cypher/explore queries (real Neo4j, real build with records)', functio
   before(async () => {
     const config = loadConfig({ ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed' });
     // A fifth of the sample (a stable hash of the record id), with :Record nodes.
-    await buildDdxplusKg(config, (r) => hashUnit(7, r.id) < 0.2, { recordsInGraph: true });
+    await buildDdxplusKg(config, (r) => hashUnit(7, r.id) < 0.2, { recordsInGraph: true, gate: false });
     store = await testGraphStore();
     // A category with several subcategories, and a disease that has key differences and records.
     const [cat] = await store.runText('MATCH (c:Category)<-[:IS_A]-(s:Subcategory) RETURN c.id AS id, count(s) AS n ORDER BY n DESC, id LIMIT 1', {}, 'READ');

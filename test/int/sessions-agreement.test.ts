@@ -65,7 +65,7 @@ describe('consultation sessions and /v1/diagnose agree; per-key session limits (
     dataDir = mkdtempSync(join(tmpdir(), 'dx-sessions-agree-'));
     env = { ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed' };
     const config: Config = loadConfig(env);
-    await buildDdxplusKg(config, splitFilter({ ...SPLIT, part: 'train' }));
+    await buildDdxplusKg(config, splitFilter({ ...SPLIT, part: 'train' }), { gate: false });
     server = await startServer({ config, logger: createLogger({ level: 'silent' }), port: 0 });
     const limits = { DXGRAPH_API_KEYS: `${KEY_1},${KEY_2}`, DXGRAPH_SESSION_MAX_PER_KEY: '3', DXGRAPH_SESSION_MAX_TURNS: '4', DXGRAPH_SESSION_LIFETIME_MS: '3000' };
     keyed = await startServer({ config: loadConfig({ ...env, ...limits }), logger: createLogger({ level: 'silent' }), port: 0 });

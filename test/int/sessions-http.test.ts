@@ -53,7 +53,7 @@ describe('consultation sessions over HTTP: real build, Neo4j, FAISS, port 0', fu
     dataDir = mkdtempSync(join(tmpdir(), 'dx-sessions-int-'));
     const env = { ...process.env, DXGRAPH_DATA_DIR: dataDir, DXGRAPH_LLM: 'none', DXGRAPH_EMBEDDER: 'hashed' };
     config = loadConfig(env);
-    await buildDdxplusKg(config, splitFilter({ ...SPLIT, part: 'train' }));
+    await buildDdxplusKg(config, splitFilter({ ...SPLIT, part: 'train' }), { gate: false });
     heldOut = await readDdxplusRecords(splitFilter({ ...SPLIT, part: 'test' }), HELD_OUT);
     server = await startServer({ config, logger: createLogger({ level: 'silent' }), port: 0 });
     // The session variables, end to end: a 1 s TTL, another stop confidence and ranker.

@@ -49,7 +49,8 @@ export const NO_GATE: Pick<BuildParams, 'gate'> = { gate: { maxExamples: 0 } };
 /**
  * Builds the records kept by `include` into config.neo4j and config.dataDir (hashed embedder, no LLM);
  * `recordsInGraph` also loads them as :Record nodes (the explore queries show them); `gate: false`
- * skips the gate's training (the served gate is off by default, so the answers do not change).
+ * skips the gate's training (the served gate is off by default, so the answers do not change): every
+ * story that neither turns the gate on nor reads its artifacts builds with it (the gate's own: gate.test.ts).
  */
 export async function buildDdxplusKg(config: Config, include: (r: NormalizedRecord) => boolean, opts: { recordsInGraph?: boolean; gate?: boolean } = {}): Promise<void> {
   const graph = new GraphStore(config.neo4j);
