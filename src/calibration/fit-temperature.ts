@@ -19,7 +19,8 @@ import { auroc } from '../eval/auroc.js';
 import { fitTopOdds, rawTopLogOdds } from './top-odds.js';
 import { fitTopLabel } from './top-label.js';
 import { edgesOf, fitBandedTopLabel, fitBandedTopOdds } from './fit-top-bands.js';
-import { calibratedPosterior, inverseTemperature, MAX_BETA, MIN_BETA, scaledSoftmax, tailScores, type KindTemperature } from './temperature.js';
+import { calibratedPosterior, inverseTemperature, tailScores, type KindTemperature } from './temperature.js';
+import { clampBeta, fitBeta, meanShiftedNll, shiftCase, type ShiftedCase } from './fit-beta.js';
 import { nelderMead } from './nelder-mead.js';
 
 export interface CalibrationSample {
@@ -38,28 +39,11 @@ export interface TemperatureFit extends KindTemperature {
   iterations: number;
 }
 
-const RIDGE = 1e-3;
-
-function caseTerms(s: CalibrationSample, beta: number): { nll: number; g: number; h: number } {
-  const p = scaledSoftmax(s.scores, beta);
-  let mean = 0;
-  let sq = 0;
-  let max = -Infinity;
-  for (let j = 0; j < p.length; j++) if (s.scores[j]! > max) max = s.scores[j]!;
-  for (let j = 0; j < p.length; j++) {
-    const z = s.scores[j]! - max; // shifted: the same gradient, no overflow
-    mean += p[j]! * z;
-    sq += p[j]! * z * z;
-  }
-  const zy = s.scores[s.truth]! - max;
-  return { nll: -Math.log(Math.max(p[s.truth]!, 1e-300)), g: mean - zy, h: Math.max(0, sq - mean * mean) };
-}
-
 /** Mean NLL of the truth at the given parameters, β clamped as it will be when applied. */
 export function meanNll(samples: readonly CalibrationSample[], p: KindTemperature | undefined): number {
   if (samples.length === 0) return 0;
   if (p?.mix || p?.topLabel || p?.topOdds || p?.topBands) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
-  return samples.reduce((a, s) => a + caseTerms({ ...s, scores: tailScores(s.scores, p?.tail) }, inverseTemperature(p, s.completeness)).nll, 0) / samples.length;
+  return meanShiftedNll(samples.map((s) => shiftCase({ ...s, scores: tailScores(s.scores, p?.tail) })), (c) => inverseTemperature(p, c));
 }
 
 /** Tail scales tried (nats of score gap), and none (plain scaling): the one with the lowest NLL wins. */
@@ -141,7 +125,8 @@ export function top1Auroc(samples: readonly CalibrationSample[], p: KindTemperat
 
 function selectStages(samples: readonly CalibrationSample[], grid: readonly (number | null)[], mix: boolean, opts: FitOptions): TemperatureFit {
   const before = meanNll(samples, undefined);
-  const stages = (train: readonly CalibrationSample[]) => fitStages(train, grid, mix, opts.minBandCases ?? MIN_BAND_CASES);
+  const shifted = shiftedCache();
+  const stages = (train: readonly CalibrationSample[]) => fitStages(train, grid, mix, opts.minBandCases ?? MIN_BAND_CASES, shifted);
   const all = stages(samples);
   let pick: StageChoice;
   if ((opts.select ?? true) && samples.length >= CV_MIN_CASES) {
@@ -191,15 +176,15 @@ const IDENTITY: KindTemperature = { b0: 1, b1: 0, tail: null, mix: null };
  * trusted more, so β is refitted, not kept); and each with the top-label map after it, one for
  * the kind (top) or one per completeness band (band: fit-top-bands.ts).
  */
-function fitStages(samples: readonly CalibrationSample[], grid: readonly (number | null)[], mix: boolean, minBandCases: number): Record<StageChoice, TemperatureFit> {
+function fitStages(samples: readonly CalibrationSample[], grid: readonly (number | null)[], mix: boolean, minBandCases: number, shifted: Shifted): Record<StageChoice, TemperatureFit> {
   const before = meanNll(samples, undefined);
   let base: TemperatureFit | null = null;
   for (const tail of grid) {
-    const fit = fitTemperature(samples.map((s) => ({ ...s, scores: tailScores(s.scores, tail) })));
+    const fit = fitBeta(samples.map((s) => shifted(s, tail)));
     if (!base || fit.nllAfter < base.nllAfter - 1e-12) base = { ...fit, tail, mix: null, nllBefore: before };
   }
   const b = base!;
-  const withMix = mix ? fitJointMix(samples, b) : b;
+  const withMix = mix ? fitJointMix(samples, b, shifted) : b;
   const top = (fit: TemperatureFit): TemperatureFit => {
     const topLabel = fitTopLabelOn(samples, fit);
     if (!topLabel) return fit;
@@ -235,33 +220,27 @@ const topLabelBlock = (n: number) => Math.max(MIN_TOP_LABEL_BLOCK, Math.round(n 
  * Nelder-Mead from the base fit (the mixture's NLL is not convex in b); the tail scale is the
  * base fit's. Kept only where it lowers the NLL of the fit cases.
  */
-function fitJointMix(samples: readonly CalibrationSample[], base: TemperatureFit): TemperatureFit {
-  // Per case: z' shifted so its maximum is 0, and the truth's index.
-  const zs = samples.map((s) => {
-    const z = Float64Array.from(tailScores(s.scores, base.tail) as ArrayLike<number>);
-    let max = -Infinity;
-    for (const v of z) if (v > max) max = v;
-    for (let i = 0; i < z.length; i++) z[i]! -= max;
-    return z;
-  });
+function fitJointMix(samples: readonly CalibrationSample[], base: TemperatureFit, shifted: Shifted): TemperatureFit {
+  // Per case: z' shifted so its maximum is 0 (read only), and the truth's index.
+  const zs = samples.map((s) => shifted(s, base.tail ?? null).d);
   const softTruth = (z: Float64Array, truth: number, beta: number): number => {
     let sum = 0;
     for (let i = 0; i < z.length; i++) sum += Math.exp(beta * z[i]!);
     return Math.exp(beta * z[truth]!) / sum;
   };
-  const nllOf = (w: number, broad: readonly number[], x: readonly number[]) => {
+  const mixNll = (w: number, broad: readonly number[], sharp: (i: number) => number) => {
     let a = 0;
-    for (let i = 0; i < samples.length; i++) {
-      const s = samples[i]!;
-      a -= Math.log(Math.max(1e-300, (1 - w) * softTruth(zs[i]!, s.truth, clampBeta(x as [number, number], s.completeness)) + w * broad[i]!));
-    }
+    for (let i = 0; i < samples.length; i++) a -= Math.log(Math.max(1e-300, (1 - w) * sharp(i) + w * broad[i]!));
     return a / samples.length;
   };
-  // Every grid point at the base β first (one pass each); β refitted for the few best only.
+  const nllOf = (w: number, broad: readonly number[], x: readonly number[]) =>
+    mixNll(w, broad, (i) => softTruth(zs[i]!, samples[i]!.truth, clampBeta(x as [number, number], samples[i]!.completeness)));
+  // Every grid point at the base β first (the sharp part is the same for all of them: computed once); β refitted for the few best only.
+  const atBase = samples.map((s, i) => softTruth(zs[i]!, s.truth, clampBeta([base.b0, base.b1], s.completeness)));
   const grid: { w: number; bw: number; broad: number[]; nll: number }[] = [];
   for (const bw of MIX_BETAS) {
     const broad = samples.map((s, i) => softTruth(zs[i]!, s.truth, bw));
-    for (const w of MIX_WEIGHTS) grid.push({ w, bw, broad, nll: nllOf(w, broad, [base.b0, base.b1]) });
+    for (const w of MIX_WEIGHTS) grid.push({ w, bw, broad, nll: mixNll(w, broad, (i) => atBase[i]!) });
   }
   grid.sort((a, b) => a.nll - b.nll);
   let best = base;
@@ -280,44 +259,25 @@ const MIX_REFIT = 4;
 /** Cases per isotonic block at least (and a tenth of the fit set): a step per case would memorise it. */
 export const MIN_TOP_LABEL_BLOCK = 20;
 
+/** β(c) by Newton's method on the cases as given (fit-beta.ts). */
 export function fitTemperature(samples: readonly CalibrationSample[], opts: { maxIterations?: number } = {}): TemperatureFit {
-  const n = samples.length;
-  const before = meanNll(samples, undefined);
-  if (n === 0) return { b0: 1, b1: 0, n, nllBefore: before, nllAfter: before, iterations: 0 };
-  let b: [number, number] = [1, 0];
-  const objective = (x: readonly [number, number]) => samples.reduce((a, s) => a + caseTerms(s, clampBeta(x, s.completeness)).nll, 0) + RIDGE * n * x[1] * x[1];
-  let f = objective(b);
-  let it = 0;
-  for (; it < (opts.maxIterations ?? 50); it++) {
-    let g0 = 0, g1 = 2 * RIDGE * n * b[1], h00 = 0, h01 = 0, h11 = 2 * RIDGE * n;
-    for (const s of samples) {
-      const c = s.completeness;
-      const t = caseTerms(s, clampBeta(b, c));
-      g0 += t.g; g1 += t.g * c;
-      h00 += t.h; h01 += t.h * c; h11 += t.h * c * c;
-    }
-    const det = h00 * h11 - h01 * h01;
-    // A singular Hessian (all cases certain) falls back to a gradient step.
-    const step: [number, number] = det > 1e-12 ? [(h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det] : [g0 / (n || 1), g1 / (n || 1)];
-    let lr = 1;
-    let next: [number, number] = [b[0] - step[0], b[1] - step[1]];
-    let fn = objective(next);
-    while (fn > f && lr > 1e-6) {
-      lr /= 2;
-      next = [b[0] - lr * step[0], b[1] - lr * step[1]];
-      fn = objective(next);
-    }
-    if (fn > f) break;
-    const done = f - fn < 1e-9 * Math.max(1, Math.abs(f));
-    b = next;
-    f = fn;
-    if (done) break;
-  }
-  const fitted = { b0: b[0], b1: b[1] };
-  return { ...fitted, n, nllBefore: before, nllAfter: meanNll(samples, fitted), iterations: it };
+  return fitBeta(samples.map(shiftCase), opts);
 }
 
-/** β as applied (clamped), so the fit optimises what the query side will compute. */
-function clampBeta(b: readonly [number, number], c: number): number {
-  return Math.min(MAX_BETA, Math.max(MIN_BETA, b[0] + b[1] * c));
+/**
+ * Each case shifted once per tail scale, for every fit of one fitCalibrationParams call: its
+ * cross-fitting folds refit on subsets of the same cases (the same objects), and the broad
+ * reading reads the same shifted scores as the base fit.
+ */
+type Shifted = (s: CalibrationSample, tail: number | null) => ShiftedCase;
+
+function shiftedCache(): Shifted {
+  const cache = new Map<CalibrationSample, Map<number | null, ShiftedCase>>();
+  return (s, tail) => {
+    let byTail = cache.get(s);
+    if (!byTail) cache.set(s, (byTail = new Map()));
+    let got = byTail.get(tail);
+    if (!got) byTail.set(tail, (got = shiftCase({ ...s, scores: tailScores(s.scores, tail) })));
+    return got;
+  };
 }
