@@ -11,7 +11,7 @@ import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { loadConfig } from '../../src/config.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { runBuild } from '../../kg-build/pipeline.js';
-import { SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
+import { NO_GATE, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
 import { assertSpecCard, callHook, CDS_PUBLIC_URL, cardDifferential, cdsServerEnv, ehrJwt } from '../support/cds.js';
 
@@ -60,7 +60,7 @@ describe('CDS Hooks through `dxgraph serve` (synthetic FHIR build, real Neo4j an
     const source = await openSource(parseSourceSpec(`fhir:${BUNDLES}`), { strict: false });
     try {
       await runBuild(
-        { source, dataDir, include: (r) => !(r.patient ?? '').endsWith('Patient/p4'), params: SMALL_BUILD_PARAMS },
+        { source, dataDir, include: (r) => !(r.patient ?? '').endsWith('Patient/p4'), params: { ...SMALL_BUILD_PARAMS, ...NO_GATE } },
         { graph: store, embedder: { id: hashed.id, embeddings: hashed }, indexFactory: FaissVectorIndex, llm: null },
       );
     } finally {

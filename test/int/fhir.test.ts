@@ -12,7 +12,7 @@ import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { splitFilter } from '../../src/sources/split.js';
 import type { ImportSummary } from '../../src/sources/types.js';
 import { runBuild, type BuildOutcome } from '../../kg-build/pipeline.js';
-import { SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
+import { NO_GATE, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
 
 /**
@@ -41,7 +41,7 @@ describe('FHIR R4 source (synthetic bundles, real Neo4j, real faiss-node)', func
     const source = await openSource(parseSourceSpec(`fhir:${BUNDLES}`), { strict: false });
     try {
       outcome = await runBuild(
-        { source, dataDir, include: splitFilter({ ...SPLIT, part: 'train' }), params: { ...SMALL_BUILD_PARAMS, split: SPLIT } },
+        { source, dataDir, include: splitFilter({ ...SPLIT, part: 'train' }), params: { ...SMALL_BUILD_PARAMS, ...NO_GATE, split: SPLIT } },
         { graph: store, embedder, indexFactory: FaissVectorIndex, llm: null },
       );
       summary = source.summary();

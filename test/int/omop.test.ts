@@ -16,7 +16,7 @@ import { runBuild } from '../../kg-build/pipeline.js';
 import { noteVocabularies } from '../../kg-build/note-vocabularies.js';
 import { readNotes } from '../../src/clinical-text/read-notes.js';
 import { tertileBounds } from '../../src/sources/binning/bins.js';
-import { SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
+import { NO_GATE, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { clearDatabase, testGraphStore } from '../support/neo4j.js';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.js';
 
@@ -112,7 +112,7 @@ async function build(store: GraphStore, source: string, dataDir: string, wrap: (
   const src = wrap(await openSource(parseSourceSpec(source), { strict: false }));
   try {
     return await runBuild(
-      { source: src, dataDir, params: { ...SMALL_BUILD_PARAMS, hierarchy: 'icd10' } },
+      { source: src, dataDir, params: { ...SMALL_BUILD_PARAMS, ...NO_GATE, hierarchy: 'icd10' } },
       { graph: store, embedder, indexFactory: FaissVectorIndex, llm: null },
     );
   } finally {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readDdxplusRecords, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
+import { NO_GATE, readDdxplusRecords, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +42,7 @@ describe('query pipeline (real Neo4j, real faiss-node, DDXPlus 60/40 split)', fu
       await runBuild(
         {
           source, dataDir, include: splitFilter({ ...SPLIT, part: 'train' }),
-          params: { ...SMALL_BUILD_PARAMS, batchSize: 5000, split: SPLIT },
+          params: { ...SMALL_BUILD_PARAMS, ...NO_GATE, batchSize: 5000, split: SPLIT },
         },
         { graph: store, embedder, indexFactory: FaissVectorIndex, llm: null },
       );
