@@ -12,7 +12,7 @@ import { describeSourceSpec, openSource } from '../sources/source-spec.js';
 import { ConcatSource } from '../sources/concat-source.js';
 import type { RecordSource } from '../sources/types.js';
 import { loadNoteReader } from '../../kg-build/note-reader.js';
-import { runBuild, type BuildOutcome } from '../../kg-build/pipeline.js';
+import { runBuild, type BuildOutcome, type BuildParams } from '../../kg-build/pipeline.js';
 import type { BuildLlm } from '../../kg-build/llm-types.js';
 import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { createProgress } from '../../kg-build/progress.js';
@@ -75,8 +75,8 @@ export async function runBuildCommand(o: BuildFlags, inProcess?: BuildIo): Promi
   try {
     const llm = config.llm.enabled ? await buildLlm(config) : null;
     const services = { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader({ sourceConcepts: (await source.codedConcepts?.()) ?? [] })).deps };
-    const build = (dataDir: string, include: ((r: NormalizedRecord) => boolean) | null, exportGexf: string | null) =>
-      runBuild({ source, dataDir, params, exportGexf, conceptNames: names.value, ...(include ? { include } : {}) }, services);
+    const build = (dataDir: string, include: ((r: NormalizedRecord) => boolean) | null, exportGexf: string | null, shaping: BuildParams = params) =>
+      runBuild({ source, dataDir, params: shaping, exportGexf, conceptNames: names.value, ...(include ? { include } : {}) }, services);
     let outcome: BuildOutcome;
     let calibrationLines: string[];
     let samples: CollectedSamples | null = null;
@@ -84,7 +84,7 @@ export async function runBuildCommand(o: BuildFlags, inProcess?: BuildIo): Promi
       const split = params.split;
       const crossFit = await buildCalibrated({
         config,
-        build: (dataDir, include) => build(dataDir, include, dataDir === config.dataDir ? (o.exportGexf ?? null) : null),
+        build: (dataDir, include) => (dataDir === config.dataDir ? build(dataDir, include, o.exportGexf ?? null) : build(dataDir, include, null, fitParams(params, config))),
         records: () => source.records(),
         inBuild: () => (split ? splitFilter({ ...split, part: 'train' }) : () => true),
         log: io.log,
@@ -113,6 +113,16 @@ export async function runBuildCommand(o: BuildFlags, inProcess?: BuildIo): Promi
   }
 }
 
+/**
+ * The cross-fit's fit KG only answers the held-out cases through the diagnose path, with the
+ * server's gate setting: with the gate off (DXGRAPH_GATE, the default) no query reads a gate
+ * classifier, so the fit build trains none (issue 49: the classifier's annotation diagnoses and
+ * threshold calibration were a build's gate stage, paid twice). Its id is not the served build's
+ * anyway; with the gate on or auto the fit KG keeps the served one's gate.
+ */
+export function fitParams(params: BuildParams, config: Pick<Config, 'gate'>): BuildParams {
+  return (config.gate?.mode ?? 'off') === 'off' ? { ...params, gate: { ...params.gate, maxExamples: 0 } } : params;
+}
 
 /** The build's LLM stages; the chat model's module (and its LLM client) is loaded only when an LLM is configured. */
 async function buildLlm(config: Config): Promise<BuildLlm> {
