@@ -11,12 +11,13 @@
  *   node --import tsx bench/real-notes.ts --folds 5 --seed 47 --notes ../shared/datasets/mtsamples/labelled-train.jsonl
  *   node --import tsx bench/real-notes.ts --decompose '{"maxNoteFeatureShare":1}'
  *   node --import tsx bench/real-notes.ts --served     # + the whole diagnose path and the KG alone, built through a dedicated Neo4j per fold
+ *   node --import tsx bench/real-notes.ts --served --served-evidence '{"voteWeight":0}'   # + served rows of reasoner variants on the same builds
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { benchNeo4j, type BenchNeo4j } from './lib/neo4j.js';
-import { runServedFold, SERVED_METHODS, type ServedFold } from './lib/real-notes-served.js';
+import { runServedFold, servedMethods, type ServedFold } from './lib/real-notes-served.js';
 import { loadSectionRules } from '../src/clinical-text/sections/index.js';
 import type { DecomposeOptions } from '../kg-build/decompose-features.js';
 import { notesReaders } from './lib/notes-kg-run.js';
@@ -38,6 +39,8 @@ const { values: a } = parseArgs({
     // Evidence reasoner options asked of every variant's KG (JSON objects separated by ';'), each its own row.
     evidence: { type: 'string' },
     served: { type: 'boolean', default: false },
+    // With --served: evidence-reasoner variants served beside the defaults ('<json>;<json>'), on the same builds.
+    'served-evidence': { type: 'string' },
     // Only these folds (0-based, comma-separated) while iterating; the figures cover their held-out notes.
     'only-folds': { type: 'string' },
     'data-dir': { type: 'string', default: '.dxgraph-bench/real-notes' },
@@ -69,7 +72,8 @@ const prepared = new Map(notes.map((n) => [n.id, prepare(n.text).text]));
 const views = new Map(notes.map((n) => [n.id, Object.fromEntries(VIEWS.map((v) => [v, noteView(prepared.get(n.id)!, v, rules.value)])) as Record<View, string>]));
 const evidence: Partial<EvidenceReasonerOptions>[] = [{}, ...(a.evidence ?? '').split(';').filter((x) => x.trim()).map((x) => JSON.parse(x) as Partial<EvidenceReasonerOptions>)];
 const variants: Variant[] = [{ name: 'kg-nb', decompose: decompose ?? {}, evidence }, ...(a.sweep ?? '').split(';').filter((x) => x.trim()).map((x) => ({ name: `kg-nb ${x.trim()}`, decompose: { ...decompose, ...(JSON.parse(x) as Partial<DecomposeOptions>) }, evidence }))];
-const hits = emptyHits([...(a.served ? SERVED_METHODS : []), ...variants.flatMap((x) => evidence.map((_, i) => evidenceRow(x, i))), ...variants.flatMap((x) => evidence.map((_, i) => `${evidenceRow(x, i)} +records`)), ...MEMORY_METHODS.filter((m) => m !== 'kg-nb')]);
+const servedEvidence: Partial<EvidenceReasonerOptions>[] = [{}, ...(a['served-evidence'] ?? '').split(';').filter((x) => x.trim()).map((x) => JSON.parse(x) as Partial<EvidenceReasonerOptions>)];
+const hits = emptyHits([...(a.served ? servedMethods(servedEvidence).map((m) => m.name) : []), ...variants.flatMap((x) => evidence.map((_, i) => evidenceRow(x, i))), ...variants.flatMap((x) => evidence.map((_, i) => `${evidenceRow(x, i)} +records`)), ...MEMORY_METHODS.filter((m) => m !== 'kg-nb')]);
 const kgs: FoldKg[] = [];
 const served: ServedFold[] = [];
 const viewOf = (n: RealNote, v: View) => views.get(n.id)![v];
@@ -89,7 +93,7 @@ try {
     const done = folds.slice(0, i + 1).filter((_, j) => !only || only.has(j)).flat();
     if (i + 1 < k) log(`after ${i + 1} folds:\n${formatRealNotes({ notes: done, folds: i + 1, hits, kgs, viewChars: [] })}`);
     if (config) {
-      const s = await runServedFold({ config, train, test, viewOf, minPatients, ...(decompose ? { decompose } : {}), hits, log });
+      const s = await runServedFold({ config, train, test, viewOf, minPatients, ...(decompose ? { decompose } : {}), evidence: servedEvidence, hits, log });
       served.push(s);
       log(`fold ${i + 1}/${k} served: built through Neo4j in ${Math.round(s.buildMs)} ms (${s.features} features); refused ${JSON.stringify(s.refused)}, empty views ${JSON.stringify(s.empty)}`);
     }

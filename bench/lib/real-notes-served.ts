@@ -14,6 +14,7 @@ import { runBuild } from '../../kg-build/pipeline.js';
 import type { DecomposeOptions } from '../../kg-build/decompose-features.js';
 import type { RealNote } from './real-notes-data.js';
 import { addHit, type ViewHits } from './real-notes-memory.js';
+import { EvidenceReasoner, type EvidenceReasonerOptions } from '../../src/reasoners/evidence-reasoner.js';
 import { VIEWS, type View } from './real-notes-views.js';
 
 /**
@@ -29,6 +30,11 @@ import { VIEWS, type View } from './real-notes-views.js';
  */
 export const SERVED_METHODS = ['served', 'kg-alone'] as const;
 
+/** The served rows for evidence-reasoner variants (`--served-evidence`): the defaults keep the plain names. */
+export function servedMethods(evidence: readonly Partial<EvidenceReasonerOptions>[]): { name: string; method: (typeof SERVED_METHODS)[number]; evidence: Partial<EvidenceReasonerOptions> }[] {
+  return evidence.flatMap((e, i) => SERVED_METHODS.map((method) => ({ name: i === 0 ? method : `${method} ev${JSON.stringify(e)}`, method, evidence: e })));
+}
+
 const MAPPING = { id: 'id', diagnosis: 'diagnosis', notes: ['text'] };
 
 export interface ServedFold {
@@ -41,7 +47,7 @@ export interface ServedFold {
   askMs: number[];
 }
 
-export async function runServedFold(o: { config: Config; train: readonly RealNote[]; test: readonly RealNote[]; viewOf: (n: RealNote, v: View) => string; minPatients: number; decompose?: Partial<DecomposeOptions>; hits: ViewHits; log: (s: string) => void }): Promise<ServedFold> {
+export async function runServedFold(o: { config: Config; train: readonly RealNote[]; test: readonly RealNote[]; viewOf: (n: RealNote, v: View) => string; minPatients: number; decompose?: Partial<DecomposeOptions>; evidence?: readonly Partial<EvidenceReasonerOptions>[]; hits: ViewHits; log: (s: string) => void }): Promise<ServedFold> {
   const dir = await mkdtemp(join(tmpdir(), 'dxgraph-real-notes-'));
   const graph = new GraphStore(o.config.neo4j);
   await graph.connect();
@@ -61,8 +67,8 @@ export async function runServedFold(o: { config: Config; train: readonly RealNot
     }
     const buildMs = performance.now() - t0;
     const fold: ServedFold = { buildMs, features: 0, refused: {}, empty: {}, askMs: [] };
-    for (const method of SERVED_METHODS) {
-      const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder: createEmbedder(o.config), recordRetrieval: method === 'kg-alone' ? 'none' : (o.config.query?.recordRetrieval ?? DEFAULT_RECORD_RETRIEVAL) });
+    for (const { name: method, method: kind, evidence } of servedMethods(o.evidence ?? [{}])) {
+      const service = await openQueryService({ graph, dataDir: o.config.dataDir, embedder: createEmbedder(o.config), reasoners: [new EvidenceReasoner(evidence)], recordRetrieval: kind === 'kg-alone' ? 'none' : (o.config.query?.recordRetrieval ?? DEFAULT_RECORD_RETRIEVAL) });
       fold.features = service.snapshot.features.length;
       for (const v of VIEWS) {
         for (const n of o.test) {
