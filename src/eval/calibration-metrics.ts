@@ -16,6 +16,7 @@
  */
 import { seededRandom } from '../util/rng.js';
 import { auroc } from './auroc.js';
+import { bootstrapPoints } from './bootstrap-point.js';
 import { percentile } from './percentile.js';
 import { rankReliability, type RankedCase, type RankGroup } from './rank-reliability.js';
 
@@ -96,7 +97,8 @@ export function expectedCalibrationError(cases: readonly ProbabilityCase[], bins
   return reliabilityBins(cases, bins).reduce((a, b) => a + (b.n === 0 ? 0 : (b.n / cases.length) * Math.abs(b.accuracy! - b.confidence!)), 0);
 }
 
-function point(cases: readonly ProbabilityCase[]) {
+/** The metrics over the cases as given (the bootstrap's resamples: bootstrap-point.ts, the same figures). */
+export function point(cases: readonly ProbabilityCase[]) {
   return {
     ece: expectedCalibrationError(cases),
     brier: mean(cases.map((c) => c.brier)),
@@ -111,7 +113,8 @@ export function calibrationMetrics(cases: readonly ProbabilityCase[], opts: { re
   const p = point(cases);
   const rnd = seededRandom(opts.seed ?? 1);
   const draws: ReturnType<typeof point>[] = [];
-  for (let r = 0; r < (opts.resamples ?? 1000); r++) draws.push(point(Array.from(cases, () => cases[Math.floor(rnd() * cases.length)]!)));
+  const pointOf = bootstrapPoints(cases);
+  for (let r = 0; r < (opts.resamples ?? 1000); r++) draws.push(pointOf(Int32Array.from(cases, () => Math.floor(rnd() * cases.length))));
   const ci = (k: 'ece' | 'brier' | 'log_loss' | 'truth_under_1pct'): Interval => {
     const xs = draws.map((d) => d[k]).sort((a, b) => a - b);
     return [percentile(xs, 2.5), percentile(xs, 97.5)];
