@@ -38,6 +38,8 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
   exhaustive?: boolean;
   /** γ_notes of a KG learnt from a small corpus of notes alone (small-notes-corpus.ts; absent: notesUnreportedWeight). */
   smallNotesUnreportedWeight?: number;
+  /** γ of the subcategory-vote prior on such a KG (small-notes-corpus.ts; absent: voteWeight). */
+  smallNotesVoteWeight?: number;
 }
 
 export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
@@ -46,6 +48,9 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   notesUnreportedWeight: 0.1,
   // γ_notes on a small corpus of notes alone (small-notes-corpus.ts): measured on the real-notes folds (docs/notes.md, round 4).
   smallNotesUnreportedWeight: 0.6,
+  // No vote prior there: its subcategories are clustered from ~60 features read from notes, and the vote
+  // recounts the findings naive Bayes already weighs (measured on the real-notes folds, docs/notes.md, round 4).
+  smallNotesVoteWeight: 0,
   // m of notes-backoff.ts: measured on the real-notes folds (docs/notes.md, issue 47).
   notesBackoff: 2,
   notesBackoffBelow: 10,
@@ -110,13 +115,14 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const view = (kind === 'text' ? textView(s, opts) : null) ?? s;
   // The notes backoff is for KGs learnt from notes alone: a KG with coded features (DDXPlus, mixed)
   // keeps the rates it was chosen with, for text (its text view) and coded answers alike.
-  const tables = nbTables(view, learntFromNotesAlone(s) ? notesAloneParams(s, opts) : { ...opts, notesBackoff: 0 });
+  const scoped = learntFromNotesAlone(s) ? notesAloneParams(s, opts) : { ...opts, notesBackoff: 0 };
+  const tables = nbTables(view, scoped);
   // Completeness counts what the patient said; an implied parent adds no information about length.
   const reportedWeight = said.reduce((a, r) => a + r.weight, 0);
   const lambda = effectiveUnreportedWeight(tables, reportedWeight, opts.unreportedWeight, opts.unreportedPower ?? 1);
   // Neighbours found from one or two findings' words are noise: their prior grows with completeness.
   const knnWeight = effectiveUnreportedWeight(tables, reportedWeight, opts.knnWeight, opts.knnPower ?? 0);
-  const priors = contextPriors(ctx, { ...opts, knnWeight });
+  const priors = contextPriors(ctx, { ...opts, voteWeight: scoped.voteWeight, knnWeight });
   // A complete record keeps the plain model; a short note's odd finding may be unrelated to the disease.
   const noise = opts.noise * (1 - completeness(tables, reportedWeight));
   const q = { unreportedWeight: lambda, noise, mixture: opts.mixture };

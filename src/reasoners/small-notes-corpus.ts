@@ -17,14 +17,20 @@ export function smallNotesCorpus(s: Pick<KgSnapshot, 'diseases'>, below: number)
 }
 
 /**
- * The naive-Bayes parameters for a KG learnt from notes alone: on a small corpus, γ_notes is
- * `smallNotesUnreportedWeight` when set. A long real note that names none of a disease's few
- * findings says more against it than a short synthetic one does (real notes state most of what
- * was examined); measured on the real-notes folds (docs/notes.md, round 4).
+ * The reasoner's parameters for a KG learnt from notes alone: on a small corpus, γ_notes is
+ * `smallNotesUnreportedWeight` and the vote prior's weight `smallNotesVoteWeight` when set.
+ * A long real note that names none of a disease's few findings says more against it than a short
+ * synthetic one does (real notes state most of what was examined); and a hierarchy clustered from
+ * a few dozen features read from notes makes the subcategory vote a recount of the same findings
+ * rather than evidence of its own. Both measured on the real-notes folds (docs/notes.md, round 4).
  */
-export function notesAloneParams<P extends NbParams & { smallNotesUnreportedWeight?: number }>(s: Pick<KgSnapshot, 'diseases'>, p: P): P {
-  if (p.smallNotesUnreportedWeight === undefined || !smallNotesCorpus(s, p.notesBackoffBelow ?? SMALL_CORPUS_BELOW)) return p;
-  return { ...p, notesUnreportedWeight: p.smallNotesUnreportedWeight };
+export function notesAloneParams<P extends NbParams & { smallNotesUnreportedWeight?: number; smallNotesVoteWeight?: number; voteWeight: number }>(s: Pick<KgSnapshot, 'diseases'>, p: P): P {
+  if (!smallNotesCorpus(s, p.notesBackoffBelow ?? SMALL_CORPUS_BELOW)) return p;
+  return {
+    ...p,
+    ...(p.smallNotesUnreportedWeight === undefined ? {} : { notesUnreportedWeight: p.smallNotesUnreportedWeight }),
+    ...(p.smallNotesVoteWeight === undefined ? {} : { voteWeight: p.smallNotesVoteWeight }),
+  };
 }
 
 /** Median notes a disease under which a corpus is small when notesBackoffBelow is not set. */

@@ -14,12 +14,13 @@ import { notesAloneParams, smallNotesCorpus } from '../../src/reasoners/small-no
 const feature = (id: string, fromNotes: boolean): FeatureNode => ({ id, text: id, kind: 'ehr', code: null, valueCode: null, question: null, valueText: null, antecedent: null, ...(fromNotes ? { fromNotes: true } : {}) });
 
 /** Two diseases of n notes each: a's notes nearly all state fever and cough, b's a third state fever. */
-function kg(n: number, fromNotes = true) {
-  const disease = (id: string) => ({ id, name: id, subcategoryId: 'sub:all', icd10: null, recordCount: n, aliases: [] });
+function kg(n: number, fromNotes = true, split = false) {
+  // split: a and b in subcategories of their own (for the vote prior).
+  const disease = (id: string) => ({ id, name: id, subcategoryId: split ? `sub:${id.slice(4)}` : 'sub:all', icd10: null, recordCount: n, aliases: [] });
   const edge = (d: string, f: string, count: number) => ({ diseaseId: d, featureId: f, prevalence: count / n, count, source: 'ehr' as const });
   return buildSnapshot({
     categories: [{ id: 'cat:all', name: 'all' }],
-    subcategories: [{ id: 'sub:all', name: 'all', categoryId: 'cat:all' }],
+    subcategories: split ? [{ id: 'sub:a', name: 'a', categoryId: 'cat:all' }, { id: 'sub:b', name: 'b', categoryId: 'cat:all' }] : [{ id: 'sub:all', name: 'all', categoryId: 'cat:all' }],
     diseases: [disease('dis:a'), disease('dis:b')],
     features: [feature('feat:fever', fromNotes), feature('feat:cough', fromNotes), feature('feat:rash', fromNotes)],
     manifestations: [edge('dis:a', 'feat:fever', n - 1), edge('dis:a', 'feat:cough', n - 1), edge('dis:b', 'feat:fever', Math.ceil(n / 3)), edge('dis:b', 'feat:rash', 1)],
@@ -40,10 +41,26 @@ describe('naive Bayes on a small corpus of notes alone (smallNotesUnreportedWeig
   });
 
   it('sets γ_notes on a small corpus only, and only when given', () => {
-    const p = { alpha: 0.03, unreportedWeight: 1, notesUnreportedWeight: 0.1, notesBackoffBelow: 10, smallNotesUnreportedWeight: 0.6 };
+    const p = { alpha: 0.03, unreportedWeight: 1, notesUnreportedWeight: 0.1, notesBackoffBelow: 10, smallNotesUnreportedWeight: 0.6, voteWeight: 0.5, smallNotesVoteWeight: 0 };
     assert.equal(notesAloneParams(kg(6), p).notesUnreportedWeight, 0.6);
+    assert.equal(notesAloneParams(kg(6), p).voteWeight, 0);
     assert.equal(notesAloneParams(kg(12), p).notesUnreportedWeight, 0.1);
+    assert.equal(notesAloneParams(kg(12), p).voteWeight, 0.5);
     assert.equal(notesAloneParams(kg(6), { ...p, smallNotesUnreportedWeight: undefined }).notesUnreportedWeight, 0.1);
+    assert.equal(notesAloneParams(kg(6), { ...p, smallNotesVoteWeight: undefined }).voteWeight, 0.5);
+  });
+
+  it('the subcategory vote weighs nothing on a small corpus of notes alone (smallNotesVoteWeight 0), as before elsewhere', () => {
+    // a and b in subcategories of their own; every vote goes to b's.
+    const split = (n: number, fromNotes = true) => kg(n, fromNotes, true);
+    const ranked = (snap: ReturnType<typeof kg>, votes: object[]) => {
+      const ctx = { input: textInput('fever'), findings: [], matches: [match('feat:fever')], votes, candidates: [], differencesKg: [], retrieved: [], profiles: null, followUps: [], snapshot: snap, signal: null };
+      return rankDiseases(ctx as never, DEFAULT_EVIDENCE_OPTIONS).map((r) => [r.disease, r.score] as const);
+    };
+    const toB = [{ subcategoryId: 'sub:b', name: 'b', votes: 3 }];
+    assert.deepEqual(ranked(split(6), toB), ranked(split(6), []));
+    assert.notDeepEqual(ranked(split(12), toB), ranked(split(12), []), 'not small: the vote is a prior as before');
+    assert.notDeepEqual(ranked(split(6, false), toB), ranked(split(6, false), []), 'coded features: the vote is a prior as before');
   });
 
   it('a note silent on the cough nearly all of a\'s notes state counts more against a on a small corpus', () => {
