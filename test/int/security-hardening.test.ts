@@ -167,7 +167,8 @@ describe('hardening against a real dxgraph serve process (issue 18)', function (
             await new Promise((res) => setTimeout(res, Math.max(0, 200 - (Date.now() - t0))));
           }
         });
-        const [v, h] = await Promise.all([victim(100), healthz(60)]);
+        // 200 /healthz samples: their p99 is a percentile (the 3rd largest), where 60 made it the maximum, one scheduler hiccup of a shared box.
+        const [v, h] = await Promise.all([victim(100), healthz(200)]);
         stop = true;
         await Promise.all(loops);
         return { v, h, statuses };
