@@ -1,5 +1,6 @@
 import { ConfigError } from '../src/errors.js';
 import { excessAssociation } from './diagnostic-association.js';
+import { medianOfPositive } from '../src/util/median.js';
 
 /**
  * How many features a KG may learn from notes (issue 24: "a notes KG has at most half as many
@@ -51,11 +52,8 @@ export const ASSOCIATION_BELOW_MEDIAN_NOTES = 10;
 /** The rank 'auto' resolves to for these notes per disease. */
 export function resolveNoteFeatureRank(rank: NoteFeatureRank, notedPerDisease: ReadonlyMap<string, number> | undefined): 'support' | 'association' {
   if (rank !== 'auto') return rank;
-  const counts = [...(notedPerDisease?.values() ?? [])].filter((n) => n > 0).sort((a, b) => a - b);
-  if (counts.length === 0) return 'support';
-  const mid = counts.length >> 1;
-  const median = counts.length % 2 === 1 ? counts[mid]! : (counts[mid - 1]! + counts[mid]!) / 2;
-  return median < ASSOCIATION_BELOW_MEDIAN_NOTES ? 'association' : 'support';
+  const median = medianOfPositive(notedPerDisease?.values() ?? []);
+  return median !== null && median < ASSOCIATION_BELOW_MEDIAN_NOTES ? 'association' : 'support';
 }
 
 /**

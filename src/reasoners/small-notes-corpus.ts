@@ -1,5 +1,6 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import type { NbParams } from './scoring-naive-bayes.js';
+import { medianOfPositive } from '../util/median.js';
 
 /**
  * A KG learnt from a small corpus of notes (issue 47: 148 real notes of 25 diagnoses, 3-7 a
@@ -9,12 +10,13 @@ import type { NbParams } from './scoring-naive-bayes.js';
  * budget rank of kg-build/note-feature-budget.ts).
  */
 export function smallNotesCorpus(s: Pick<KgSnapshot, 'diseases'>, below: number): boolean {
-  const counts = s.diseases.map((d) => d.recordCount).filter((n) => n > 0).sort((a, b) => a - b);
-  if (counts.length === 0) return false;
-  const mid = counts.length >> 1;
-  const median = counts.length % 2 === 1 ? counts[mid]! : (counts[mid - 1]! + counts[mid]!) / 2;
-  return median < below;
+  // Asked on every query of a notes KG: the median is the snapshot's, computed once.
+  let median = medians.get(s);
+  if (median === undefined) medians.set(s, (median = medianOfPositive(s.diseases.map((d) => d.recordCount))));
+  return median !== null && median < below;
 }
+
+const medians = new WeakMap<object, number | null>();
 
 /**
  * The reasoner's parameters for a KG learnt from notes alone: on a small corpus, γ_notes is
