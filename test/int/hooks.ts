@@ -1,4 +1,4 @@
-import { closeTestStores, startTestNeo4j, stopRunNeo4j, testRunId } from '../support/neo4j.js';
+import { closeTestStores, startTestNeo4j, stopRunNeo4j, testNeo4jPid, testRunId } from '../support/neo4j.js';
 import { holdExternalNeo4j, releaseExternalNeo4j } from '../support/external-neo4j-lock.js';
 import { fileDone, fileStarted } from '../support/file-times.js';
 
@@ -26,7 +26,9 @@ export const mochaHooks = {
     this.timeout(Number(process.env.NEO4J_START_TIMEOUT_MS ?? 180_000) + 30_000);
     if (process.env.DXGRAPH_TEST_EXTERNAL_NEO4J) await holdExternalNeo4j();
     await startTestNeo4j();
-    fileStarted(); // a worker's Neo4j start is printed on its own ([int] line), not charged to a file
+    // A worker's Neo4j start is printed on its own ([int] line), not charged to a file; its CPU
+    // from here on is (the file's builds and queries are what it runs).
+    fileStarted({ neo4jPid: testNeo4jPid() });
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(120_000);

@@ -5,14 +5,11 @@ import Mocha = require('mocha');
 import fs = require('node:fs');
 import os = require('node:os');
 import path = require('node:path');
+import table = require('./file-times-table.cjs');
 
 const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_HOOK_BEGIN, EVENT_HOOK_END, EVENT_RUN_END } = Mocha.Runner.constants;
 
-interface FileTime {
-  file: string;
-  ms: number;
-  tests: number;
-}
+type FileTime = table.FileTime;
 
 /** Time spent per file: from the first suite of the file starting to its last suite ending. */
 class FileTimesReporter extends Mocha.reporters.Spec {
@@ -53,7 +50,7 @@ class FileTimesReporter extends Mocha.reporters.Spec {
       if (fs.existsSync(workerTimes)) {
         for (const t of fs.readFileSync(workerTimes, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as FileTime)) {
           const known = times.get(t.file);
-          times.set(t.file, { file: t.file, ms: t.ms, tests: known?.tests ?? t.tests });
+          times.set(t.file, { ...t, tests: known?.tests ?? t.tests });
         }
         fs.rmSync(workerTimes);
       }
@@ -68,12 +65,9 @@ function report(rows: FileTime[], rootHookMs: number, opts: Record<string, unkno
   if (out) fs.writeFileSync(out, JSON.stringify(rows, null, 2) + '\n');
   const top = Number(opts.top ?? process.env.DXGRAPH_TEST_TIMES_TOP ?? 10);
   if (!(top > 0)) return;
-  const total = rows.reduce((s, r) => s + r.ms, 0);
-  Mocha.reporters.Base.consoleLog(`  Time per file, slowest first (${rows.length} files, ${(total / 1000).toFixed(1)} s):`);
-  for (const r of rows.slice(0, top)) {
-    const secs = (r.ms / 1000).toFixed(1).padStart(7);
-    Mocha.reporters.Base.consoleLog(`  ${secs} s  ${String(r.tests).padStart(4)} tests  ${r.file}`);
-  }
+  // The totals in the title are of every file, the lines only of the `top` slowest.
+  const t = table.fileTimesTable(rows, 'Time per file, slowest first');
+  for (const l of [t.title, ...(t.header ? [t.header] : []), ...t.lines.slice(0, top)]) Mocha.reporters.Base.consoleLog(`  ${l}`);
   if (rootHookMs > 0) Mocha.reporters.Base.consoleLog(`  and ${(rootHookMs / 1000).toFixed(1)} s in root hooks (the test Neo4j's start)`);
   Mocha.reporters.Base.consoleLog('');
 }

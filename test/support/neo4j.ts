@@ -5,6 +5,7 @@ import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } from '../../src/neo4j-launcher/index.js';
 import { runningPid, stopServer } from '../../src/neo4j-launcher/process.js';
 import { pidAlive } from '../../src/util/pid-alive.js';
+import { processCpuMs } from './proc-cpu.js';
 
 /**
  * Integration tests talk to a real Neo4j over Bolt. With NEO4J_URI set, that server is
@@ -14,6 +15,8 @@ import { pidAlive } from '../../src/util/pid-alive.js';
  */
 interface TestServer {
   launcher: Neo4jLauncher | null;
+  /** The JVM's pid; null for a server the developer gave (NEO4J_URI). */
+  pid: number | null;
   boltUri: string;
   httpUrl: string;
 }
@@ -67,7 +70,7 @@ export async function startTestNeo4j(): Promise<TestServer> {
   if (server) return server;
   if (process.env.NEO4J_URI) {
     const host = new URL(process.env.NEO4J_URI.replace(/^[a-z+]+:/, 'http:')).hostname;
-    server = { launcher: null, boltUri: process.env.NEO4J_URI, httpUrl: process.env.NEO4J_HTTP_URL ?? `http://${host}:7474` };
+    server = { launcher: null, pid: null, boltUri: process.env.NEO4J_URI, httpUrl: process.env.NEO4J_HTTP_URL ?? `http://${host}:7474` };
     return server;
   }
   await reapStaleInstances();
@@ -88,9 +91,17 @@ export async function startTestNeo4j(): Promise<TestServer> {
   const started = await launcher.start();
   process.env.NEO4J_URI = started.boltUri;
   process.env.NEO4J_PASSWORD = '';
-  server = { launcher, boltUri: started.boltUri, httpUrl: `http://127.0.0.1:${httpPort}` };
-  process.stderr.write(`  [int] Neo4j test server ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s)\n`);
+  server = { launcher, pid: started.pid, boltUri: started.boltUri, httpUrl: `http://127.0.0.1:${httpPort}` };
+  // Its start's CPU is charged to no file (file-times.ts starts counting after it): printed here.
+  const cpu = started.pid === null ? null : processCpuMs(started.pid);
+  const cpuText = cpu === null ? '' : `, ${(cpu / 1000).toFixed(1)} s CPU`;
+  process.stderr.write(`  [int] Neo4j test server ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s${cpuText})\n`);
   return server;
+}
+
+/** The pid of this worker's test Neo4j (its CPU is charged to the files, file-times.ts); null if none or not ours. */
+export function testNeo4jPid(): number | null {
+  return server?.pid ?? null;
 }
 
 /** Close the GraphStores testGraphStore() opened (after each file: a worker runs many). */
