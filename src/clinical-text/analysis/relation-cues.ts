@@ -2,7 +2,7 @@ import type { CueDef } from './cue-lexicon.js';
 /**
  * Relation phrases: who, other than the patient, has the finding ("mother's also had", "roommate
  * who lives with us was diagnosed with"). Each is a head (a noun or its "'s") then a tail (an
- * adverb, then a verb): 112 heads by 330 tails, 36,960 phrases. Written out they cost
+ * adverb, then a verb): 144 heads by 374 tails, 53,856 phrases. Written out they cost
  * ~0.3 s of CPU in every process that imports the text reader, so the matcher (cue-trie.ts)
  * is given the heads and tails and joins them when a sentence walks into them.
  */
@@ -10,6 +10,9 @@ const FAMILY_NOUNS = [
   'mother', 'mom', 'mum', 'mommy', 'father', 'dad', 'daddy', 'sister', 'brother', 'sibling', 'siblings', 'parent', 'parents', 'aunt',
   'uncle', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'granny', 'grandparent', 'grandparents', 'cousin', 'twin', 'relative',
   'relatives', 'family',
+  // A sibling named with the adjective that tells them apart: "her older brother has a cough" is the brother's cough.
+  'older brother', 'younger brother', 'big brother', 'little brother', 'baby brother', 'twin brother', 'older sister', 'younger sister',
+  'big sister', 'little sister', 'baby sister', 'twin sister', 'older sibling', 'older siblings', 'younger sibling', 'younger siblings',
 ];
 const OTHER_NOUNS = [
   'son', 'daughter', 'kid', 'kids', 'child', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'friend',
@@ -18,6 +21,8 @@ const OTHER_NOUNS = [
 const RELATION_VERBS = [
   'has', 'had', 'have', 'is', 'was', 'were', 'are', 'got', 'caught', 'with', 'died of', 'died from', 'died young of', 'died young from', 'died suddenly of', 'passed away from', 'diagnosed with',
   'was diagnosed with', 'w/', ':', '-', 'suffers from', 'suffered from', 'history of', 'hx of', 'hx', 'h/o', 'member has', 'member had', 'members have',
+  // What a relative does is theirs too: "his sister goes to daycare and is sick".
+  'goes to', 'go to', 'attends', 'attend',
 ];
 /** "my uncle I live with has TB": who the relative lives with starts no new subject. */
 const LIVES_WITH = ['i live with ', 'we live with ', 'who lives with us ', 'who lives with me ', 'that lives with us ', 'living with us ', 'who lives with them '];
