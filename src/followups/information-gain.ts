@@ -62,32 +62,66 @@ function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly nu
   // log L(all absent) once; a sampled "present" option then adds log p − log(1 − p) (answers are sparse).
   const base = new Float64Array(ctx.posterior.length);
   const delta = probs.map((p) => {
-    const row = new Float64Array(p.length);
-    for (const i of live) {
-      base[i]! += Math.log(1 - p[i]!);
-      row[i] = Math.log(p[i]!) - Math.log(1 - p[i]!);
-    }
-    return row;
+    const { log1m, logit } = logRowsOf(p);
+    for (const i of live) base[i]! += log1m[i]!;
+    return logit;
   });
   const rand = seededRandom(hashString(q.id));
   const l = new Float64Array(ctx.posterior.length);
+  // A sample's entropy depends only on which options it drew present (the rows are added in
+  // option order), and answers are sparse: most draws repeat a handful of patterns, so each
+  // pattern's entropy is computed once. The draws themselves are unchanged (one per option).
+  const entropyOf = new Map<string, number>();
+  const hits: number[] = [];
   let expected = 0;
   let total = 0;
   for (const d of live) {
     for (let s = 0; s < samples; s++) {
-      for (const i of live) l[i] = base[i]!;
-      probs.forEach((p, k) => {
-        if (rand() < p[d]!) for (const i of live) l[i]! += delta[k]![i]!;
-      });
-      let max = -Infinity;
-      for (const i of live) max = Math.max(max, l[i]!);
-      for (const i of live) l[i] = Math.exp(l[i]! - max);
+      hits.length = 0;
+      for (let k = 0; k < probs.length; k++) if (rand() < probs[k]![d]!) hits.push(k);
+      const key = hits.join(',');
+      let h = entropyOf.get(key);
+      if (h === undefined) {
+        h = sampleEntropy(ctx.posterior, base, delta, hits, live, l);
+        entropyOf.set(key, h);
+      }
       const w = ctx.posterior[d]! / samples;
-      expected += w * weightedEntropy(ctx.posterior, l, live).h;
+      expected += w * h;
       total += w;
     }
   }
   return expected / total;
+}
+
+/**
+ * log(1 − p) and log p − log(1 − p) of a Bernoulli row, kept as long as the model keeps the row
+ * (its row cache returns the same array): every turn of every case asks the same questions, and
+ * these logs were most of a sampled question's set-up.
+ */
+const logRows = new WeakMap<Float64Array, { log1m: Float64Array; logit: Float64Array }>();
+
+function logRowsOf(p: Float64Array): { log1m: Float64Array; logit: Float64Array } {
+  let rows = logRows.get(p);
+  if (rows === undefined) {
+    const log1m = new Float64Array(p.length);
+    const logit = new Float64Array(p.length);
+    for (let i = 0; i < p.length; i++) {
+      log1m[i] = Math.log(1 - p[i]!);
+      logit[i] = Math.log(p[i]!) - Math.log(1 - p[i]!);
+    }
+    logRows.set(p, (rows = { log1m, logit }));
+  }
+  return rows;
+}
+
+/** Posterior entropy after the options `hits` were answered present and the others absent (log-likelihoods base + delta rows; `l` is scratch). */
+function sampleEntropy(p: Float64Array, base: Float64Array, delta: readonly Float64Array[], hits: readonly number[], live: readonly number[], l: Float64Array): number {
+  for (const i of live) l[i] = base[i]!;
+  for (const k of hits) for (const i of live) l[i]! += delta[k]![i]!;
+  let max = -Infinity;
+  for (const i of live) max = Math.max(max, l[i]!);
+  for (const i of live) l[i] = Math.exp(l[i]! - max);
+  return weightedEntropy(p, l, live).h;
 }
 
 interface Prepared {
