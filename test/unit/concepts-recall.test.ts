@@ -64,6 +64,16 @@ describe('reading: findings behind the truths ranked 11th or lower (DDXPlus ques
     has(read('Coughing fits, often vomits afterwards.'), /^\+Did you vomit after coughing/);
   });
 
+  it('an operation named without its date is recent surgery only when dated within the month', () => {
+    const RECENT = /^\+Have you had surgery within the last month/;
+    has(read('Had his hip replaced 10 days ago, now breathless.'), RECENT);
+    has(read('Cholecystectomy 3 weeks ago.'), RECENT);
+    has(read('Two days post tonsillectomy, bleeding.'), RECENT);
+    lacks(read('Knee replacement 6 years ago.'), RECENT);
+    lacks(read('Previous appendectomy.'), RECENT);
+    lacks(read('No surgery.'), /surgery within the last month/);
+  });
+
   it('a sibling named with an adjective is the experiencer: "her older brother has a cough" is not the patient\'s cough', () => {
     lacks(read('Her older brother has a cough.'), /^\+Do you have a cough/);
     lacks(read('His little sister has had a runny nose.'), /^\+Do you have nasal congestion/);

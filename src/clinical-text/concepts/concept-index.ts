@@ -31,6 +31,8 @@ export interface FormEntry {
   familyOnly?: { relative: string | null };
   /** A treatment of the concept ("epipen", "on insulin"): its presence says the concept, its absence nothing (LexiconEvidence.treatmentForms). */
   presentOnly?: true;
+  /** An event named without its date: read only from a finding dated within this many days (LexiconEvidence.datedForms). */
+  withinDays?: number;
 }
 
 export interface ConceptIndex {
@@ -93,10 +95,10 @@ export function featureFor(index: ConceptIndex, code: string, valueCode: string 
  */
 export function buildConceptIndex(snapshot: ConceptSet, lexicon: ConceptLexicon | null, tier: ConceptTier | 'all' = 'coded'): ConceptIndex {
   const entries: FormEntry[] = [];
-  const add = (form: string, target: ConceptTarget, context: LexiconContext, how: { caseSensitive?: boolean; familyOnly?: FormEntry['familyOnly']; presentOnly?: true } = {}) => {
+  const add = (form: string, target: ConceptTarget, context: LexiconContext, how: { caseSensitive?: boolean; familyOnly?: FormEntry['familyOnly']; presentOnly?: true; withinDays?: number } = {}) => {
     const stems = formStems(form);
     if (stems.length === 0) return;
-    entries.push({ form, stems, raw: how.caseSensitive ? tokenize(form).map((t) => t.raw) : null, target, context, ...(how.familyOnly ? { familyOnly: how.familyOnly } : {}), ...(how.presentOnly ? { presentOnly: true as const } : {}) });
+    entries.push({ form, stems, raw: how.caseSensitive ? tokenize(form).map((t) => t.raw) : null, target, context, ...(how.familyOnly ? { familyOnly: how.familyOnly } : {}), ...(how.presentOnly ? { presentOnly: true as const } : {}), ...(how.withinDays !== undefined ? { withinDays: how.withinDays } : {}) });
   };
   const evidence: ConceptIndex['evidence'] = new Map();
   const siteEvidences: string[] = [];
@@ -117,6 +119,7 @@ export function buildConceptIndex(snapshot: ConceptSet, lexicon: ConceptLexicon 
       }
       for (const a of ev.absentForms) add(a, { kind: 'absent', code }, ev.context);
       for (const t of ev.treatmentForms ?? []) add(t, { kind: 'evidence', code }, ev.context, { presentOnly: true });
+      for (const t of ev.datedForms?.forms ?? []) add(t, { kind: 'evidence', code }, ev.context, { presentOnly: true, withinDays: ev.datedForms!.withinDays });
       if (ev.context === 'family') {
         const relative = onlyRelative(ev.forms);
         const own = new Set([ev.canonical, ...ev.forms]);

@@ -36,7 +36,7 @@ export interface FormVectors {
 // static word vectors blur the "no", and "condom" would land on it.
 const NEGATING = /\b(?:no|not|without|never|non|none|nothing)\b|n't\b/i;
 // A treatment form ("epipen") would let a denied treatment ("we don't have an epipen") deny the condition.
-const standsAlone = (e: FormEntry) => !e.familyOnly && !e.presentOnly && !NEGATING.test(e.form) && (e.target.kind === 'evidence' || e.target.kind === 'feature');
+const standsAlone = (e: FormEntry) => !e.familyOnly && !e.presentOnly && e.withinDays === undefined && !NEGATING.test(e.form) && (e.target.kind === 'evidence' || e.target.kind === 'feature');
 
 const cache = new WeakMap<ConceptIndex, Map<string, FormVectors>>();
 

@@ -47,6 +47,7 @@ const evidenceSchema = z
     abbreviations: uniqueList(abbreviation, 0),
     absentForms: uniqueList(form, 0),
     treatmentForms: uniqueList(form, 0).optional(),
+    datedForms: z.strictObject({ withinDays: z.number().int().positive(), forms: uniqueList(form, 1) }).optional(),
     context: z.enum(['patient', 'family', 'history', 'exposure']),
     triggers: uniqueList(form, 0),
     valueSet: z.literal('sites').nullable(),

@@ -133,6 +133,8 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
     if (allowed && !allowed.has(m.entry.context)) return;
     // An absent treatment says nothing of the condition it treats ("we don't have an epipen").
     if (polarity === 'absent' && m.entry.presentOnly) return;
+    // An event named without its date ("knee replaced") speaks of a recent window only when dated within it ("2 weeks ago").
+    if (m.entry.withinDays !== undefined && !((f.values?.duration?.days ?? Infinity) <= m.entry.withinDays)) return;
     // A stopped habit's present-tense exposure: only a form that carries the cue ("ex-smoker") speaks.
     if (stopped && m.entry.context === 'exposure' && m.at.every((p) => p >= cueTokens.length)) return;
     out.push({ feature, similarity, polarity, alternatives, via: m.via });

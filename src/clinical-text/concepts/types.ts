@@ -29,6 +29,12 @@ export interface LexiconEvidence {
    * insulin" none of the diabetes.
    */
   treatmentForms?: string[];
+  /**
+   * Events named without their date ("knee replaced", "tonsillectomy") for a question about a recent
+   * window ("surgery within the last month"): read only when the finding says how long ago, within
+   * `withinDays`; a procedure years back, or undated, says nothing of the window.
+   */
+  datedForms?: { withinDays: number; forms: string[] };
   context: LexiconContext;
   /** Head words that select this question for a value (pain / radiating / rash / swelling). */
   triggers: string[];
