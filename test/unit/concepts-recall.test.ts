@@ -74,6 +74,26 @@ describe('reading: findings behind the truths ranked 11th or lower (DDXPlus ques
     lacks(read('No surgery.'), /surgery within the last month/);
   });
 
+  it('a contagious illness someone else has is a contact; the vaccine against it is no illness', () => {
+    const CONTACT = /^\+Have you been in contact with someone who has had pertussis/;
+    const WHOOP = /^\+Do you wheeze while inhaling or is your breathing noisy after coughing spells/;
+    for (const text of ['Her brother has whooping cough.', 'My son has whooping cough.', 'His roommate has whooping cough.']) {
+      has(read(text), CONTACT);
+      lacks(read(text), WHOOP);
+    }
+    has(read('Whooping cough, I think: it whoops.'), WHOOP);
+    lacks(read('Had a whooping cough booster as a child.'), WHOOP);
+    lacks(read('Pertussis vaccine given at 2, 4 and 6 months.'), /pertussis|whooping|coughing spells/);
+    // A roommate's asthma is not the family history of asthma.
+    lacks(read('My roommate has asthma.'), /asthma/);
+  });
+
+  it('"on my feet all day" is standing, not a site; a cold "after" which symptoms began is a recent cold', () => {
+    lacks(read('Aching groin bulge after being on my feet all day.'), /foot|sole/);
+    has(read('Facial pain since a cold last week.'), /^\+Have you had a cold in the last 2 weeks/);
+    has(read('Ear pain, started after a cold.'), /^\+Have you had a cold in the last 2 weeks/);
+  });
+
   it('a sibling named with an adjective is the experiencer: "her older brother has a cough" is not the patient\'s cough', () => {
     lacks(read('Her older brother has a cough.'), /^\+Do you have a cough/);
     lacks(read('His little sister has had a runny nose.'), /^\+Do you have nasal congestion/);

@@ -120,10 +120,11 @@ export function buildConceptIndex(snapshot: ConceptSet, lexicon: ConceptLexicon 
       for (const a of ev.absentForms) add(a, { kind: 'absent', code }, ev.context);
       for (const t of ev.treatmentForms ?? []) add(t, { kind: 'evidence', code }, ev.context, { presentOnly: true });
       for (const t of ev.datedForms?.forms ?? []) add(t, { kind: 'evidence', code }, ev.context, { presentOnly: true, withinDays: ev.datedForms!.withinDays });
-      if (ev.context === 'family') {
+      // An exposure's cores too: "brother has whooping cough" → a relative's or a classmate's "whooping cough" is a contact.
+      if (ev.context === 'family' || ev.context === 'exposure') {
         const relative = onlyRelative(ev.forms);
         const own = new Set([ev.canonical, ...ev.forms]);
-        for (const core of new Set(ev.forms.map(familyCore))) if (core && !own.has(core)) add(core, { kind: 'evidence', code }, 'family', { familyOnly: { relative } });
+        for (const core of new Set(ev.forms.map(familyCore))) if (core && !own.has(core)) add(core, { kind: 'evidence', code }, ev.context === 'exposure' ? 'exposure' : 'family', { familyOnly: { relative } });
       }
       for (const t of ev.triggers) add(t, { kind: 'trigger', code }, ev.context);
       for (const [valueCode, v] of Object.entries(ev.values)) {

@@ -118,7 +118,8 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   const stopped = stoppedHabit(f);
   const cueTokens = stopped ? tokenize(f.cue!) : [];
   const tokens = expand(index, [...cueTokens, ...input.tokens]);
-  const found = findMentions(index, tokens, { family: f.experiencer === 'family', said: `${f.cue ?? ''} ${f.text}` });
+  // Cores of relatives' forms are read in anyone else's finding; whose concepts they may reach is `allowed` below.
+  const found = findMentions(index, tokens, { family: f.experiencer === 'family' || f.experiencer === 'other', said: `${f.cue ?? ''} ${f.text}` });
   const mentions = f.polarity === 'absent' ? deniedInCircumstanceOnly(tokens, found) : found;
   const clauseTokens = expand(index, input.clauseTokens);
   const clauseTriggers = clauseTokens.length > 0 ? findMentions(index, clauseTokens).filter((m) => m.entry.target.kind === 'trigger' && !compoundWord(clauseTokens, m)) : [];
