@@ -94,6 +94,15 @@ describe('reading: findings behind the truths ranked 11th or lower (DDXPlus ques
     has(read('Ear pain, started after a cold.'), /^\+Have you had a cold in the last 2 weeks/);
   });
 
+  it('a site inside a concept\'s own words answers that concept\'s one site question: a groin swelling is a skin lesion at the groin, as DDXPlus codes hernias', () => {
+    const got = read('Reducible swelling in the left groin, worse on straining.');
+    has(got, /^\+rash location: (groin|iliac fossa)\(L\)/);
+    lacks(got, /^\+swelling location/);
+    // A swelling elsewhere keeps the swelling's site; a pain's site (two site questions under pain) keeps its head word.
+    has(read('Swollen left ankle.'), /^\+swelling location: ankle\(L\)/);
+    has(read('Chest pain radiating to the jaw.'), /^\+pain radiates to/);
+  });
+
   it('a sibling named with an adjective is the experiencer: "her older brother has a cough" is not the patient\'s cough', () => {
     lacks(read('Her older brother has a cough.'), /^\+Do you have a cough/);
     lacks(read('His little sister has had a runny nose.'), /^\+Do you have nasal congestion/);

@@ -4,6 +4,7 @@ import { featureFor, type ConceptIndex } from './concept-index.js';
 import { joinEquivalent } from './equivalent-encodings.js';
 import { findMentions, type Mention } from './find-mentions.js';
 import { tokenize, type Token } from './normalize.js';
+import { ownSiteQuestion } from './own-site-question.js';
 import { BOTH, LEFT, RIGHT } from './side-words.js';
 
 /**
@@ -164,8 +165,9 @@ export function resolveFeatures(index: ConceptIndex, input: ResolveInput): Conce
   for (const [at, group] of groups) {
     const own = siteEvidences(index, group[0]!, ownTriggers, tokens);
     // A site inside a yes/no concept's own words ("stuffy nose") is that concept's, not a head word's from elsewhere in the clause.
-    const inConcept = mentions.some((m) => m.entry.target.kind === 'evidence' && group[0]!.at.every((p) => m.at.includes(p)));
-    const codes = own.length > 0 || inConcept ? own : siteEvidences(index, group[0]!, clauseTriggers, clauseTokens);
+    const holder = mentions.find((m) => m.entry.target.kind === 'evidence' && group[0]!.at.every((p) => m.at.includes(p)));
+    const holderSite = holder ? ownSiteQuestion(index, (holder.entry.target as { code: string }).code) : null;
+    const codes = holderSite ? [holderSite] : own.length > 0 || holder ? own : siteEvidences(index, group[0]!, clauseTriggers, clauseTokens);
     const side = sideNear(tokens, group[0]!.at, f.values?.side);
     for (const code of codes) {
       for (const s of group) {
