@@ -103,6 +103,16 @@ describe('reading: findings behind the truths ranked 11th or lower (DDXPlus ques
     has(read('Chest pain radiating to the jaw.'), /^\+pain radiates to/);
   });
 
+  it('heartburn said to be known or long-standing is a reflux history as well as the symptom; heartburn alone is the symptom', () => {
+    const GERD = /^\+Have you ever been diagnosed with gastroesophageal reflux/;
+    const BURN = /^\+Do you have a burning sensation that starts in your stomach/;
+    const known = read('Long-standing heartburn, takes nothing for it.');
+    has(known, GERD);
+    has(known, BURN);
+    has(read('Heartburn after big meals lately.'), BURN);
+    lacks(read('Heartburn after big meals lately.'), GERD);
+  });
+
   it('a sibling named with an adjective is the experiencer: "her older brother has a cough" is not the patient\'s cough', () => {
     lacks(read('Her older brother has a cough.'), /^\+Do you have a cough/);
     lacks(read('His little sister has had a runny nose.'), /^\+Do you have nasal congestion/);
