@@ -71,15 +71,23 @@ function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly nu
   // A sample's entropy depends only on which options it drew present (the rows are added in
   // option order), and answers are sparse: most draws repeat a handful of patterns, so each
   // pattern's entropy is computed once. The draws themselves are unchanged (one per option).
-  const entropyOf = new Map<string, number>();
+  const entropyOf = new Map<number | string, number>();
   const hits: number[] = [];
+  // The pattern's key: a bit mask while it is exact in a double (52 options), the indices joined past that.
+  const asMask = probs.length <= 52;
   let expected = 0;
   let total = 0;
   for (const d of live) {
     for (let s = 0; s < samples; s++) {
       hits.length = 0;
-      for (let k = 0; k < probs.length; k++) if (rand() < probs[k]![d]!) hits.push(k);
-      const key = hits.join(',');
+      let mask = 0;
+      for (let k = 0; k < probs.length; k++) {
+        if (rand() < probs[k]![d]!) {
+          hits.push(k);
+          mask += 2 ** k;
+        }
+      }
+      const key = asMask ? mask : hits.join(',');
       let h = entropyOf.get(key);
       if (h === undefined) {
         h = sampleEntropy(ctx.posterior, base, delta, hits, live, l);
@@ -184,17 +192,20 @@ function bestFeature(ctx: RankContext, q: Question, live: readonly number[]): st
   let best = q.options[0]!.featureId;
   let bestVar = -1;
   let untouchedDone = false;
+  const post = ctx.posterior;
+  const p = new Float64Array(live.length);
   for (const o of q.options) {
     if (!shown.has(o.featureId)) {
       if (untouchedDone) continue;
       untouchedDone = true;
     }
-    // P(f | d) read once per live disease (each read is a binary search), then mean and variance.
-    const p = Float64Array.from(live, (i) => ctx.model.bernoulliAt(o.featureId, i));
+    // P(f | d) read once per live disease (each read is a binary search), then mean and variance
+    // (plain loops into one scratch row: Float64Array.from's iterator and the callbacks were most of the cost).
+    for (let k = 0; k < live.length; k++) p[k] = ctx.model.bernoulliAt(o.featureId, live[k]!);
     let mean = 0;
-    live.forEach((i, k) => (mean += ctx.posterior[i]! * p[k]!));
+    for (let k = 0; k < live.length; k++) mean += post[live[k]!]! * p[k]!;
     let v = 0;
-    live.forEach((i, k) => (v += ctx.posterior[i]! * (p[k]! - mean) ** 2));
+    for (let k = 0; k < live.length; k++) v += post[live[k]!]! * (p[k]! - mean) ** 2;
     if (v > bestVar) [best, bestVar] = [o.featureId, v];
   }
   return best;

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ddxplusSampleSnapshot } from '../../bench/scale/ddxplus-snapshot.js';
 import { ddxplusAnswerTypes } from '../../src/followups/ddxplus-hints.js';
-import { informationGain } from '../../src/followups/information-gain.js';
+import { informationGain, informationGainRanker } from '../../src/followups/information-gain.js';
 import { FollowupModel } from '../../src/followups/model.js';
 import { posterior } from '../../src/followups/posterior.js';
 import { buildQuestionCatalogue, type Question } from '../../src/followups/question-model.js';
@@ -67,10 +67,33 @@ function oracleGain(ctx: RankContext, q: Question): number {
   return Math.max(0, h0 - expected / total);
 }
 
+/** The reported feature: the option whose P(f | d) varies most over the live diseases (first of the never-shown ones only). */
+function oracleFeature(ctx: RankContext, q: Question): string {
+  const live = [...ctx.posterior.keys()].filter((i) => ctx.posterior[i]! >= MIN_P);
+  const shown = new Set<string>();
+  for (const d of live) for (const f of ctx.model.featuresOf(d)) if (ctx.model.countAt(f, d) > 0) shown.add(f);
+  let best = q.options[0]!.featureId;
+  let bestVar = -1;
+  let untouchedDone = false;
+  for (const o of q.options) {
+    if (!shown.has(o.featureId)) {
+      if (untouchedDone) continue;
+      untouchedDone = true;
+    }
+    const p = Float64Array.from(live, (i) => ctx.model.bernoulliAt(o.featureId, i));
+    let mean = 0;
+    live.forEach((i, k) => (mean += ctx.posterior[i]! * p[k]!));
+    let v = 0;
+    live.forEach((i, k) => (v += ctx.posterior[i]! * (p[k]! - mean) ** 2));
+    if (v > bestVar) [best, bestVar] = [o.featureId, v];
+  }
+  return best;
+}
+
 describe('follow-ups: a several-of question\'s sampled gain, each answer pattern\'s entropy computed once', function () {
   this.timeout(60_000);
 
-  it('equals the per-sample loop bit for bit on the DDXPlus sample (every several-of question, several posteriors)', async () => {
+  it('equals the per-sample loop bit for bit on the DDXPlus sample (every several-of question, several posteriors), and reports the same feature', async () => {
     const { snapshot, cases } = await ddxplusSampleSnapshot({ cases: 6 });
     const hints = ddxplusAnswerTypes((await loadDdxplusDictionary('datasets/ddxplus')).evidences);
     const model = new FollowupModel(followupKgFromSnapshot(snapshot));
@@ -78,6 +101,7 @@ describe('follow-ups: a several-of question\'s sampled gain, each answer pattern
     const severalOf = catalogue.questions.filter((q) => q.answerType === 'several-of' && q.options.length > 1);
     assert.ok(severalOf.length >= 3, `${severalOf.length} several-of questions`);
     let positive = 0;
+    let withOptions = 0;
     for (const c of [null, ...cases]) {
       const evidence = (c?.present ?? []).map((f) => ({ featureId: snapshot.features[f]!.id, present: true }));
       const p = posterior(model, { answers: [], evidence, demographics: null, prior: null });
@@ -87,7 +111,12 @@ describe('follow-ups: a several-of question\'s sampled gain, each answer pattern
         assert.equal(informationGain(ctx, q), want, q.id);
         if (want > 0) positive++;
       }
+      // The ranked questions report the same feature as the plain variance loop (several-of ones pick among options).
+      const ranked = informationGainRanker().rank(ctx, 10);
+      withOptions += ranked.filter((s) => s.question.options.length > 1).length;
+      for (const s of ranked) assert.equal(s.featureId, oracleFeature(ctx, s.question), s.question.id);
     }
     assert.ok(positive > severalOf.length, `${positive} positive gains compared`);
+    assert.ok(withOptions > 0, 'ranked questions with options among those compared');
   });
 });
