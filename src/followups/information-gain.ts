@@ -61,10 +61,10 @@ function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly nu
   const probs = opts.map((o) => ctx.model.bernoulli(o.featureId));
   // log L(all absent) once; a sampled "present" option then adds log p − log(1 − p) (answers are sparse).
   const base = new Float64Array(ctx.posterior.length);
-  const delta = probs.map((p) => {
-    const { log1m, logit } = logRowsOf(p);
+  const delta = opts.map((o) => {
+    const log1m = ctx.model.logBernoulli(o.featureId, 'absent');
     for (const i of live) base[i]! += log1m[i]!;
-    return logit;
+    return ctx.model.logBernoulli(o.featureId, 'logit');
   });
   const rand = seededRandom(hashString(q.id));
   const l = new Float64Array(ctx.posterior.length);
@@ -99,27 +99,6 @@ function expectedEntropySampled(ctx: RankContext, q: Question, live: readonly nu
     }
   }
   return expected / total;
-}
-
-/**
- * log(1 − p) and log p − log(1 − p) of a Bernoulli row, kept as long as the model keeps the row
- * (its row cache returns the same array): every turn of every case asks the same questions, and
- * these logs were most of a sampled question's set-up.
- */
-const logRows = new WeakMap<Float64Array, { log1m: Float64Array; logit: Float64Array }>();
-
-function logRowsOf(p: Float64Array): { log1m: Float64Array; logit: Float64Array } {
-  let rows = logRows.get(p);
-  if (rows === undefined) {
-    const log1m = new Float64Array(p.length);
-    const logit = new Float64Array(p.length);
-    for (let i = 0; i < p.length; i++) {
-      log1m[i] = Math.log(1 - p[i]!);
-      logit[i] = Math.log(p[i]!) - Math.log(1 - p[i]!);
-    }
-    logRows.set(p, (rows = { log1m, logit }));
-  }
-  return rows;
 }
 
 /** Posterior entropy after the options `hits` were answered present and the others absent (log-likelihoods base + delta rows; `l` is scratch). */

@@ -137,6 +137,20 @@ export class FollowupModel {
   }
 
   /**
+   * log P(f | d) ('present'), log(1 − P(f | d)) ('absent') or their difference ('logit') per disease, from
+   * the `bernoulli` row: the same numbers as taking the logs there, kept in the row cache (within its byte
+   * bound) because every turn of a consultation takes them again for the same few questions.
+   */
+  logBernoulli(featureId: string, kind: 'present' | 'absent' | 'logit'): Float64Array {
+    return this.rowCache.get(`${kind}\u0000${featureId}`, () => {
+      const p = this.bernoulli(featureId);
+      if (kind === 'present') return p.map(Math.log);
+      if (kind === 'absent') return p.map((x) => Math.log(1 - x));
+      return p.map((x) => Math.log(x) - Math.log(1 - x));
+    });
+  }
+
+  /**
    * Categorical P(value | d) over mutually exclusive options plus "none of them":
    * (count_v + alpha) / (n_d + alpha·(K + 1)); the last row is the "none" outcome.
    */

@@ -37,10 +37,15 @@ export function answerLogLikelihood(model: FollowupModel, q: Question, a: Answer
     return out;
   }
   // yes/no and several-of: each option is an independent Bernoulli feature.
-  for (const o of q.options) addBernoulli(out, model.bernoulli(o.featureId), chosen.has(o.featureId));
+  // log P(f | d) or log(1 − P(f | d)) per disease, read from the model's cached log rows (the same values).
+  for (const o of q.options) {
+    const row = model.logBernoulli(o.featureId, chosen.has(o.featureId) ? 'present' : 'absent');
+    for (let i = 0; i < out.length; i++) out[i]! += row[i]!;
+  }
   return out;
 }
 
+/** The definition the cached log rows stand for: acc += log P(f | d), or log(1 − P(f | d)) when absent. */
 export function addBernoulli(acc: Float64Array, p: Float64Array, present: boolean): void {
   for (let i = 0; i < acc.length; i++) acc[i]! += Math.log(present ? p[i]! : 1 - p[i]!);
 }

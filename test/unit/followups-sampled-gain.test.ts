@@ -3,7 +3,7 @@ import { ddxplusSampleSnapshot } from '../../bench/scale/ddxplus-snapshot.js';
 import { ddxplusAnswerTypes } from '../../src/followups/ddxplus-hints.js';
 import { informationGain, informationGainRanker } from '../../src/followups/information-gain.js';
 import { FollowupModel } from '../../src/followups/model.js';
-import { posterior } from '../../src/followups/posterior.js';
+import { addBernoulli, answerLogLikelihood, posterior } from '../../src/followups/posterior.js';
 import { buildQuestionCatalogue, type Question } from '../../src/followups/question-model.js';
 import type { RankContext } from '../../src/followups/ranker.js';
 import { hashString, seededRandom } from '../../src/followups/rng.js';
@@ -118,5 +118,27 @@ describe('follow-ups: a several-of question\'s sampled gain, each answer pattern
     }
     assert.ok(positive > severalOf.length, `${positive} positive gains compared`);
     assert.ok(withOptions > 0, 'ranked questions with options among those compared');
+  });
+
+  it('the model\'s cached log rows are the logs of its Bernoulli rows, and an answer\'s likelihood sums them as addBernoulli does', async () => {
+    const { snapshot } = await ddxplusSampleSnapshot({ cases: 1 });
+    const hints = ddxplusAnswerTypes((await loadDdxplusDictionary('datasets/ddxplus')).evidences);
+    const model = new FollowupModel(followupKgFromSnapshot(snapshot));
+    for (const f of model.features) {
+      const p = model.bernoulli(f.id);
+      assert.deepEqual(model.logBernoulli(f.id, 'present'), p.map((x) => Math.log(x)), f.id);
+      assert.deepEqual(model.logBernoulli(f.id, 'absent'), p.map((x) => Math.log(1 - x)), f.id);
+      assert.deepEqual(model.logBernoulli(f.id, 'logit'), p.map((x) => Math.log(x) - Math.log(1 - x)), f.id);
+    }
+    const questions = buildQuestionCatalogue(model.features, { hints }).questions.filter((q) => q.answerType === 'several-of' || q.answerType === 'yes-no');
+    assert.ok(questions.some((q) => q.options.length > 2));
+    for (const q of questions) {
+      const picked = q.options.filter((_, i) => i % 2 === 0).map((o) => o.featureId);
+      const answer = q.answerType === 'yes-no' ? { type: 'yes' as const } : { type: 'options' as const, optionIds: picked };
+      const chosen = new Set(q.answerType === 'yes-no' ? q.options.map((o) => o.featureId) : picked);
+      const want = new Float64Array(model.diseases.length);
+      for (const o of q.options) addBernoulli(want, model.bernoulli(o.featureId), chosen.has(o.featureId));
+      assert.deepEqual(answerLogLikelihood(model, q, answer), want, q.id);
+    }
   });
 });
