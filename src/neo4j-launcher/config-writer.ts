@@ -30,6 +30,8 @@ export function neo4jConf(s: LauncherSettings): string {
     `server.directories.import=${l.instanceDir}/import`,
     // No network beyond the package registries here; never phone home.
     'dbms.usage_report.enabled=false',
+    // Last, so a setting given here wins over ours (Neo4j reads the last of repeated keys).
+    ...s.confAdditional,
   ];
   return `${lines.join('\n')}\n`;
 }

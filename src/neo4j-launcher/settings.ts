@@ -12,6 +12,8 @@ export interface LauncherSettings {
   memory: { heapInitial: string; heapMax: string; pageCache: string };
   /** Extra JVM flags (NEO4J_JVM_ADDITIONAL, like neo4j.conf's server.jvm.additional), after ours. */
   jvmAdditional: string[];
+  /** Extra neo4j.conf lines (NEO4J_CONF_ADDITIONAL: `setting=value` pairs), after ours. */
+  confAdditional: string[];
   startTimeoutMs: number;
   stopTimeoutMs: number;
 }
@@ -27,6 +29,11 @@ const LauncherEnv = z.object({
   NEO4J_HEAP_MAX: size.default('1g'),
   NEO4J_PAGECACHE: size.default('512m'),
   NEO4J_JVM_ADDITIONAL: z.string().default(''),
+  // Whitespace-separated `setting=value` pairs; Neo4j itself rejects an unknown setting at start.
+  NEO4J_CONF_ADDITIONAL: z
+    .string()
+    .regex(/^\s*([a-z][a-z0-9_.]*=\S+\s*)*$/, 'must be space-separated setting=value pairs, e.g. db.tx_log.preallocate=false')
+    .default(''),
   NEO4J_START_TIMEOUT_MS: z.coerce.number().int().positive().default(180_000),
 });
 
@@ -61,6 +68,7 @@ export function launcherSettings(
     auth: e.NEO4J_PASSWORD ? { user: e.NEO4J_USER, password: e.NEO4J_PASSWORD } : null,
     memory: { heapInitial: '512m', heapMax: e.NEO4J_HEAP_MAX, pageCache: e.NEO4J_PAGECACHE },
     jvmAdditional: e.NEO4J_JVM_ADDITIONAL.split(/\s+/).filter(Boolean),
+    confAdditional: e.NEO4J_CONF_ADDITIONAL.split(/\s+/).filter(Boolean),
     startTimeoutMs: e.NEO4J_START_TIMEOUT_MS,
     stopTimeoutMs: 90_000,
   };

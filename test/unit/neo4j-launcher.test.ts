@@ -32,7 +32,17 @@ describe('neo4j launcher: settings and neo4j.conf', () => {
     assert.deepEqual(portsFromConf(conf), { boltPort: 7999, httpPort: 7998 });
   });
 
+  it('NEO4J_CONF_ADDITIONAL adds setting=value lines after ours', () => {
+    const conf = neo4jConf(settings({ NEO4J_CONF_ADDITIONAL: ' dbms.cypher.statistics_divergence_threshold=1.0\n db.tx_log.preallocate=false ' }));
+    const lines = conf.trim().split('\n');
+    assert.deepEqual(lines.slice(-2), ['dbms.cypher.statistics_divergence_threshold=1.0', 'db.tx_log.preallocate=false']);
+    assert.ok(lines.indexOf('dbms.usage_report.enabled=false') < lines.length - 2);
+    assert.equal(neo4jConf(settings()).trim().split('\n').at(-1), 'dbms.usage_report.enabled=false', 'nothing added by default');
+  });
+
   const bad: Array<[NodeJS.ProcessEnv, string]> = [
+    [{ NEO4J_CONF_ADDITIONAL: 'db.tx_log.preallocate' }, 'NEO4J_CONF_ADDITIONAL'],
+    [{ NEO4J_CONF_ADDITIONAL: 'a=b Bad.Key=1' }, 'NEO4J_CONF_ADDITIONAL'],
     [{ NEO4J_BOLT_PORT: 'x' }, 'NEO4J_BOLT_PORT'],
     [{ NEO4J_HTTP_PORT: '70000' }, 'NEO4J_HTTP_PORT'],
     [{ NEO4J_BOLT_PORT: '7000', NEO4J_HTTP_PORT: '7000' }, 'NEO4J_HTTP_PORT'],

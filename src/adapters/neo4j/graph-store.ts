@@ -13,11 +13,20 @@ export interface GraphStoreOptions {
 export type Row = Record<string, unknown>;
 
 /**
+ * Named queries this process has planned (EXPLAIN) per server run: `uri database@start time` ->
+ * names. Module-wide, so a second build in the same process (the calibrated build's fit build and
+ * served build, a test worker's builds) does not plan again what the server still has cached.
+ */
+const planned = new Map<string, Set<string>>();
+
+/**
  * Thin Neo4j adapter: owns the driver, runs named Cypher with parameters, converts
  * Neo4j integers to JS numbers. Nothing connects in the constructor; call `connect()`.
  */
 export class GraphStore {
   private driver: Driver | null = null;
+  /** The `planned` key of the server run this store talks to, read once (serverRun()). */
+  private run: Promise<string | null> | null = null;
   constructor(private readonly opts: GraphStoreOptions) {}
 
   get uri(): string {
@@ -100,9 +109,37 @@ export class GraphStore {
   /**
    * Plan a named query without running it (EXPLAIN): warms the server's planner and plan
    * cache, so the first real run does not pay for planning. Parameters may be absent.
+   * Skipped when this process already planned it on this server since the server started:
+   * an EXPLAIN costs the server 35-60 ms of CPU even with its plan cached (the plan description
+   * it returns; 400 ms for merge-records on a test server), and a build sends 15 of them
+   * (docs/testing.md, round 6: a warm build 2.5-4 -> 1.0-1.4 s of Neo4j CPU without them).
    */
   async explain(name: string): Promise<void> {
+    const run = await (this.run ??= this.serverRun());
+    if (run !== null && planned.get(run)?.has(name)) return;
     await this.runText(`EXPLAIN ${cypher(name)}`, {}, 'READ');
+    if (run !== null) planned.set(run, (planned.get(run) ?? new Set()).add(name));
+  }
+
+  /**
+   * Which server run this is: its address, database and the database's last start (a restarted
+   * server has an empty plan cache). Null where the server does not say (the caller then plans
+   * every time, as before).
+   */
+  private async serverRun(): Promise<string | null> {
+    if (!this.driver) throw new ServiceUnavailableError('neo4j', 'GraphStore used before connect()');
+    const session = this.driver.session({ database: 'system', defaultAccessMode: neo4j.session.READ });
+    try {
+      const res = await session.run('SHOW DATABASE $name YIELD lastStartTime RETURN toString(lastStartTime) AS t', { name: this.opts.database });
+      const t = res.records[0]?.get('t');
+      return typeof t === 'string' ? `${this.opts.uri} ${this.opts.database}@${t}` : null;
+    } catch (e) {
+      // A user without access to the system database: plan every time, as before this memo.
+      if (String((e as { code?: string })?.code ?? '').startsWith('Neo.ClientError.')) return null;
+      throw this.unavailableOr(e);
+    } finally {
+      await session.close();
+    }
   }
 
   /** Run every statement of a multi-statement file (schema), each in its own transaction. */
