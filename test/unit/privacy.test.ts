@@ -97,19 +97,29 @@ describe('patient data: DXGRAPH_DROP_DEMOGRAPHICS', () => {
 
   it('at build time: the source decorator removes age and sex from every DDXPlus record', async function () {
     this.timeout(30_000);
-    const read = async (drop: boolean) => {
-      const opened = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
-      const source = drop ? withoutDemographics(opened) : opened;
-      const out: NormalizedRecord[] = [];
-      try {
-        for await (const r of source.records()) out.push(r);
-      } finally {
-        await source.close();
-      }
-      return { out, description: source.description };
+    // One pass over the sample: each record as the DDXPlus source gives it is kept (the same
+    // object the decorator is handed, so a decorator that changed it in place would leave no age
+    // to drop in `raw`), and the decorator's record beside it (issue 49: the sample read once).
+    const opened = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
+    const raw = { out: [] as NormalizedRecord[], description: opened.description };
+    const seen: typeof opened = {
+      description: opened.description,
+      summary: () => opened.summary(),
+      close: () => opened.close(),
+      async *records() {
+        for await (const r of opened.records()) {
+          raw.out.push(r);
+          yield r;
+        }
+      },
     };
-    const raw = await read(false);
-    const dropped = await read(true);
+    const source = withoutDemographics(seen);
+    const dropped = { out: [] as NormalizedRecord[], description: source.description };
+    try {
+      for await (const r of source.records()) dropped.out.push(r);
+    } finally {
+      await source.close();
+    }
     assert.ok(raw.out.length > 100);
     assert.equal(dropped.out.length, raw.out.length);
     assert.ok(raw.out.some((r) => /^age: \d+$/m.test(r.text) && r.age !== null), 'the sample carries ages to drop');
