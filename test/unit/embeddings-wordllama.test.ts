@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArtifactError } from '../../src/errors.js';
 import { WordLlamaEmbedder } from '../../src/adapters/embeddings/wordllama-embedder.js';
-import { DEFAULT_WORDLLAMA_DIR, loadWordLlamaModel, parseSafetensorsMatrix, WORDLLAMA_TOKENIZER_FILE } from '../../src/adapters/embeddings/wordllama-model.js';
+import { DEFAULT_WORDLLAMA_DIR, parseSafetensorsMatrix, WORDLLAMA_TOKENIZER_FILE, wordLlamaTokenizerOf } from '../../src/adapters/embeddings/wordllama-model.js';
 import { segmentationIsExact } from '../../src/adapters/embeddings/wordllama-tokenize.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 
@@ -117,9 +117,9 @@ describe('WordLlamaEmbedder (l2_supercat) vs the Python reference', () => {
 
 describe('WordLlamaTokenizer: word-by-word ids equal whole-text ids', () => {
   it('on 100 DDXPlus record texts, the fixture and awkward spacing, Unicode and added tokens', async () => {
-    const model = await loadWordLlamaModel(DEFAULT_WORDLLAMA_DIR);
-    if (!model.ok) assert.fail(model.error.message);
-    const tok = model.value.tokenizer;
+    // The installed tokenizer built as the model loader builds it; the 256-dim weights, which
+    // this story does not read, are not parsed again (the loads are the stories above; issue 49).
+    const tok = wordLlamaTokenizerOf(JSON.parse(readFileSync(join(DEFAULT_WORDLLAMA_DIR, WORDLLAMA_TOKENIZER_FILE), 'utf8')) as object);
     const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
     const texts: string[] = [];
     try {
@@ -130,9 +130,10 @@ describe('WordLlamaTokenizer: word-by-word ids equal whole-text ids', () => {
     assert.ok(texts.every((t) => t.length > 100));
     texts.push(...fixture.cases.map((c) => c.text));
     texts.push(' ', '   ', 'a ', ' a', 'a  b   c    ', '\u2581already\u2581marked', 'x <s> y</s>', 'tab\tsep\r\nlines', '🤒🤒 fever', 'ﬁne ligatures');
-    for (const t of texts) assert.deepEqual(tok.ids(t), tok.whole(t), JSON.stringify(t.slice(0, 80)));
-    // Twice: the second pass is served from the cache.
-    for (const t of texts.slice(0, 20)) assert.deepEqual(tok.ids(t), tok.whole(t));
+    const whole = texts.map((t) => tok.whole(t));
+    texts.forEach((t, i) => assert.deepEqual(tok.ids(t), whole[i], JSON.stringify(t.slice(0, 80))));
+    // Twice: the second pass is served from the cache (the reference ids are the same ids).
+    texts.slice(0, 20).forEach((t, i) => assert.deepEqual(tok.ids(t), whole[i]));
   });
 
   it('only segments a tokenizer whose tokens never hold "\u2581" after another character', () => {

@@ -59,11 +59,16 @@ function parseModel(files: readonly [string, string], weights: Buffer, tokenizer
   let tokenizer: WordLlamaTokenizer;
   try {
     const json = JSON.parse(tokenizerText.toString('utf8')) as object;
-    tokenizer = new WordLlamaTokenizer(new Tokenizer(json, {}), json);
+    tokenizer = wordLlamaTokenizerOf(json);
   } catch (e) {
     return err(new ArtifactError(tokenizerPath, `WordLlama tokenizer ${tokenizerPath} is not a valid tokenizer.json (${errorMessage(e)}); ${missingHint}`, { cause: e }));
   }
   return ok({ ...matrix.value, tokenizer });
+}
+
+/** The model's tokenizer from its parsed tokenizer.json (throws on a tokenizer tokenizers.js cannot build). */
+export function wordLlamaTokenizerOf(json: object): WordLlamaTokenizer {
+  return new WordLlamaTokenizer(new Tokenizer(json, {}), json);
 }
 
 function unreadable(path: string, e: unknown): ArtifactError {
