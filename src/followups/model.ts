@@ -105,7 +105,7 @@ export class FollowupModel {
 
   /** Raw co-occurrence count of a feature per disease (zeros when never seen); a dense copy, cached within the byte bound. */
   countsOf(featureId: string): Float64Array {
-    return this.rowCache.get(`c\u0000${featureId}`, () => denseRow(this.counts.get(featureId), this.diseases.length));
+    return this.rowCache.get(featureId, () => denseRow(this.counts.get(featureId), this.diseases.length), 'counts');
   }
 
   /** The count of a feature in one disease, without a dense row. */
@@ -130,10 +130,10 @@ export class FollowupModel {
 
   /** Smoothed Bernoulli P(f | d) per disease: (count + alpha) / (n_d + 2·alpha). */
   bernoulli(featureId: string): Float64Array {
-    return this.rowCache.get(`p\u0000${featureId}`, () => {
+    return this.rowCache.get(featureId, () => {
       const c = denseRow(this.counts.get(featureId), this.diseases.length);
       return Float64Array.from(c, (ci, i) => this.bernoulliOfCount(ci, i));
-    });
+    }, 'p');
   }
 
   /**
@@ -142,12 +142,12 @@ export class FollowupModel {
    * bound) because every turn of a consultation takes them again for the same few questions.
    */
   logBernoulli(featureId: string, kind: 'present' | 'absent' | 'logit'): Float64Array {
-    return this.rowCache.get(`${kind}\u0000${featureId}`, () => {
+    return this.rowCache.get(featureId, () => {
       const p = this.bernoulli(featureId);
       if (kind === 'present') return p.map(Math.log);
       if (kind === 'absent') return p.map((x) => Math.log(1 - x));
       return p.map((x) => Math.log(x) - Math.log(1 - x));
-    });
+    }, kind);
   }
 
   /**

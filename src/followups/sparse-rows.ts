@@ -37,28 +37,69 @@ export function denseRow(row: SparseRow | undefined, width: number): Float64Arra
   return out;
 }
 
-/** Least-recently-used cache of dense rows, bounded in bytes (a Map keeps insertion order). */
+/** A cached row, linked in recency order (oldest first). */
+interface CachedRow {
+  space: Map<string, CachedRow>;
+  key: string;
+  row: Float64Array;
+  prev: CachedRow | null;
+  next: CachedRow | null;
+}
+
+/**
+ * Least-recently-used cache of dense rows, bounded in bytes. Rows are keyed by (space, key), a space
+ * per kind of row, so a caller passes its feature id as it is (no key string built per read, and the
+ * id's hash is the string's own), and recency is a linked list: a hit relinks one node, where
+ * re-inserting into one Map deleted and added a key every read.
+ */
 export class RowCache {
-  private readonly rows = new Map<string, Float64Array>();
+  private readonly spaces = new Map<string, Map<string, CachedRow>>();
+  private oldest: CachedRow | null = null;
+  private newest: CachedRow | null = null;
   private bytes = 0;
+  private count = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string, make: () => Float64Array): Float64Array {
-    const hit = this.rows.get(key);
+  get(key: string, make: () => Float64Array, space = ''): Float64Array {
+    let rows = this.spaces.get(space);
+    if (!rows) this.spaces.set(space, (rows = new Map()));
+    const hit = rows.get(key);
     if (hit) {
-      this.rows.delete(key);
-      this.rows.set(key, hit);
-      return hit;
+      if (hit !== this.newest) {
+        this.unlink(hit);
+        this.append(hit);
+      }
+      return hit.row;
     }
-    const row = make();
-    this.rows.set(key, row);
+    const row = make(); // may read (and cache) other rows first
+    const node: CachedRow = { space: rows, key, row, prev: null, next: null };
+    rows.set(key, node);
+    this.append(node);
     this.bytes += row.byteLength;
-    while (this.bytes > this.maxBytes && this.rows.size > 1) {
-      const [oldest, r] = this.rows.entries().next().value!;
-      this.rows.delete(oldest);
-      this.bytes -= r.byteLength;
+    this.count++;
+    while (this.bytes > this.maxBytes && this.count > 1) {
+      const old = this.oldest!;
+      this.unlink(old);
+      old.space.delete(old.key);
+      this.bytes -= old.row.byteLength;
+      this.count--;
     }
     return row;
+  }
+
+  private unlink(n: CachedRow): void {
+    if (n.prev) n.prev.next = n.next;
+    else this.oldest = n.next;
+    if (n.next) n.next.prev = n.prev;
+    else this.newest = n.prev;
+    n.prev = n.next = null;
+  }
+
+  private append(n: CachedRow): void {
+    n.prev = this.newest;
+    if (this.newest) this.newest.next = n;
+    else this.oldest = n;
+    this.newest = n;
   }
 }

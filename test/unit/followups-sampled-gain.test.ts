@@ -8,6 +8,7 @@ import { buildQuestionCatalogue, type Question } from '../../src/followups/quest
 import type { RankContext } from '../../src/followups/ranker.js';
 import { hashString, seededRandom } from '../../src/followups/rng.js';
 import { followupKgFromSnapshot } from '../../src/followups/snapshot-kg.js';
+import { RowCache } from '../../src/followups/sparse-rows.js';
 import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
 
 /**
@@ -140,5 +141,21 @@ describe('follow-ups: a several-of question\'s sampled gain, each answer pattern
       for (const o of q.options) addBernoulli(want, model.bernoulli(o.featureId), chosen.has(o.featureId));
       assert.deepEqual(answerLogLikelihood(model, q, answer), want, q.id);
     }
+  });
+
+  it('the row cache keeps a row per (space, key), least recently used first out across spaces', () => {
+    const cache = new RowCache(3 * 80);
+    const made: string[] = [];
+    const get = (space: string, k: string) => cache.get(k, () => (made.push(`${space}:${k}`), new Float64Array(10).fill(made.length)), space);
+    const a = get('p', 'f1');
+    assert.notEqual(get('logit', 'f1'), a, 'the same key in another space is another row');
+    get('p', 'f2');
+    assert.equal(get('p', 'f1'), a, 'a hit returns the cached row');
+    get('absent', 'f1'); // over the bound: the least recently used, logit:f1, goes
+    assert.deepEqual(made, ['p:f1', 'logit:f1', 'p:f2', 'absent:f1']);
+    get('p', 'f1'); get('p', 'f2'); get('absent', 'f1');
+    assert.equal(made.length, 4, 'the three most recent stayed');
+    get('logit', 'f1');
+    assert.deepEqual(made.slice(4), ['logit:f1']);
   });
 });
