@@ -11,7 +11,7 @@
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -76,6 +76,24 @@ function patientRow(rng: Rng, d: DiseaseProfile, plan: QuestionDraw[], noise: nu
   return [donor.age, csvCell(donor.differential), donor.sex, csvCell(d.name), csvCell(evidences), initial ?? ''].join(',') + '\n';
 }
 
+/**
+ * The sample's profile, read once per process while the file is unchanged (same size and
+ * mtime): several sizes or seeds generated in one process draw from the same sample, and the
+ * generator only reads the profile.
+ */
+const profiles = new Map<string, Promise<SampleProfile>>();
+async function sampleProfile(csvPath: string): Promise<SampleProfile> {
+  const st = await stat(csvPath);
+  const key = `${resolve(csvPath)}\0${st.size}\0${st.mtimeMs}`;
+  let got = profiles.get(key);
+  if (!got) {
+    got = readProfile(csvPath);
+    profiles.set(key, got);
+    got.catch(() => profiles.delete(key));
+  }
+  return got;
+}
+
 export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const seed = opts.seed ?? 1;
   const noise = opts.noise ?? 0.05;
@@ -91,7 +109,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   for (const f of DICTIONARIES) await copyFile(join(sampleDir, f), join(dir, f));
-  const profile = await readProfile(join(sampleDir, 'patients-dev.csv'));
+  const profile = await sampleProfile(join(sampleDir, 'patients-dev.csv'));
   const plans = profile.diseases.map((d) => drawPlan(profile, d, noise));
   const cumulative = cumulativeOf(profile.diseases.map((d) => d.rows));
   const rng = mulberry32(seed);
