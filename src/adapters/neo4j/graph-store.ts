@@ -130,7 +130,7 @@ export class GraphStore {
     if (!this.driver) throw new ServiceUnavailableError('neo4j', 'GraphStore used before connect()');
     const session = this.driver.session({ database: 'system', defaultAccessMode: neo4j.session.READ });
     try {
-      const res = await session.run('SHOW DATABASE $name YIELD lastStartTime RETURN toString(lastStartTime) AS t', { name: this.opts.database });
+      const res = await session.run(cypher('system/database-last-start'), { name: this.opts.database });
       const t = res.records[0]?.get('t');
       return typeof t === 'string' ? `${this.opts.uri} ${this.opts.database}@${t}` : null;
     } catch (e) {
