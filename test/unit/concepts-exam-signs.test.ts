@@ -1,7 +1,4 @@
-import assert from 'node:assert/strict';
-import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
-import { decompose } from '../../src/clinical-text/decompose.js';
-import { shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
+import { hasReading, lacksReading, readerOf, shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
 
 /**
  * Exam and imaging signs as clinicians write them (issue 47, exam-style vignettes), read through
@@ -12,14 +9,9 @@ describe('reading: exam and imaging signs (DDXPlus question set with the lexicon
   let read: (text: string) => string[];
   before(async () => {
     const { vocab } = await shippedDdxplusVocabulary();
-    read = (text) => {
-      const { findings } = decompose({ text, findings: [] });
-      const m = matchConcepts({ snapshot: vocab.snapshot, lexicon: vocab.lexicon, phraseEmbedder: null }, { findings, text });
-      return [...m.values()].flat().map((x) => `${x.polarity === 'absent' ? '-' : '+'}${x.featureText}`);
-    };
+    read = readerOf(vocab);
   });
-  const has = (got: string[], re: RegExp) => assert.ok(got.some((x) => re.test(x)), got.join(' | '));
-  const lacks = (got: string[], re: RegExp) => assert.ok(!got.some((x) => re.test(x)), got.join(' | '));
+  const [has, lacks] = [hasReading, lacksReading];
 
   it('the ECG and rub of pericarditis read as pericarditis, not as coronary disease or depression', () => {
     const got = read('ECG: diffuse concave ST elevation with PR depression.');

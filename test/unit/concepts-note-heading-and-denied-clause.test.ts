@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
 import { decompose } from '../../src/clinical-text/decompose.js';
-import { shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
+import { readerOf, shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
 
 /**
  * Two readings of session 22 (codes KG dev misses): a note under a setting's heading whose first
@@ -13,11 +12,7 @@ describe('reading: note headings and denied clause heads (DDXPlus question set w
   let read: (text: string) => string[];
   before(async () => {
     const { vocab } = await shippedDdxplusVocabulary();
-    read = (text) => {
-      const { findings } = decompose({ text, findings: [] });
-      const m = matchConcepts({ snapshot: vocab.snapshot, lexicon: vocab.lexicon, phraseEmbedder: null }, { findings, text });
-      return [...m.values()].flat().map((x) => `${x.polarity === 'absent' ? '-' : '+'}${x.featureText}`);
-    };
+    read = readerOf(vocab);
   });
 
   it('"Care home note: Mr P, 81, ...": prose, so "temps 37.8-38.2" is a fever and "weight down 5 kg" a weight loss', () => {

@@ -1,7 +1,4 @@
-import assert from 'node:assert/strict';
-import { matchConcepts } from '../../src/clinical-text/concepts/match-concepts.js';
-import { decompose } from '../../src/clinical-text/decompose.js';
-import { shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
+import { hasReading, lacksReading, readerOf, shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
 
 /**
  * Findings the reader had missed or misread in the dev cases whose truth ranked 11th or lower
@@ -13,14 +10,9 @@ describe('reading: findings behind the truths ranked 11th or lower (DDXPlus ques
   let read: (text: string) => string[];
   before(async () => {
     const { vocab } = await shippedDdxplusVocabulary();
-    read = (text) => {
-      const { findings } = decompose({ text, findings: [] });
-      const m = matchConcepts({ snapshot: vocab.snapshot, lexicon: vocab.lexicon, phraseEmbedder: null }, { findings, text });
-      return [...m.values()].flat().map((x) => `${x.polarity === 'absent' ? '-' : '+'}${x.featureText}`);
-    };
+    read = readerOf(vocab);
   });
-  const has = (got: string[], re: RegExp) => assert.ok(got.some((x) => re.test(x)), got.join(' | '));
-  const lacks = (got: string[], re: RegExp) => assert.ok(!got.some((x) => re.test(x)), got.join(' | '));
+  const [has, lacks] = [hasReading, lacksReading];
   const SKIN = /^\+Do you have any lesions, redness or problems on your skin/;
 
   it('"one spot" is where the pain is: the site after it is the pain\'s, not a rash\'s', () => {

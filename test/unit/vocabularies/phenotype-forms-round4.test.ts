@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import shipped from '../../../src/vocabularies/phenotype-forms.json' with { type: 'json' };
-import { matchConcepts } from '../../../src/clinical-text/concepts/match-concepts.js';
-import { decompose } from '../../../src/clinical-text/decompose.js';
 import { loadHpo } from '../../../src/vocabularies/load-hpo.js';
 import { noteVocabularies } from '../../../kg-build/note-vocabularies.js';
-import { shippedDdxplusVocabulary } from '../../support/ddxplus-vocabulary.js';
+import { hasReading, readerOf, shippedDdxplusVocabulary } from '../../support/ddxplus-vocabulary.js';
 import { loadDdxplusDictionary } from '../../../src/sources/ddxplus/dictionary.js';
 import type { Vocabulary } from '../../../src/clinical-text/vocabulary.js';
 
@@ -45,13 +43,9 @@ describe('clinical forms of HPO terms: read from notes', () => {
     this.timeout(60_000);
     const { lexicon } = await shippedDdxplusVocabulary();
     const vocab = noteVocabularies({ ddxplus: await loadDdxplusDictionary('datasets/ddxplus'), lexicon, phenotypes: [await installedHpo()] });
-    read = (text: string) => {
-      const { findings } = decompose({ text, findings: [] });
-      const m = matchConcepts({ snapshot: vocab.snapshot, lexicon: vocab.lexicon, phraseEmbedder: null }, { findings, text });
-      return [...m.values()].flat().map((x) => `${x.polarity === 'absent' ? '-' : '+'}${x.featureText}`);
-    };
+    read = readerOf(vocab);
   });
-  const has = (got: string[], re: RegExp) => assert.ok(got.some((x) => re.test(x)), got.join(' | '));
+  const has = hasReading;
 
   it('an ear exam: the TM erythematous with fluid behind it', () => {
     has(read('HEENT: Left TM erythematous with fluid behind the TM.'), /^\+Abnormal tympanic membrane morphology$/);
