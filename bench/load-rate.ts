@@ -30,7 +30,8 @@ import { DdxplusSource } from '../src/sources/ddxplus/ddxplus-source.js';
 import { loadNeo4j, manifestationBatch, prepareLoad, recordBatch, type LoadInput, type RecordRow } from '../kg-build/load-neo4j.js';
 import { runBuild } from '../kg-build/pipeline.js';
 import { benchParams } from './lib/phase-build.js';
-import { benchNeo4j, processCpuMs } from './lib/neo4j.js';
+import { processCpuMs } from '../src/util/proc-cpu.js';
+import { benchNeo4j } from './lib/neo4j.js';
 
 interface Capture {
   kg: Pick<DiagnosticKg, 'categories' | 'subcategories' | 'diseases' | 'features' | 'manifestations' | 'keyDifferences'>;

@@ -26,7 +26,7 @@ import { loadConfig } from '../src/config.js';
 import { hashUnit } from '../src/sources/split.js';
 import { buildDdxplusKg } from '../test/support/ddxplus-build.js';
 import { clearDatabase, startTestNeo4j, stopRunNeo4j, testGraphStore, testNeo4jPid } from '../test/support/neo4j.js';
-import { processCpuMs } from '../test/support/proc-cpu.js';
+import { processCpuMs } from '../src/util/proc-cpu.js';
 
 const { values: args } = parseArgs({ options: { idle: { type: 'string', default: '20' }, repeat: { type: 'string', default: '1' }, jfr: { type: 'string' }, queries: { type: 'boolean', default: false } } });
 const idleMs = Number(args.idle) * 1000;

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Neo4jLauncher, defaultHome, freePort, launcherSettings } from '../../src/neo4j-launcher/index.js';
 
@@ -35,13 +35,3 @@ export async function benchNeo4j(opts: { uri: string | null; heapMax?: string; p
   };
 }
 
-/** User + system CPU time of a process in ms (Linux /proc), or null when it cannot be read. */
-export function processCpuMs(pid: number | null): number | null {
-  if (pid === null) return null;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100); // clock ticks, USER_HZ = 100
-  } catch {
-    return null;
-  }
-}

@@ -7,7 +7,7 @@ import type { NormalizedRecord } from '../../src/domain/record.js';
 import { DdxplusSource } from '../../src/sources/ddxplus/ddxplus-source.js';
 import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { runBuild, type BuildOutcome, type BuildParams } from '../../kg-build/pipeline.js';
-import { processCpuMs } from './neo4j.js';
+import { processCpuMs } from '../../src/util/proc-cpu.js';
 import { mb } from './stats.js';
 
 /**

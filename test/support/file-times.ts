@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { childrenCpuMs, processCpuMs } from './proc-cpu.js';
+import { childrenCpuMs, processCpuMs } from '../../src/util/proc-cpu.js';
 import type { FileCpu, FileTime } from './file-times-table.cjs';
 
 /**
@@ -25,7 +25,7 @@ let mark: Mark | null = null;
 /** `neo4jPid`: the worker's test server, whose CPU is charged to the file too. */
 export function fileStarted(opts: { neo4jPid?: number | null } = {}): void {
   const neo4jPid = opts.neo4jPid ?? null;
-  mark = { at: Date.now(), worker: process.cpuUsage(), children: childrenCpuMs(), neo4jPid, neo4j: neo4jPid === null ? null : processCpuMs(neo4jPid) };
+  mark = { at: Date.now(), worker: process.cpuUsage(), children: childrenCpuMs(), neo4jPid, neo4j: processCpuMs(neo4jPid) };
 }
 
 /** The CPU since fileStarted; null without /proc. A server that died meanwhile counts as 0. */
@@ -33,7 +33,7 @@ function cpuSince(m: Mark): FileCpu | null {
   const children = childrenCpuMs();
   if (children === null || m.children === null) return null;
   const w = process.cpuUsage(m.worker);
-  const neo4jNow = m.neo4jPid === null ? null : processCpuMs(m.neo4jPid);
+  const neo4jNow = processCpuMs(m.neo4jPid);
   const neo4j = neo4jNow === null || m.neo4j === null ? 0 : Math.max(0, neo4jNow - m.neo4j);
   return { worker: Math.round((w.user + w.system) / 1000), children: children - m.children, neo4j };
 }

@@ -5,7 +5,7 @@ import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } from '../../src/neo4j-launcher/index.js';
 import { runningPid, stopServer } from '../../src/neo4j-launcher/process.js';
 import { pidAlive } from '../../src/util/pid-alive.js';
-import { processCpuMs } from './proc-cpu.js';
+import { processCpuMs } from '../../src/util/proc-cpu.js';
 
 /**
  * Integration tests talk to a real Neo4j over Bolt. With NEO4J_URI set, that server is
@@ -93,7 +93,7 @@ export async function startTestNeo4j(): Promise<TestServer> {
   process.env.NEO4J_PASSWORD = '';
   server = { launcher, pid: started.pid, boltUri: started.boltUri, httpUrl: `http://127.0.0.1:${httpPort}` };
   // Its start's CPU is charged to no file (file-times.ts starts counting after it): printed here.
-  const cpu = started.pid === null ? null : processCpuMs(started.pid);
+  const cpu = processCpuMs(started.pid);
   const cpuText = cpu === null ? '' : `, ${(cpu / 1000).toFixed(1)} s CPU`;
   process.stderr.write(`  [int] Neo4j test server ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s${cpuText})\n`);
   return server;

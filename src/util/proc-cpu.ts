@@ -20,8 +20,9 @@ function statFields(pid: number | 'self'): string[] | null {
 
 const field = (f: string[], n: number) => Number(f[n - 3]);
 
-/** A process's own CPU (utime + stime), or null if it is gone. */
-export function processCpuMs(pid: number): number | null {
+/** A process's own CPU (utime + stime), or null if it is gone (or no pid is given). */
+export function processCpuMs(pid: number | null): number | null {
+  if (pid === null) return null;
   const f = statFields(pid);
   return f ? (field(f, 14) + field(f, 15)) * MS_PER_TICK : null;
 }
