@@ -9,7 +9,8 @@
  */
 import type { ProbabilityCase } from './calibration-metrics.js';
 
-const LOG_FLOOR = 1e-6;
+/** Probabilities are clipped here for the log-loss (a probability of exactly 0 would be ∞); calibration-metrics.ts uses it too. */
+export const LOG_FLOOR = 1e-6;
 
 export interface BootstrapPoint {
   ece: number;

@@ -16,7 +16,7 @@
  */
 import { seededRandom } from '../util/rng.js';
 import { auroc } from './auroc.js';
-import { bootstrapPoints } from './bootstrap-point.js';
+import { bootstrapPoints, LOG_FLOOR } from './bootstrap-point.js';
 import { percentile } from './percentile.js';
 import { rankReliability, type RankedCase, type RankGroup } from './rank-reliability.js';
 
@@ -78,7 +78,6 @@ export interface CalibrationMetrics {
   by_rank: RankGroup[];
 }
 
-const LOG_FLOOR = 1e-6;
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 export function reliabilityBins(cases: readonly ProbabilityCase[], bins = 10): ReliabilityBin[] {
