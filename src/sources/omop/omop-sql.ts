@@ -43,13 +43,25 @@ function noteVisitCte(t: (table: string) => string): string {
     FROM ${t('note')} n)`;
 }
 
+/** Per condition concept of the schema, the lowest valid ICD-10-CM code that 'Maps to' it. */
+function icd10MappedCte(t: (table: string) => string): string {
+  return `icd10_mapped AS (
+    SELECT r.concept_id_2 AS concept_id, min(i.concept_code) AS icd10
+    FROM ${t('concept_relationship')} r JOIN ${t('concept')} i ON i.concept_id = r.concept_id_1
+    WHERE r.relationship_id = 'Maps to' AND i.vocabulary_id = 'ICD10CM' AND r.invalid_reason IS NULL
+      AND r.concept_id_2 IN (SELECT condition_concept_id FROM ${t('condition_occurrence')})
+    GROUP BY r.concept_id_2)`;
+}
+
 export function visitFactsSql(schema: string, tables: NoteTables = NO_NOTE_TABLES): string {
   const t = tableOf(schema);
+  // The ICD-10-CM code: the source concept's, else the lowest ICD-10-CM code that 'Maps to' the
+  // standard concept. The mapped code is looked up once per condition concept (the icd10_mapped
+  // CTE), not once per row: part 2 repeats every earlier condition for each later visit.
   const icd10 = (alias: string) => `COALESCE(
       (SELECT s.concept_code FROM ${t('concept')} s WHERE s.concept_id = ${alias}.condition_source_concept_id AND s.vocabulary_id = 'ICD10CM'),
-      (SELECT min(i.concept_code) FROM ${t('concept_relationship')} r JOIN ${t('concept')} i ON i.concept_id = r.concept_id_1
-        WHERE r.concept_id_2 = ${alias}.condition_concept_id AND r.relationship_id = 'Maps to' AND i.vocabulary_id = 'ICD10CM'
-          AND r.invalid_reason IS NULL))`;
+      ${alias}_m.icd10)`;
+  const mappedJoin = (alias: string) => `LEFT JOIN icd10_mapped ${alias}_m ON ${alias}_m.concept_id = ${alias}.condition_concept_id`;
   const rank = (alias: string) =>
     `CASE WHEN ${alias}.condition_status_concept_id = ${PRIMARY_STATUS} THEN 0 WHEN ${alias}.condition_type_concept_id IN (${PRIMARY_TYPES.join(', ')}) THEN 1 ELSE 2 END`;
   const none = `NULL::bigint AS person_id, NULL::integer AS year_of_birth, NULL::integer AS month_of_birth, NULL::integer AS day_of_birth, NULL::integer AS gender_concept_id`;
@@ -63,7 +75,8 @@ export function visitFactsSql(schema: string, tables: NoteTables = NO_NOTE_TABLE
       ${concept('c')}, ${alias}.condition_concept_id AS raw_concept_id, ${alias}.condition_source_value AS source_value, ${noValue},
       ${rank(alias)} AS primary_rank, ${icd10(alias)} AS icd10, ${noNote}
     FROM ${t('visit_occurrence')} v ${join}
-    LEFT JOIN ${t('concept')} c ON c.concept_id = ${alias}.condition_concept_id`;
+    LEFT JOIN ${t('concept')} c ON c.concept_id = ${alias}.condition_concept_id
+    ${mappedJoin(alias)}`;
   const event = (part: number, table: 'measurement' | 'observation') => {
     const p = table;
     const valueText = table === 'measurement' ? `e.value_source_value` : `COALESCE(e.value_as_string, e.value_source_value)`;
@@ -97,8 +110,8 @@ export function visitFactsSql(schema: string, tables: NoteTables = NO_NOTE_TABLE
     FROM ${t('note_nlp')} x JOIN note_visit nv ON nv.note_id = x.note_id
     LEFT JOIN ${t('concept')} c ON c.concept_id = NULLIF(x.note_nlp_concept_id, 0)
     WHERE nv.visit_id IS NOT NULL`;
-  const withNotes = tables.note ? `WITH ${noteVisitCte(t)}` : '';
-  return `${withNotes}
+  const ctes = [icd10MappedCte(t), ...(tables.note ? [noteVisitCte(t)] : [])];
+  return `WITH ${ctes.join(',\n  ')}
     SELECT v.visit_occurrence_id AS visit_id, 0 AS part, NULL::bigint AS row_id, v.visit_start_date::text AS start_date,
       p.person_id, p.year_of_birth, p.month_of_birth, p.day_of_birth, p.gender_concept_id,
       ${noConcept}, NULL::integer AS raw_concept_id,
