@@ -20,8 +20,8 @@ import { fetchReport } from '../support/llm-report.js';
 
 /**
  * Faults on a PRIVATE real Neo4j (faults-neo4j.ts) that these tests SIGKILL and restart:
- * a kill in the middle of a build's load, a kill while serving, then broken FAISS files
- * and a broken LLM endpoint against the real server.
+ * a kill in the middle of a build's load while a server serves (one kill, two stories), then
+ * broken FAISS files and a broken LLM endpoint against the real server.
  */
 describe('faults: a private Neo4j killed and restarted, broken indexes, broken LLM', function () {
   this.timeout(900_000);
@@ -51,50 +51,30 @@ describe('faults: a private Neo4j killed and restarted, broken indexes, broken L
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('Neo4j SIGKILLed during a build: after a restart the rerun gives the same KG (counts and node-id checksum)', async () => {
-    dataDir = tmp('dx-faults-kill-');
-    let killedAt = 0;
-    const crashed = await build(graph, dataDir, async (n) => {
-      if (n === 4) {
-        killedAt = n;
-        await neo.kill();
-      }
-    }).then(
-      () => null,
-      (e: unknown) => e as Error,
-    );
-    assert.equal(killedAt, 4, 'the load had at least 4 batches');
-    assert.ok(crashed, 'the build must fail when Neo4j dies under it');
-    assert.ok(!existsSync(currentPointer(dataDir)), 'a failed build never becomes current');
-    await graph.close();
-    await neo.start();
-    graph = await connect();
-    const partial = await readCounts(graph);
-
-    const rerun = await build(graph, dataDir);
-    const counts = await readCounts(graph);
-    const sum = await kgChecksum(graph);
-    assert.notDeepEqual(partial, counts, 'the kill really happened mid-load');
-    assert.equal(counts.manifestations, rerun.kg.manifestations.length);
-    assert.equal(readFileSync(currentPointer(dataDir), 'utf8').trim(), rerun.buildId);
-
-    // Reference: the same build into an empty database, uninterrupted.
-    for (;;) if (Number((await graph.runText('MATCH (n) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS c', {}, 'WRITE'))[0]?.c) === 0) break;
-    assert.equal((await kgChecksum(graph)).nodes, 0);
-    const clean = await build(graph, tmp('dx-faults-clean-'));
-    assert.equal(clean.buildId, rerun.buildId);
-    assert.deepEqual(await readCounts(graph), counts);
-    const cleanSum = await kgChecksum(graph);
-    assert.deepEqual(cleanSum, sum);
-    process.stderr.write(`    [faults] killed at load batch ${killedAt} (${crashed!.name}); rerun = clean build: ${sum.nodes} nodes, sha256 ${sum.sha256.slice(0, 12)}\n`);
-  });
-
-  describe('serving', () => {
+  /**
+   * One SIGKILL, two stories: Neo4j dies in the middle of a build's load while a server serves
+   * the same KG (an operator rebuilding under a running `dxgraph serve`). Each story sees the real
+   * kill and the real restart; one kill and one restart fewer than a kill per story (a restart
+   * after SIGKILL is 12-13 s of the JVM's CPU, and the cold queries after it more again).
+   */
+  describe('Neo4j SIGKILLed while a build loads and a server serves', () => {
     let server: DxServer;
     const logs: string[] = [];
     let held: string;
+    let graphPaths: string[];
+    let baseline: { status: number; json: any; ms: number };
+    /** The reference: the same build into an empty database, uninterrupted. */
+    let clean: { buildId: string; counts: Record<string, number>; sum: Awaited<ReturnType<typeof kgChecksum>> };
+    /** What the server answered while Neo4j was down (read in the kill's load batch, before the build went on). */
+    let outage: { ready: { status: number; checks: unknown }; graph: { path: string; status: number; code: string }[]; diagnose: { status: number; json: any; ms: number }; healthz: number } | null = null;
+    /** A failure while reading those answers: reported by the serving story, not taken for the build's crash. */
+    let outageError: unknown = null;
+
     before(async () => {
-      server = await startServer({ config: loadConfig(env()), logger: captureLogger(logs), port: 0 });
+      const refDir = tmp('dx-faults-clean-');
+      const ref = await build(graph, refDir);
+      clean = { buildId: ref.buildId, counts: await readCounts(graph), sum: await kgChecksum(graph) };
+      server = await startServer({ config: loadConfig({ ...env(), DXGRAPH_DATA_DIR: refDir }), logger: captureLogger(logs), port: 0 });
       // A patient the build never saw, whose findings match the KG (so the graph is needed).
       const source = await openSource(parseSourceSpec('ddxplus:datasets/ddxplus'), { strict: false });
       try {
@@ -105,43 +85,86 @@ describe('faults: a private Neo4j killed and restarted, broken indexes, broken L
       } finally {
         await source.close();
       }
+      const sub = (await (await fetch(`${server.url}/v1/kg/diseases`)).json()).diseases[0].subcategoryId as string;
+      graphPaths = ['/v1/kg/summary', '/v1/kg/diseases', `/v1/kg/subcategories/${encodeURIComponent(sub)}/differences`];
+      for (const p of graphPaths) assert.equal((await fetch(server.url + p)).status, 200, p);
+      baseline = await post(`${server.url}/v1/diagnose`, { text: held });
+      assert.equal(baseline.status, 200);
     });
     after(async () => server?.close({ drainMs: 1000 }));
 
-    it('Neo4j SIGKILLed while serving: 503 on graph endpoints, readyz false, diagnose from the cached differences KG, recovery without a restart', async () => {
-      const sub = (await (await fetch(`${server.url}/v1/kg/diseases`)).json()).diseases[0].subcategoryId as string;
-      const graphPaths = ['/v1/kg/summary', '/v1/kg/diseases', `/v1/kg/subcategories/${encodeURIComponent(sub)}/differences`];
-      for (const p of graphPaths) assert.equal((await fetch(server.url + p)).status, 200, p);
-      const baseline = await post(`${server.url}/v1/diagnose`, { text: held });
-      assert.equal(baseline.status, 200);
-      const usesGraph = baseline.json.trace.differencesKg.length > 0;
-
-      await neo.kill();
-      try {
-        const ready = await fetch(`${server.url}/readyz`);
-        assert.equal(ready.status, 503);
-        assert.deepEqual((await ready.json()).checks, { neo4j: false, indexes: true });
-        for (const p of graphPaths) {
-          const r = await fetch(server.url + p);
-          assert.equal(r.status, 503, p);
-          assert.equal((await r.json()).error.code, 'UNAVAILABLE');
-        }
-        // The baseline query read its subcategory's differences KG, which the server keeps for
-        // the life of its snapshot (differences-kg-cache.ts): the same patient is answered
-        // during the outage, identically, with no wait (503 for a never-read subcategory is
-        // covered in http-server.test.ts).
-        const d = await post(`${server.url}/v1/diagnose`, { text: held });
-        assert.equal(d.status, 200, `diagnose while Neo4j is down: ${d.status}`);
-        assert.deepEqual(d.json.differential, baseline.json.differential);
-        if (usesGraph) assert.deepEqual(d.json.trace.differencesKg, baseline.json.trace.differencesKg);
-        assert.ok(d.ms < 8000, `diagnose took ${d.ms} ms`);
-        process.stderr.write(`    [faults] Neo4j down: graph endpoints 503; diagnose ${d.status} from the cached differences KG (${baseline.json.trace.differencesKg.length} subcategories read) in ${d.ms} ms\n`);
-        assert.equal((await fetch(`${server.url}/healthz`)).status, 200, 'the process stays up');
-      } finally {
-        await neo.start();
+    /** The server's answers with Neo4j down: readiness, the graph endpoints, a diagnose, liveness. */
+    const readOutage = async () => {
+      const ready = await fetch(`${server.url}/readyz`);
+      const graphAnswers = [];
+      for (const path of graphPaths) {
+        const r = await fetch(server.url + path);
+        graphAnswers.push({ path, status: r.status, code: (await r.json()).error?.code });
       }
+      const diagnose = await post(`${server.url}/v1/diagnose`, { text: held });
+      outage = { ready: { status: ready.status, checks: (await ready.json()).checks }, graph: graphAnswers, diagnose, healthz: (await fetch(`${server.url}/healthz`)).status };
+    };
+
+    it('Neo4j SIGKILLed during a build: after a restart the rerun gives the same KG (counts and node-id checksum)', async () => {
+      // The build starts from an empty database, as the reference did.
+      for (;;) if (Number((await graph.runText('MATCH (n) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS c', {}, 'WRITE'))[0]?.c) === 0) break;
+      assert.equal((await kgChecksum(graph)).nodes, 0);
+      dataDir = tmp('dx-faults-kill-');
+      let killedAt = 0;
+      const crashed = await build(graph, dataDir, async (n) => {
+        if (n === 4) {
+          killedAt = n;
+          await neo.kill();
+          await readOutage().catch((e: unknown) => (outageError = e));
+        }
+      }).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      assert.equal(killedAt, 4, 'the load had at least 4 batches');
+      assert.ok(crashed, 'the build must fail when Neo4j dies under it');
+      assert.ok(!existsSync(currentPointer(dataDir)), 'a failed build never becomes current');
+      await graph.close();
+      await neo.start();
+      graph = await connect();
+      const partial = await readCounts(graph);
+
+      const rerun = await build(graph, dataDir);
+      const counts = await readCounts(graph);
+      const sum = await kgChecksum(graph);
+      assert.notDeepEqual(partial, counts, 'the kill really happened mid-load');
+      assert.equal(counts.manifestations, rerun.kg.manifestations.length);
+      assert.equal(readFileSync(currentPointer(dataDir), 'utf8').trim(), rerun.buildId);
+      assert.equal(rerun.buildId, clean.buildId);
+      assert.deepEqual(counts, clean.counts);
+      assert.deepEqual(sum, clean.sum);
+      process.stderr.write(`    [faults] killed at load batch ${killedAt} (${crashed!.name}); rerun = clean build: ${sum.nodes} nodes, sha256 ${sum.sha256.slice(0, 12)}\n`);
+    });
+
+    it('Neo4j SIGKILLed while serving: 503 on graph endpoints, readyz false, diagnose from the cached differences KG, recovery without a restart', async () => {
+      assert.ifError(outageError);
+      assert.ok(outage, 'the server was asked while Neo4j was down (the kill of the story above)');
+      const usesGraph = baseline.json.trace.differencesKg.length > 0;
+      assert.equal(outage.ready.status, 503);
+      assert.deepEqual(outage.ready.checks, { neo4j: false, indexes: true });
+      for (const r of outage.graph) {
+        assert.equal(r.status, 503, r.path);
+        assert.equal(r.code, 'UNAVAILABLE', r.path);
+      }
+      // The baseline query read its subcategory's differences KG, which the server keeps for
+      // the life of its snapshot (differences-kg-cache.ts): the same patient is answered
+      // during the outage, identically, with no wait (503 for a never-read subcategory is
+      // covered in http-server.test.ts).
+      const d = outage.diagnose;
+      assert.equal(d.status, 200, `diagnose while Neo4j is down: ${d.status}`);
+      assert.deepEqual(d.json.differential, baseline.json.differential);
+      if (usesGraph) assert.deepEqual(d.json.trace.differencesKg, baseline.json.trace.differencesKg);
+      assert.ok(d.ms < 8000, `diagnose took ${d.ms} ms`);
+      process.stderr.write(`    [faults] Neo4j down: graph endpoints 503; diagnose ${d.status} from the cached differences KG (${baseline.json.trace.differencesKg.length} subcategories read) in ${d.ms} ms\n`);
+      assert.equal(outage.healthz, 200, 'the process stays up');
+      // Neo4j was restarted by the story above; the server was not.
       let ready = 0;
-      // Polled every 100 ms (was 500: up to half a second lost after the restart), 30 s at most as before.
+      // Polled every 100 ms, 30 s at most.
       for (let i = 0; i < 300 && ready !== 200; i++) {
         ready = (await fetch(`${server.url}/readyz`)).status;
         if (ready !== 200) await new Promise((r) => setTimeout(r, 100));
@@ -157,37 +180,40 @@ describe('faults: a private Neo4j killed and restarted, broken indexes, broken L
     });
   });
 
-  it('a corrupt or missing FAISS file: `dxgraph serve` exits non-zero naming the file', async () => {
-    const id = readFileSync(currentPointer(dataDir), 'utf8').trim();
-    const cases: [string, (dir: string) => void][] = [
-      ['records.faiss', (f) => writeFileSync(f, Buffer.alloc(4096, 0x5a))],
-      ['features.faiss', (f) => rmSync(f)],
-      ['features.faiss', (f) => truncateSync(f, 100)],
-    ];
-    // The three `dxgraph serve` runs at once: each is a process of its own that loads the CLI
-    // (seconds of CPU) and then stops at the broken file; nothing is shared between them.
-    const runs = cases.map(async ([file, damage]) => {
-      const copy = tmp('dx-faults-faiss-');
-      cpSync(dataDir, copy, { recursive: true });
-      const path = join(buildDir(copy, id), file);
-      damage(path);
-      const child = spawn(process.execPath, ['bin/dxgraph.js', 'serve', '--port', '0'], { env: { ...env(), DXGRAPH_DATA_DIR: copy }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      let stdout = '';
-      child.stderr.on('data', (c) => (stderr += String(c)));
-      child.stdout.on('data', (c) => (stdout += String(c)));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-      clearTimeout(timer);
-      return { file, path, code, stderr, stdout };
+  // Mocha runs a suite's own tests before its nested suites: in a describe, it runs after the kill's.
+  describe('broken FAISS files', () => {
+    it('a corrupt or missing FAISS file: `dxgraph serve` exits non-zero naming the file', async () => {
+      const id = readFileSync(currentPointer(dataDir), 'utf8').trim();
+      const cases: [string, (dir: string) => void][] = [
+        ['records.faiss', (f) => writeFileSync(f, Buffer.alloc(4096, 0x5a))],
+        ['features.faiss', (f) => rmSync(f)],
+        ['features.faiss', (f) => truncateSync(f, 100)],
+      ];
+      // The three `dxgraph serve` runs at once: each is a process of its own that loads the CLI
+      // (seconds of CPU) and then stops at the broken file; nothing is shared between them.
+      const runs = cases.map(async ([file, damage]) => {
+        const copy = tmp('dx-faults-faiss-');
+        cpSync(dataDir, copy, { recursive: true });
+        const path = join(buildDir(copy, id), file);
+        damage(path);
+        const child = spawn(process.execPath, ['bin/dxgraph.js', 'serve', '--port', '0'], { env: { ...env(), DXGRAPH_DATA_DIR: copy }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        let stdout = '';
+        child.stderr.on('data', (c) => (stderr += String(c)));
+        child.stdout.on('data', (c) => (stdout += String(c)));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+        const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+        clearTimeout(timer);
+        return { file, path, code, stderr, stdout };
+      });
+      for (const { file, path, code, stderr, stdout } of await Promise.all(runs)) {
+        assert.notEqual(code, 0, `${file}: exit ${code}`);
+        assert.notEqual(code, null, `${file}: still serving after 60 s (${stdout})`);
+        assert.ok(stderr.includes(path), `${file}: stderr does not name ${path}: ${stderr.slice(-400)}`);
+        assert.doesNotMatch(stderr, /\n\s+at /, 'a clear message, not a stack trace');
+        process.stderr.write(`    [faults] ${file}: exit ${code}: ${stderr.trim().split('\n').at(-1)!.slice(0, 160)}\n`);
+      }
     });
-    for (const { file, path, code, stderr, stdout } of await Promise.all(runs)) {
-      assert.notEqual(code, 0, `${file}: exit ${code}`);
-      assert.notEqual(code, null, `${file}: still serving after 60 s (${stdout})`);
-      assert.ok(stderr.includes(path), `${file}: stderr does not name ${path}: ${stderr.slice(-400)}`);
-      assert.doesNotMatch(stderr, /\n\s+at /, 'a clear message, not a stack trace');
-      process.stderr.write(`    [faults] ${file}: exit ${code}: ${stderr.trim().split('\n').at(-1)!.slice(0, 160)}\n`);
-    }
   });
 
   describe('LLM endpoint down, slow, failing or returning garbage', () => {
