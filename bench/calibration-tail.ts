@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fitCalibrationParams, type CalibrationSample } from '../src/calibration/fit-temperature.js';
 import { readCalibration } from '../src/calibration/calibration-file.js';
+import { fitKindCalibration } from '../src/calibration/fit-strata.js';
 import { readSamples } from '../src/calibration/samples-file.js';
 import { readManifest } from '../src/query/load-snapshot.js';
 import { calibratedPosterior, type KindTemperature } from '../src/calibration/temperature.js';
@@ -109,8 +110,9 @@ if (a['held-out']) {
   let coded: KindTemperature | undefined;
   if (a.refit) {
     const t0 = performance.now();
-    const f = fitCalibrationParams(fit.coded);
-    process.stdout.write(`coded refit in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify({ b0: f.b0, b1: f.b1, tail: f.tail, mix: f.mix, topLabel: Boolean(f.topLabel), topOdds: f.topOdds ?? null, bands: f.topBands?.map((b) => b.upTo) ?? null })}\n`);
+    // As the build fits coded input: one calibration per completeness band where the cases allow (fit-strata.ts).
+    const f = fitKindCalibration(fit.coded);
+    process.stdout.write(`coded refit in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify({ b0: f.b0, b1: f.b1, tail: f.tail, mix: f.mix, topLabel: Boolean(f.topLabel), topOdds: f.topOdds ?? null, bands: f.topBands?.map((b) => b.upTo) ?? null, strata: f.strata?.map((b) => b.upTo) ?? null })}\n`);
     coded = f;
   } else {
     const dataDir = join(work, 'data');

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { buildDir, manifestPath, type BuildManifest } from '../domain/artifacts.js';
 import { ArtifactError, errorMessage } from '../errors.js';
-import type { PosteriorCalibration } from './temperature.js';
+import type { KindTemperature, PosteriorCalibration } from './temperature.js';
 
 export const CALIBRATION_FILE = 'calibration.json';
 
@@ -22,7 +22,7 @@ const TopBands = z.array(z.object({ upTo: z.number().finite().nullable(), topLab
   .min(1)
   .refine((bs) => bs.every((b, i) => (i === bs.length - 1 ? b.upTo === null : b.upTo !== null && (i === 0 || b.upTo > bs[i - 1]!.upTo!))), 'ascending upper edges, the last band open');
 
-const Fit = z.object({
+const Params = z.object({
   b0: z.number().finite(),
   b1: z.number().finite(),
   tail: z.number().positive().nullable().optional(),
@@ -30,6 +30,15 @@ const Fit = z.object({
   topLabel: TopLabelMap.nullable().optional(),
   topOdds: TopOddsMap.nullable().optional(),
   topBands: TopBands.nullable().optional(),
+});
+type Params = z.infer<typeof Params>;
+/** One calibration per completeness band (fit-strata.ts): ascending upper edges, the last one open (null). */
+const Strata = z.array(z.object({ upTo: z.number().finite().nullable(), params: Params }))
+  .min(2)
+  .refine((bs) => bs.every((b, i) => (i === bs.length - 1 ? b.upTo === null : b.upTo !== null && (i === 0 || b.upTo > bs[i - 1]!.upTo!))), 'ascending upper edges, the last band open');
+
+const Fit = Params.extend({
+  strata: Strata.nullable().optional(),
   n: z.number().int().nonnegative(),
   nllBefore: z.number(),
   nllAfter: z.number(),
@@ -53,10 +62,12 @@ export function toPosteriorCalibration(f: CalibrationFile): PosteriorCalibration
   const kinds: PosteriorCalibration['kinds'] = {};
   for (const kind of ['coded', 'text'] as const) {
     const k = f.kinds[kind];
-    if (k) kinds[kind] = { b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null, topLabel: k.topLabel ?? null, ...(k.topOdds ? { topOdds: k.topOdds } : {}), ...(k.topBands ? { topBands: k.topBands } : {}) };
+    if (k) kinds[kind] = { ...paramsOf(k), ...(k.strata ? { strata: k.strata.map((b) => ({ upTo: b.upTo, params: paramsOf(b.params) })) } : {}) };
   }
   return { method: 'temperature', kinds };
 }
+
+const paramsOf = (k: Params): KindTemperature => ({ b0: k.b0, b1: k.b1, tail: k.tail ?? null, mix: k.mix ?? null, topLabel: k.topLabel ?? null, ...(k.topOdds ? { topOdds: k.topOdds } : {}), ...(k.topBands ? { topBands: k.topBands } : {}) });
 
 /** The build's calibration, or null when its manifest names none. */
 export async function readCalibration(dataDir: string, manifest: BuildManifest): Promise<PosteriorCalibration | null> {

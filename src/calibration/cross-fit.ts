@@ -2,10 +2,12 @@
  * Every build calibrates itself (issue 48), by cross-fitting: a KG built from the build's
  * patients but a held-out share (held-out-share.ts) answers the held-out patients (coded, and as
  * text: their rendered records and their notes) and, for a KG whose diseases they name, the
- * labelled text shipped with the product (shipped-text-cases.ts); with `folds` > 1 (opt-in,
- * --calibration-folds) further disjoint shares are held out in turn, each answered by a KG of the
- * others; the calibration fitted on all those answers is then stored with the KG built from ALL
- * the patients, which serves. The served KG
+ * labelled text shipped with the product (shipped-text-cases.ts); further disjoint shares are held
+ * out in turn (held-out-share.ts: by default every patient once, up to MAX_HELD_OUT_PATIENTS), each
+ * answered by a KG of the others, coded only: the coded fit needs enough chief complaints for a
+ * calibration of their own (fit-strata.ts), while the text fit has the shipped text and gained
+ * nothing from more folds (docs/eval.md, 29 Nov night). The calibration fitted on all those answers
+ * is then stored with the KG built from ALL the patients, which serves. The served KG
  * loses no training data; the price is one more build per fold (docs/kg-build.md has the measured cost).
  * The fit KG, built from a share less, is a little less sure than the served one: its
  * calibration errs, if at all, towards modesty (docs/eval.md#calibration measures the result).
@@ -87,7 +89,7 @@ export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): P
       const got = await collectCalibration({ ...config, dataDir: fitDir }, {
         records: heldOut, textCases: [], sources: [`held-out: ${units} patients (${heldOut.length} records) of the build's source${folds > 1 ? ` (fold ${fold + 1})` : ''}`],
         // Ids differ by construction; two patients alike in content are two patients.
-        allowContentDuplicates: true, ...(fold === 0 ? { shippedText: shipped } : {}), basis: crossFitBasis(plan), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+        allowContentDuplicates: true, ...(fold === 0 ? { shippedText: shipped } : { kinds: ['coded'] as const }), basis: crossFitBasis(plan), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
       });
       ms.fit += t() - t0;
       parts.push(got.samples);
@@ -112,7 +114,7 @@ export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): P
 }
 
 function crossFitBasis(plan: HeldOutPlan): string {
-  const each = plan.folds > 1 ? `${plan.folds} disjoint shares of ${pct(plan.share)} held out in turn, each answered by a KG of the others (${plan.heldOutUnits} of ${plan.units} patients held out once)` : `a KG of the build's patients but ${pct(plan.share)} held out (${plan.heldOutUnits} of ${plan.units}) answered them`;
+  const each = plan.folds > 1 ? `${plan.folds} disjoint shares of ${pct(plan.share)} held out in turn, each answered by a KG of the others (${plan.heldOutUnits} of ${plan.units} patients held out once; coded input from every share, text from the first)` : `a KG of the build's patients but ${pct(plan.share)} held out (${plan.heldOutUnits} of ${plan.units}) answered them`;
   return `cross-fit: ${each}; the fit is served with the KG of all ${plan.units}`;
 }
 

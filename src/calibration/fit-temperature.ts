@@ -42,7 +42,7 @@ export interface TemperatureFit extends KindTemperature {
 /** Mean NLL of the truth at the given parameters, β clamped as it will be when applied. */
 export function meanNll(samples: readonly CalibrationSample[], p: KindTemperature | undefined): number {
   if (samples.length === 0) return 0;
-  if (p?.mix || p?.topLabel || p?.topOdds || p?.topBands) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
+  if (p?.mix || p?.topLabel || p?.topOdds || p?.topBands || p?.strata) return samples.reduce((a, s) => a - Math.log(Math.max(calibratedPosterior(s.scores, p, s.completeness).probs[s.truth]!, 1e-300)), 0) / samples.length;
   return meanShiftedNll(samples.map((s) => shiftCase({ ...s, scores: tailScores(s.scores, p?.tail) })), (c) => inverseTemperature(p, c));
 }
 

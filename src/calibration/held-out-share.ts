@@ -51,23 +51,31 @@ export function heldOutShare(units: number, o: { share?: number } = {}): number 
   return units * share > MAX_HELD_OUT_PATIENTS ? MAX_HELD_OUT_PATIENTS / units : share;
 }
 
-/** Counts the build's patients and those held out at the chosen share (one pass over the records). */
 /**
  * Counts the build's patients and those held out at the chosen share (one pass over the records).
- * `folds`: how many disjoint shares (default 1). Three folds of the README build (549 held out
- * instead of 180) made the served first turn worse (@0 ECE 0.050 -> 0.068, docs/eval.md): the fit
- * KGs' first turns differ from the served KG's more than a larger fit set helps, so more is opt-in.
+ * `folds`: how many disjoint shares. By default as many as keep the held-out patients within
+ * MAX_HELD_OUT_PATIENTS, at most 1 / share (every patient held out once: five folds at 20%), so a
+ * coded fit has enough chief complaints for a calibration of their own (fit-strata.ts): the
+ * README build's one share held out 180, and its first turn followed that share's noise (fold to
+ * fold 3-6 points of overconfidence; @0 ECE 0.050), five hold out all 925 (@0 0.034, docs/eval.md).
+ * A large source's one share already holds MAX_HELD_OUT_PATIENTS, and further folds answer coded
+ * cases only (cross-fit.ts): one fold, one fit build, for those and for a source of notes alone.
  */
 export async function planHeldOut(records: AsyncIterable<NormalizedRecord>, include: (r: NormalizedRecord) => boolean, o: { share?: number; folds?: number } = {}): Promise<HeldOutPlan> {
   const units = new Set<string>();
-  for await (const r of records) if (include(r)) units.add(splitUnitOf(r));
+  let coded = false;
+  for await (const r of records) {
+    if (!include(r)) continue;
+    units.add(splitUnitOf(r));
+    coded ||= r.findings.length > 0;
+  }
   const share = heldOutShare(units.size, o);
   let first = 0;
   for (const u of units) if (unitHeldOut(u, share)) first++;
   const tooSmall = first < MIN_HELD_OUT_PATIENTS
     ? `${units.size} patients: a ${Math.round(share * 100)}% share holds out ${first}, fewer than the ${MIN_HELD_OUT_PATIENTS} a calibration needs`
     : null;
-  const folds = tooSmall ? 1 : Math.min(Math.max(1, Math.floor(1 / share + 1e-9)), o.folds ?? 1);
+  const folds = tooSmall ? 1 : Math.min(Math.max(1, Math.floor(1 / share + 1e-9)), o.folds ?? (coded ? Math.max(1, Math.floor(MAX_HELD_OUT_PATIENTS / first)) : 1));
   let heldOutUnits = 0;
   for (const u of units) if (hashUnit(0, `${SALT}\u0000${u}`) < folds * share) heldOutUnits++;
   return { share, units: units.size, heldOutUnits, folds, tooSmall };

@@ -18,6 +18,7 @@ import { writeCalibration, type CalibrationFile } from './calibration-file.js';
 import { calibrationFile, collectSamples, fitCalibration, scoreCapture, type CollectedSamples } from './fit-stage.js';
 import { casesFromRecords, casesFromText } from './held-out-cases.js';
 import type { ShippedText } from './shipped-text-cases.js';
+import type { InputKind, KindTemperature } from './temperature.js';
 import type { TextCase } from './text-cases.js';
 
 export interface CalibrationInput {
@@ -33,6 +34,8 @@ export interface CalibrationInput {
   basis?: string;
   /** Sees the raw scores the fit is made on (numbers only; `dxgraph build --calibration-samples` saves them for refit experiments). */
   onSamples?: (samples: CollectedSamples) => void;
+  /** Only these kinds of held-out case (default both): cross-fit.ts's further folds answer coded cases only. */
+  kinds?: readonly InputKind[];
 }
 
 export async function runCalibration(config: Config, input: CalibrationInput): Promise<CalibrationFile> {
@@ -60,7 +63,7 @@ export async function collectCalibration(config: Config, input: CalibrationInput
       ...casesFromRecords(input.records, (r) => truthOf(r).diseaseId),
       ...casesFromText(input.textCases, textTruth),
       ...(shipped?.used ? casesFromText(input.shippedText!.cases, textTruth) : []),
-    ];
+    ].filter((c) => !input.kinds || input.kinds.includes(c.kind));
     const samples = await collectSamples({ diagnose: (i) => query.diagnose(i), snapshot: query.snapshot, capture }, cases, (n) => input.onProgress?.(n, cases.length));
     input.onSamples?.(samples);
     const sources = [...input.sources, ...(shipped?.used ? input.shippedText!.sources : [])];
@@ -80,15 +83,31 @@ export function namedShippedText(shipped: ShippedText, truth: (c: TextCase) => s
   return { used, note: `shipped labelled text ${used ? 'used' : 'not used'}: the KG names the diagnoses of ${named} of its ${shipped.cases.length} cases${used ? '' : ` (needs ${Math.round(shipped.minNamed * 100)}%)`}` };
 }
 
-/** One line per kind: cases, β(c) = b0 + b1·c, mean NLL of the truth before → after. */
+/** One kind's (or band's) parameters in words. */
+function paramsLine(k: KindTemperature): string {
+  const raw = k.b0 === 1 && k.b1 === 0 && !k.tail && !k.mix && !k.topLabel && !k.topOdds && !k.topBands;
+  if (raw) return 'raw posterior kept (no fit beat it on held-out folds)';
+  const bands = k.topBands ? ` by completeness ≤ ${k.topBands.map((b) => (b.upTo === null ? '1' : b.upTo.toFixed(2))).join(' | ≤ ')}` : '';
+  const stage = k.topBands ? ` ${k.topBands.some((b) => b.topOdds) ? 'top-odds' : 'top-label'}${bands}` : k.topOdds ? ' top-odds' : k.topLabel ? ' top-label' : '';
+  return `b0=${k.b0.toFixed(3)} b1=${k.b1.toFixed(3)} tail=${k.tail ?? 'none'} mix=${k.mix ? `${k.mix.weight}@β${k.mix.beta}` : 'none'}${stage}`;
+}
+
+/** One line per kind (one per band of a stratified kind): cases, β(c) = b0 + b1·c, mean NLL of the truth before → after. */
 export function formatCalibration(f: CalibrationFile): string {
   const lines = [`posterior calibration for build ${f.buildId} (temperature scaling, β = b0 + b1·completeness)`];
   for (const [kind, k] of Object.entries(f.kinds)) {
     if (!k) continue;
-    const raw = k.b0 === 1 && k.b1 === 0 && !k.tail && !k.mix && !k.topLabel && !k.topOdds && !k.topBands;
-    const bands = k.topBands ? ` by completeness ≤ ${k.topBands.map((b) => (b.upTo === null ? '1' : b.upTo.toFixed(2))).join(' | ≤ ')}` : '';
-    const stage = k.topBands ? ` ${k.topBands.some((b) => b.topOdds) ? 'top-odds' : 'top-label'}${bands}` : k.topOdds ? ' top-odds' : k.topLabel ? ' top-label' : '';
-    lines.push(`  ${kind.padEnd(6)} n=${k.n}  ${raw ? 'raw posterior kept (no fit beat it on held-out folds)' : `b0=${k.b0.toFixed(3)} b1=${k.b1.toFixed(3)} tail=${k.tail ?? 'none'} mix=${k.mix ? `${k.mix.weight}@β${k.mix.beta}` : 'none'}${stage}`}  NLL ${k.nllBefore.toFixed(3)} → ${k.nllAfter.toFixed(3)}`);
+    const nll = `NLL ${k.nllBefore.toFixed(3)} → ${k.nllAfter.toFixed(3)}`;
+    if (!k.strata) {
+      lines.push(`  ${kind.padEnd(6)} n=${k.n}  ${paramsLine(k)}  ${nll}`);
+      continue;
+    }
+    lines.push(`  ${kind.padEnd(6)} n=${k.n}  one calibration per completeness band  ${nll}`);
+    let from = 0;
+    for (const b of k.strata) {
+      lines.push(`    completeness ${from.toFixed(2)}-${b.upTo === null ? '1' : b.upTo.toFixed(2)}: ${paramsLine(b.params)}`);
+      from = b.upTo ?? 1;
+    }
   }
   if (Object.keys(f.kinds).length === 0) lines.push('  no kind had enough cases: scores stay uncalibrated');
   lines.push(`  cases: ${Object.entries(f.heldOut.cases).map(([k, n]) => `${k} ${n}`).join(', ')}`);

@@ -30,7 +30,8 @@
  * Last, optionally, the first disease's probability is remapped and the rest rescaled by one
  * factor: by an isotonic map of it (top-label.ts) or by a logistic map of the raw log-odds
  * (top-odds.ts), one for the kind or one per completeness band (top-bands.ts); each keeps the
- * first disease first and the rest in order.
+ * first disease first and the rest in order. A kind may instead hold one whole calibration per
+ * completeness band (fit-strata.ts): each case is calibrated by its band's, again monotone.
  */
 import { applyTopOdds, type TopOddsMap } from './top-odds.js';
 import { applyTopBands, type TopBand } from './top-bands.js';
@@ -52,6 +53,20 @@ export interface KindTemperature {
   topOdds?: TopOddsMap | null;
   /** The first disease's map by completeness band (top-bands.ts); replaces topLabel and topOdds; absent/null: none. */
   topBands?: TopBand[] | null;
+  /** One calibration per completeness band (fit-strata.ts): the case's band's parameters replace every field above; absent/null: none. */
+  strata?: Stratum[] | null;
+}
+
+/** A band of completeness (≤ upTo after the previous band's; null: everything above) and its own calibration. */
+export interface Stratum {
+  upTo: number | null;
+  params: KindTemperature;
+}
+
+/** The parameters a case of completeness `c` is calibrated with: its stratum's, when the kind is stratified. */
+export function paramsAt(p: KindTemperature | undefined, completeness: number): KindTemperature | undefined {
+  if (!p?.strata) return p;
+  return p.strata.find((s) => s.upTo === null || completeness <= s.upTo)?.params ?? p.strata[p.strata.length - 1]?.params;
 }
 
 /** The build's calibration (calibration-file.ts persists it); a kind without parameters keeps β = 1. */
@@ -64,7 +79,8 @@ export interface PosteriorCalibration {
 export const MIN_BETA = 0.02;
 export const MAX_BETA = 50;
 
-export function inverseTemperature(p: KindTemperature | undefined, completeness: number): number {
+export function inverseTemperature(kind: KindTemperature | undefined, completeness: number): number {
+  const p = paramsAt(kind, completeness);
   if (!p) return 1;
   const beta = p.b0 + p.b1 * Math.min(1, Math.max(0, completeness));
   return Math.min(MAX_BETA, Math.max(MIN_BETA, beta));
@@ -84,7 +100,8 @@ export function tailScores(scores: ArrayLike<number>, tail: number | null | unde
 }
 
 /** The calibrated posterior of every disease: softmax(β(kind, c) · z'). */
-export function calibratedPosterior(scores: ArrayLike<number>, p: KindTemperature | undefined, completeness: number): { probs: Float64Array; beta: number } {
+export function calibratedPosterior(scores: ArrayLike<number>, kind: KindTemperature | undefined, completeness: number): { probs: Float64Array; beta: number } {
+  const p = paramsAt(kind, completeness);
   const beta = inverseTemperature(p, completeness);
   const z = tailScores(scores, p?.tail);
   const probs = scaledSoftmax(z, beta);

@@ -27,21 +27,34 @@ export interface TopBand {
 }
 
 /**
+ * Completeness values within this relative distance of each other are one level, never split
+ * between bands. Completeness is counted in a KG's mean findings per record, and that unit
+ * differs between the cross-fit's fit KGs and the served KG by the records each holds: the
+ * chief complaint's one finding read 0.0542 to 0.0554 over the five fit KGs of the README build
+ * and 0.0547 on the served one (docs/eval.md, 29 Nov night). An edge cut inside that spread put
+ * the served first turn in the partial records' band (@0 ECE 0.071 instead of 0.035, offline).
+ */
+export const LEVEL_TOLERANCE = 0.05;
+
+/**
  * Upper edges of `count` equal-count bands of the completeness values (the last band open), or
- * fewer when a band would hold under `minBand` cases or two edges coincide (ties: a band is
- * never split inside one completeness value). [] when no split is possible: one band.
+ * fewer when a band would hold under `minBand` cases (a band is never split inside one level,
+ * LEVEL_TOLERANCE). Each edge sits halfway between its band's last value and the next band's
+ * first, so a case read by another KG of the same source falls in the band its level did.
+ * [] when no split is possible: one band.
  */
 export function bandEdges(completeness: readonly number[], count: number, minBand: number): number[] {
   const c = [...completeness].sort((a, b) => a - b);
   const edges: number[] = [];
   let from = 0;
   for (let k = 1; k < count; k++) {
-    // The k-th quantile's value closes the band with all its ties.
+    // The k-th quantile's level closes the band with every value within the tolerance above it.
     let i = Math.max(from + minBand, Math.ceil((k * c.length) / count)) - 1;
     if (i >= c.length) break;
-    while (i + 1 < c.length && c[i + 1] === c[i]) i++;
+    const level = c[i]! * (1 + LEVEL_TOLERANCE);
+    while (i + 1 < c.length && c[i + 1]! <= level) i++;
     if (c.length - (i + 1) < minBand) break;
-    edges.push(c[i]!);
+    edges.push((c[i]! + c[i + 1]!) / 2);
     from = i + 1;
   }
   return edges;

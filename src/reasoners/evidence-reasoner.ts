@@ -10,7 +10,7 @@ import { withImpliedParents } from './implied-parents.js';
 import { contextPriors, type PriorWeights } from './evidence-priors.js';
 import { textView } from './text-view.js';
 import { notesAloneParams } from './small-notes-corpus.js';
-import { calibratedPosterior, inputKind, type InputKind } from '../calibration/temperature.js';
+import { calibratedPosterior, inputKind, paramsAt, type InputKind } from '../calibration/temperature.js';
 import type { ProbabilityInfo } from '../query/contracts.js';
 import { shippedVoice } from '../presentation/shipped-voice.js';
 
@@ -145,7 +145,8 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
     score: x.p,
     evidence: [...featureEvidence(view, x.d, reported, nbScore(view, tables, x.d, reported, q).contributions), ...priors.lines[x.d]!],
   }));
-  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: params?.tail ?? null, mix: params?.mix ?? null, topLabel: Boolean(params?.topLabel || params?.topOdds || params?.topBands), unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
+  const at = paramsAt(params, c); // a stratified calibration's band of this completeness
+  const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: at?.tail ?? null, mix: at?.mix ?? null, topLabel: Boolean(at?.topLabel || at?.topOdds || at?.topBands), unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
   return { differential, probability };
 }
 

@@ -72,10 +72,23 @@ describe('default calibration: folds (disjoint held-out shares)', () => {
     assert.deepEqual([...all[0]!], patients.filter((r) => isHeldOut(r, 0.2)).map((r) => r.id));
   });
 
-  it('one fold by default; asked-for folds never past every patient once, and count every patient they hold out', async () => {
+  it('by default every patient held out once for coded records (up to MAX_HELD_OUT_PATIENTS), one fold for notes alone', async () => {
+    const finding = { text: 'cough', polarity: 'present' as const, code: 'E_1', valueCode: null, question: 'cough?', valueText: null, antecedent: null };
+    const codedPatients = patients.slice(0, 900).map((r) => ({ ...r, findings: [finding] }));
+    const all = await planHeldOut(stream(codedPatients), () => true);
+    assert.equal(all.folds, 5);
+    assert.equal(all.heldOutUnits, 900, 'every patient held out once');
+    // 5,000 patients: a 20% share already holds out ~1,000.
+    const large = Array.from({ length: 5000 }, (_, i) => rec(`q${i}`, { patient: `q${i}`, findings: [finding] }));
+    const big = await planHeldOut(stream(large), () => true);
+    assert.equal(big.folds, Math.max(1, Math.floor(MAX_HELD_OUT_PATIENTS / large.filter((r) => isHeldOut(r, big.share)).length)));
+    assert.ok(big.folds <= 1, `folds ${big.folds}`);
+    const notes = await planHeldOut(stream(patients.slice(0, 900)), () => true);
+    assert.equal(notes.folds, 1, 'further folds answer coded cases only: none for a source without findings');
+  });
+
+  it('asked-for folds never past every patient once, and count every patient they hold out', async () => {
     const small = patients.slice(0, 900);
-    const one = await planHeldOut(stream(small), () => true);
-    assert.equal(one.folds, 1);
     const three = await planHeldOut(stream(small), () => true, { folds: 3 });
     assert.equal(three.folds, 3);
     assert.equal(three.heldOutUnits, small.filter((r) => [0, 1, 2].some((f) => isHeldOut(r, 0.2, f))).length);

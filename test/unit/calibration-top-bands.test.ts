@@ -3,7 +3,7 @@ import { CalibrationFileSchema, toPosteriorCalibration } from '../../src/calibra
 import { fitCalibrationParams, meanNll, MIN_BAND_CASES, top1Auroc, type CalibrationSample } from '../../src/calibration/fit-temperature.js';
 import { fitBandedTopLabel, fitBandedTopOdds } from '../../src/calibration/fit-top-bands.js';
 import { calibratedPosterior, scaledSoftmax } from '../../src/calibration/temperature.js';
-import { applyTopBands, bandEdges, bandIndex, bandOf, type TopBand } from '../../src/calibration/top-bands.js';
+import { applyTopBands, bandEdges, bandIndex, bandOf, LEVEL_TOLERANCE, type TopBand } from '../../src/calibration/top-bands.js';
 import { seededRandom } from '../../src/util/rng.js';
 
 const order = (p: ArrayLike<number>) => [...Array(p.length).keys()].sort((a, b) => p[b]! - p[a]! || a - b);
@@ -37,14 +37,24 @@ function codedCases(n: number, seed: number): CalibrationSample[] {
 }
 
 describe('calibration: the first disease mapped by completeness band', () => {
-  it('bandEdges cuts equal-count bands, never inside one completeness value, each band at least minBand', () => {
+  it('bandEdges cuts equal-count bands halfway between levels, never inside one level, each band at least minBand', () => {
     const c = [...Array(30).fill(0.05), ...Array.from({ length: 30 }, (_, i) => 0.2 + i / 100), ...Array(30).fill(1)];
-    assert.deepEqual(bandEdges(c, 3, 10), [0.05, 0.49]);
+    assert.deepEqual(bandEdges(c, 3, 10), [(0.05 + 0.2) / 2, (0.49 + 1) / 2]);
     // Ties: the chief complaints' 0.05 holds 40 of 60 cases, so the first band takes them all.
-    assert.deepEqual(bandEdges([...Array(40).fill(0.05), ...Array.from({ length: 15 }, (_, i) => 0.5 + i / 100)], 3, 10), [0.05]);
-    assert.deepEqual(bandEdges(c, 3, 40), [0.2 + 9 / 100], 'bands of 40: two bands only');
+    assert.deepEqual(bandEdges([...Array(40).fill(0.05), ...Array.from({ length: 15 }, (_, i) => 0.5 + i / 100)], 3, 10), [(0.05 + 0.5) / 2]);
+    // The quantile at 0.29: 0.30 is within LEVEL_TOLERANCE of it (one level), 0.31 is not.
+    assert.deepEqual(bandEdges(c, 3, 40), [(c[40]! + c[41]!) / 2], 'bands of 40: two bands only');
     assert.deepEqual(bandEdges(Array(90).fill(0.3), 3, 10), [], 'one value: one band');
     assert.deepEqual(bandEdges(c, 3, 60), [], 'too few cases for two bands');
+    // Five fit KGs count completeness in slightly different units (the chief complaint's one finding:
+    // 0.0542 to 0.0554); the served KG's 0.0547 must fall in the band its fit cases did, whichever fold an edge's quantile hit.
+    const units = [0.05424, 0.05443, 0.05469, 0.0548, 0.05539];
+    const spread = [...units.flatMap((u) => Array(20).fill(u)), ...Array.from({ length: 100 }, (_, i) => 0.11 + i / 200)];
+    for (const count of [2, 3, 4, 8]) {
+      const edges = bandEdges(spread, count, 10);
+      assert.ok(edges.length > 0 && edges[0]! > 0.0554 * (1 + LEVEL_TOLERANCE / 2) && edges[0]! < 0.11, `${count} bands: ${edges}`);
+      assert.equal(bandIndex(edges, 0.0547), 0);
+    }
     assert.equal(bandIndex([0.05, 0.49], 0.05), 0);
     assert.equal(bandIndex([0.05, 0.49], 0.3), 1);
     assert.equal(bandIndex([0.05, 0.49], 1), 2);
@@ -135,7 +145,7 @@ describe('calibration: the first disease mapped by completeness band', () => {
     const samples = codedCases(300, 9);
     const plain = { b0: 1, b1: 0 };
     const bands = fitBandedTopLabel(samples, plain, { minBand: 40, minBlock: 20 })!;
-    assert.deepEqual(bands.map((b) => b.upTo), [0.05, 0.4, null]);
+    assert.deepEqual(bands.map((b) => b.upTo), [(0.05 + 0.4) / 2, (0.4 + 1) / 2, null]);
     assert.equal(fitBandedTopLabel(samples.map((s) => ({ ...s, completeness: 0.5 })), plain, { minBand: 40, minBlock: 20 }), null, 'one completeness: no bands');
     const odds = fitBandedTopOdds(samples, [0.05, 0.4])!;
     assert.ok(odds.every((b) => b.topOdds && b.topOdds.a > 0), JSON.stringify(odds));

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { CalibrationFileSchema, toPosteriorCalibration } from '../../src/calibration/calibration-file.js';
+import { fitCalibrationParams, meanNll, type CalibrationSample } from '../../src/calibration/fit-temperature.js';
+import { bandCount, fitKindCalibration } from '../../src/calibration/fit-strata.js';
+import { formatCalibration } from '../../src/calibration/run-calibration.js';
+import { calibratedPosterior, inverseTemperature, paramsAt, scaledSoftmax, type KindTemperature } from '../../src/calibration/temperature.js';
+import { seededRandom } from '../../src/util/rng.js';
+
+const order = (p: ArrayLike<number>) => [...Array(p.length).keys()].sort((a, b) => p[b]! - p[a]! || a - b);
+
+/**
+ * Coded cases at three levels of completeness, each miscalibrated its own way: the chief complaint
+ * (0.05) is right 30% of the time whatever its raw first probability, a partial record (0.4) 70% as
+ * often as it says, a whole record (1) exactly as often as it says.
+ */
+function coded(n: number, seed: number): CalibrationSample[] {
+  const rnd = seededRandom(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const completeness = [0.05, 0.4, 1][i % 3]!;
+    const scores = Float64Array.from({ length: 10 }, () => -4 * rnd());
+    scores[0] = 1 + 6 * rnd();
+    const p = scaledSoftmax(scores, 1);
+    const pRight = completeness < 0.1 ? 0.3 : completeness < 0.5 ? 0.7 * p[0]! : p[0]!;
+    let truth = 0;
+    if (rnd() >= pRight) {
+      let u = rnd() * (1 - p[0]!);
+      truth = 1;
+      while (truth < 9 && (u -= p[truth]!) > 0) truth++;
+    }
+    return { scores, truth, completeness };
+  });
+}
+
+/** Mean first probability shown minus the share right, over the cases at completeness c. */
+function gap(samples: readonly CalibrationSample[], c: number, p: KindTemperature | undefined): number {
+  const xs = samples.filter((s) => s.completeness === c);
+  let d = 0;
+  for (const s of xs) {
+    const probs = calibratedPosterior(s.scores, p, s.completeness).probs;
+    const top = order(probs)[0]!;
+    d += probs[top]! - (top === s.truth ? 1 : 0);
+  }
+  return d / xs.length;
+}
+
+describe('calibration: one calibration per completeness band (fit-strata.ts)', () => {
+  it('as many bands as hold the minimum each', () => {
+    assert.equal(bandCount(540, 400), 1);
+    assert.equal(bandCount(2775, 400), 6);
+    assert.equal(bandCount(10, 400), 1);
+  });
+
+  it('each level gets its own calibration: every level then shows its accuracy, on fresh cases too, and no order changes', () => {
+    const samples = coded(1200, 31);
+    const fit = fitKindCalibration(samples, { minBand: 200 });
+    assert.ok(fit.strata && fit.strata.length === 3, JSON.stringify(fit.strata?.map((s) => s.upTo)));
+    const fresh = coded(1200, 32);
+    for (const c of [0.05, 0.4]) assert.ok(gap(fresh, c, undefined) > 0.15, `raw level ${c} overconfident: ${gap(fresh, c, undefined)}`);
+    for (const c of [0.05, 0.4, 1]) {
+      assert.ok(Math.abs(gap(fresh, c, fit)) < 0.05, `level ${c}: shown − right ${gap(fresh, c, fit).toFixed(3)}`);
+    }
+    assert.ok(meanNll(fresh, fit) < meanNll(fresh, undefined), 'fresh NLL lower than raw');
+    for (const s of fresh.slice(0, 300)) assert.deepEqual(order(calibratedPosterior(s.scores, fit, s.completeness).probs).slice(0, 5), order(s.scores).slice(0, 5), 'calibration never reorders');
+  });
+
+  it('too few cases for two bands: one calibration for the kind, as before', () => {
+    const samples = coded(300, 33);
+    const fit = fitKindCalibration(samples, { minBand: 200 });
+    assert.equal(fit.strata ?? null, null);
+    assert.deepEqual(fit, fitCalibrationParams(samples));
+  });
+
+  it('a case is calibrated by its band\'s parameters, and the file stores the bands and says them', () => {
+    const strata = [
+      { upTo: 0.1, params: { b0: 0.5, b1: 0, tail: null, mix: null, topLabel: null } },
+      { upTo: null, params: { b0: 2, b1: 0, tail: null, mix: null, topLabel: null } },
+    ];
+    const kind: KindTemperature = { b0: 1, b1: 0, tail: null, mix: null, strata };
+    assert.equal(paramsAt(kind, 0.05), strata[0]!.params);
+    assert.equal(paramsAt(kind, 0.9), strata[1]!.params);
+    assert.equal(inverseTemperature(kind, 0.05), 0.5);
+    assert.equal(inverseTemperature(kind, 0.9), 2);
+    const z = [2, 1, 0];
+    assert.deepEqual([...calibratedPosterior(z, kind, 0.05).probs], [...scaledSoftmax(z, 0.5)]);
+    const file = { schema: 'dxgraph-calibration/1', method: 'temperature', buildId: 'b', kinds: { coded: { ...kind, n: 10, nllBefore: 1, nllAfter: 0.9, iterations: 0 } }, heldOut: { sources: [], cases: {} }, createdAt: 'now' };
+    const parsed = CalibrationFileSchema.parse(file);
+    assert.deepEqual(toPosteriorCalibration(parsed).kinds.coded?.strata, strata);
+    assert.match(formatCalibration(parsed), /coded +n=10 +one calibration per completeness band[^\n]*\n +completeness 0\.00-0\.10: b0=0\.500[^\n]*\n +completeness 0\.10-1: b0=2\.000/);
+    assert.equal(CalibrationFileSchema.safeParse({ ...file, kinds: { coded: { ...file.kinds.coded, strata: [strata[1], strata[0]] } } }).success, false, 'the last band open, edges ascending');
+  });
+});
