@@ -153,7 +153,7 @@ function buildOptions(command: Command): Command {
     .option('--batch-size <n>', 'rows per Neo4j UNWIND batch', num('batch-size', { integer: true }), 5000)
     .option('--no-calibrate', 'serve the raw posterior: no calibration fit (by default the build holds out 20% of its patients, fits the calibration on a KG of the rest, then builds the served KG from all)')
     .option('--calibration-share <x>', 'share of patients the default calibration holds out (default 0.2; large sources hold out at most 1,000)', num('calibration-share'))
-    .option('--calibration-folds <n>', 'disjoint held-out shares the default calibration fits on, each answered by a KG of the others (default 1; at most 1 / share; one more fit build each)', num('calibration-folds', { integer: true, min: 1 }))
+    .option('--calibration-folds <n>', 'disjoint held-out shares the default calibration fits on, each answered by a KG of the others (default: every patient once for coded records, up to 1,000 held out; at most 1 / share; one more fit build each, coded cases only past the first)', num('calibration-folds', { integer: true, min: 1 }))
     .option('--calibration-samples <file>', "save the default calibration's raw fit scores (numbers only: every disease's log-score, the truth's index, completeness; no text) for refit experiments (bench/calibration-tail.ts)")
     .option('--calibrate-held-out <spec>', "then fit the posterior calibration on these held-out patients (never in the build; e.g. a validate split); sources needing a mapping: use `dxgraph calibrate`")
     .option('--calibrate-text-cases <list>', 'then fit the free-text calibration on these labelled JSON Lines files ({"text", "condition"}; e.g. datasets/vignettes/cal.jsonl)');
