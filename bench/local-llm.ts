@@ -56,7 +56,7 @@ const cfg = (dir: string, c = base) => ({ ...c, neo4j: { ...c.neo4j, uri: neo.ur
 // The report phase runs with the product's defaults for a local model (LOCAL_LLM_DEFAULTS), whatever the bench raised above.
 const product = loadConfig({ ...process.env, DXGRAPH_LLM: 'local' });
 const reportLine = (r: ReportFigures) =>
-  `reports over HTTP (${r.n} vignettes, default timeout ${product.llm.timeoutMs / 1000} s, budget ${product.limits!.llmBudget.wallMs / 1000} s): first answer p50 ${r.firstMs.p50.toFixed(0)} ms, max ${r.firstMs.max.toFixed(0)} ms; report p50 ${(r.reportMs.p50 / 1000).toFixed(1)} s, max ${(r.reportMs.max / 1000).toFixed(1)} s; done ${r.done}, degraded ${r.degraded}, cut mid-sentence ${r.cut}, empty narrative ${r.emptyNarrative}, with treatment advice or a dose ${r.advice}`;
+  `reports over HTTP (${r.n} vignettes, default timeout ${product.llm.timeoutMs / 1000} s, budget ${product.limits!.llmBudget.wallMs / 1000} s): first answer p50 ${r.firstMs.p50.toFixed(0)} ms, max ${r.firstMs.max.toFixed(0)} ms; report p50 ${(r.reportMs.p50 / 1000).toFixed(1)} s, max ${(r.reportMs.max / 1000).toFixed(1)} s; done ${r.done}, degraded ${r.degraded}, cut mid-sentence ${r.cut}, empty narrative ${r.emptyNarrative}, with treatment advice or a dose ${r.advice}\n  model: ${r.model.calls} calls, ${(r.model.promptTokens / Math.max(1, r.model.calls)).toFixed(0)} prompt + ${(r.model.replyTokens / Math.max(1, r.model.calls)).toFixed(0)} reply tokens per call, CPU ${(r.model.cpuSeconds / Math.max(1, r.n)).toFixed(1)} s per report`;
 if (a['reports-only']) {
   try {
     const plainSeconds = await buildPlain(cfg('full'), a.ddxplus!);

@@ -28,6 +28,8 @@ export interface ReportFigures {
   emptyNarrative: number;
   /** Reports that still showed treatments, medications or a dose (a local model's must not). */
   advice: number;
+  /** The model's work over the reports (calls, prompt tokens evaluated, reply tokens) and this process's CPU while they ran. */
+  model: { calls: number; promptTokens: number; replyTokens: number; cpuSeconds: number };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -40,7 +42,10 @@ export async function runReports(config: Config, vignettes: readonly Vignette[],
   const silent = createLogger({ level: 'silent' });
   const limits = config.limits ?? DEFAULT_LIMITS;
   const query = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, silent), limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget } });
-  await localModelOf(createChatModel(config))!.load();
+  const local = localModelOf(createChatModel(config))!;
+  await local.load();
+  // CPU from here: the model runs in this process (one llama.cpp thread), so its time per report is what a deployment pays.
+  const [u0, cpu0] = [local.usage(), process.cpuUsage()];
   const reports = await openReports({ store: { kind: 'memory' }, query, settings: config.reports ?? DEFAULT_REPORTS });
   const app = createApp({ query, reports, kg: { summary: async () => { throw new Error('unused'); }, diseases: async () => [], differences: async () => null }, readiness: async () => ({ neo4j: true, indexes: true }), config: { ...config, http: { ...config.http, rateLimit: { max: 0, windowMs: 60_000 } } }, apiKeys: [], logger: silent });
   const server = await listen(app, { host: '127.0.0.1', port: 0 });
@@ -74,5 +79,7 @@ export async function runReports(config: Config, vignettes: readonly Vignette[],
     await reports.close();
     await graph.close();
   }
-  return { n: vignettes.length, firstMs: { p50: median(first), max: Math.max(...first) }, reportMs: { p50: median(total), max: Math.max(...total) }, ...f };
+  const [u, cpu] = [local.usage(), process.cpuUsage(cpu0)];
+  const model = { calls: u.calls - u0.calls, promptTokens: u.inputTokens - u0.inputTokens, replyTokens: u.outputTokens - u0.outputTokens, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  return { n: vignettes.length, model, firstMs: { p50: median(first), max: Math.max(...first) }, reportMs: { p50: median(total), max: Math.max(...total) }, ...f };
 }

@@ -18,6 +18,12 @@ export interface PromptLimits {
   recordChars: number;
   triples: number;
   followups: number;
+  /**
+   * One line per disease and relation ("Pneumonia HAS_MANIFESTATION: Chills 0.84; Cough 0.90")
+   * instead of one per triple: the same triples in less than half the tokens (946 -> 412 for 36
+   * triples with SmolLM2's tokenizer, docs/testing.md round 7). Absent = one per triple.
+   */
+  grouped?: boolean;
 }
 
 export const DEFAULT_PROMPT_LIMITS: PromptLimits = { records: 5, recordChars: 800, triples: 150, followups: 10 };
@@ -26,7 +32,7 @@ export const DEFAULT_PROMPT_LIMITS: PromptLimits = { records: 5, recordChars: 80
  * time there (SmolLM2-135M read 66 prompt tokens/s on this shared 2-CPU machine, docs/llm.md),
  * and a small model gains little from the 5th record or the 100th triple.
  */
-export const COMPACT_PROMPT_LIMITS: PromptLimits = { records: 2, recordChars: 300, triples: 36, followups: 5 };
+export const COMPACT_PROMPT_LIMITS: PromptLimits = { records: 2, recordChars: 300, triples: 36, followups: 5, grouped: true };
 
 export function loadDiagnosePrompt(opts: { dir?: string } = {}): Promise<PromptFile> {
   return loadPrompt('diagnose', opts);
@@ -46,9 +52,7 @@ export function renderDiagnosePrompt(prompt: PromptFile, ctx: ReasonerContext, L
       .slice(0, LIMITS.records)
       .map((r, i) => `[${i + 1}] diagnosis: ${r.diagnosis} (similarity ${r.similarity.toFixed(3)})\n${clip(r.text, LIMITS.recordChars)}`)
       .join('\n\n') || '(none retrieved)',
-    differences: takeAcrossSubjects(ctx.differencesKg, LIMITS.triples)
-      .map((t) => `(${t.subject}, ${t.relation}, ${t.object}${t.weight === null ? '' : `, ${t.weight.toFixed(2)}`})`)
-      .join('\n') || '(empty)',
+    differences: renderTriples(takeAcrossSubjects(ctx.differencesKg, LIMITS.triples), LIMITS.grouped ?? false) || '(empty)',
     diseases: ctx.snapshot.diseases.map((d) => `- ${d.name}`).join('\n'),
     followups: ctx.followUps.slice(0, LIMITS.followups).map((q) => `- ${q.text}`).join('\n') || '(none)',
   };
@@ -63,6 +67,19 @@ function patientText(ctx: ReasonerContext): string {
   // Free text as written, structured findings as a list; the decomposed findings only when neither is there.
   const body = [text, input.findings.length > 0 ? `Reported findings:\n${listed(input.findings)}` : ''].filter(Boolean).join('\n\n') || listed(ctx.findings);
   return [demo, body].filter(Boolean).join('\n');
+}
+
+type Triple = ReasonerContext['differencesKg'][number];
+
+function renderTriples(triples: readonly Triple[], grouped: boolean): string {
+  const weight = (t: Triple) => (t.weight === null ? '' : `${grouped ? ' ' : ', '}${t.weight.toFixed(2)}`);
+  if (!grouped) return triples.map((t) => `(${t.subject}, ${t.relation}, ${t.object}${weight(t)})`).join('\n');
+  const lines = new Map<string, string[]>(); // in first-seen order: the candidates' order is kept
+  for (const t of triples) {
+    const key = `${t.subject} ${t.relation}`;
+    lines.set(key, [...(lines.get(key) ?? []), `${t.object}${weight(t)}`]);
+  }
+  return [...lines].map(([key, objects]) => `${key}: ${objects.join('; ')}`).join('\n');
 }
 
 /** At most `n` triples, taken in turn from each subject (disease), so a cut never drops the last candidates whole. */

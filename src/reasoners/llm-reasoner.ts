@@ -32,15 +32,17 @@ export interface LlmReasonerDeps {
   capped?: boolean;
 }
 
-export function llmAnswerSchema(diseaseNames: [string, ...string[]]) {
+/** `advice: false` (a small local model, whose advice is never shown): the model is held to empty treatment lists instead of writing them for nothing. */
+export function llmAnswerSchema(diseaseNames: [string, ...string[]], opts: { advice: boolean } = { advice: true }) {
+  const adviceItems = opts.advice ? 20 : 0;
   return z.object({
     diagnoses: z
       .array(z.object({ disease: z.enum(diseaseNames), explanation: z.string().max(4000), confidence: z.number().min(0).max(1).optional() }))
       .min(1)
       .max(10),
     followUpQuestions: z.array(z.string().min(1).max(500)).max(10),
-    treatments: z.array(z.string().max(1000)).max(20),
-    medications: z.array(z.string().max(1000)).max(20),
+    treatments: z.array(z.string().max(1000)).max(adviceItems),
+    medications: z.array(z.string().max(1000)).max(adviceItems),
     narrative: z.string().max(8000),
   });
 }
@@ -75,7 +77,7 @@ export class LlmReasoner implements Reasoner {
     if (!s) {
       const names = [...new Set(snapshot.diseases.map((d) => d.name))];
       if (names.length === 0) throw new TypeError('LLM reasoner needs a KG with at least one disease');
-      s = llmAnswerSchema(names as [string, ...string[]]);
+      s = llmAnswerSchema(names as [string, ...string[]], { advice: this.deps.clinicalAdvice ?? true });
       this.schemas.set(snapshot, s);
     }
     return s;

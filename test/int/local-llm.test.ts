@@ -45,7 +45,7 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
   let config: Config;
   const servers: DxServer[] = [];
   const log = capturedLogger();
-  let first: { llmCalls: number; buildMs: number };
+  let first: { llmCalls: number; buildMs: number; tokens: string };
 
   // One KG for every story, built once with the LLM stages; the model it loads stays loaded for
   // both servers (one shared in-process model per GGUF and settings), so it is loaded once.
@@ -64,12 +64,12 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
     await disposeLocalModels();
   });
 
-  async function build(): Promise<{ llmCalls: number; buildMs: number }> {
+  async function build(): Promise<{ llmCalls: number; buildMs: number; tokens: string }> {
     const graph = new GraphStore(config.neo4j);
     await graph.connect();
     const source = await openSource(parseSourceSpec(`ddxplus:${DDXPLUS_SAMPLE}`), { strict: false });
     const chat = createChatModel(config);
-    const before = localModelOf(chat)!.usage().calls;
+    const before = localModelOf(chat)!.usage();
     const t0 = Date.now();
     try {
       await runBuild(
@@ -81,7 +81,8 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
       await source.close();
       await graph.close();
     }
-    return { llmCalls: localModelOf(chat)!.usage().calls - before, buildMs: Date.now() - t0 };
+    const after = localModelOf(chat)!.usage();
+    return { llmCalls: after.calls - before.calls, buildMs: Date.now() - t0, tokens: `${after.inputTokens - before.inputTokens} prompt + ${after.outputTokens - before.outputTokens} reply tokens` };
   }
 
   async function serve(cfg: Config): Promise<DxServer> {
@@ -102,7 +103,7 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
     }
     const again = await build();
     assert.equal(again.llmCalls, 0, 'every reply came from the response cache');
-    process.stdout.write(`      build with LLM stages on 2 diseases: ${first.buildMs} ms (${first.llmCalls} calls), cached rebuild ${again.buildMs} ms\n`);
+    process.stdout.write(`      build with LLM stages on 2 diseases: ${first.buildMs} ms (${first.llmCalls} calls, ${first.tokens}), cached rebuild ${again.buildMs} ms\n`);
   });
 
   /** Polls a pending report's href until it settles (issue 48); the model writes it for tens of seconds, so twice a second. */

@@ -71,12 +71,41 @@ describe('local LLM (DXGRAPH_LLM=local) with a fake engine', () => {
     assert.equal(opens.n, 1);
   });
 
+  it('leaves the JSON Schema out of the prompt when the grammar writes its shape, keeps it when the grammar cannot, and for an endpoint', async () => {
+    const engine = new FakeEngine([good, '{"x":1}']);
+    const chat = localModel(engine);
+    assert.ok((await completeJson({ chat, prompt: 'patient text', schema: Answer })).ok);
+    assert.equal(engine.calls[0]!.history.at(-1)!.text, 'patient text\n\nRespond with a single JSON value only, no prose.');
+    // z.any() has no grammar: generation is free, so the model is shown the schema.
+    assert.ok((await completeJson({ chat, prompt: 'p', schema: z.object({ x: z.any() }) })).ok);
+    assert.equal(engine.calls[1]!.opts.grammar, null);
+    assert.match(engine.calls[1]!.history.at(-1)!.text, /conforming to this JSON Schema:\n\{"\$schema"/);
+    const fake = await startFakeOpenAI({ replies: [{ content: good }] });
+    try {
+      const openai = createChatModel(loadConfig({ OPENAI_BASE_URL: fake.baseUrl, DXGRAPH_CHAT_MODEL: 'fake-model' }), { maxRetries: 0 });
+      assert.ok((await completeJson({ chat: openai, prompt: 'p', schema: Answer })).ok);
+      assert.match(JSON.stringify(fake.chatRequests()[0]!.body), /conforming to this JSON Schema/);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('holds a model whose advice is not shown to empty treatment and medication lists', () => {
+    const g = toGrammarSchema(z.toJSONSchema(llmAnswerSchema(['A', 'B'], { advice: false }), { io: 'input' }));
+    assert.ok(g.ok);
+    const v = g.value as any;
+    assert.deepEqual([v.properties.treatments.maxItems, v.properties.medications.maxItems], [0, 0]);
+    assert.equal(llmAnswerSchema(['A']).safeParse({ diagnoses: [{ disease: 'A', explanation: '' }], followUpQuestions: [], treatments: ['rest'], medications: [], narrative: '' }).success, true);
+    assert.equal(llmAnswerSchema(['A'], { advice: false }).safeParse({ diagnoses: [{ disease: 'A', explanation: '' }], followUpQuestions: [], treatments: ['rest'], medications: [], narrative: '' }).success, false);
+  });
+
   it('repairs once with the model turn in the history, then fails as invalid', async () => {
     const engine = new FakeEngine(['{"disease":"Flu","note":""}', '{"disease":"Flu","note":""}']);
     const res = await completeJson({ chat: localModel(engine), prompt: 'p', schema: Answer });
     assert.ok(!res.ok);
     assert.equal(res.error.kind, 'invalid');
     assert.deepEqual(engine.calls[1]!.history.map((t) => t.role), ['user', 'model', 'user']);
+    assert.doesNotMatch(engine.calls[1]!.history[2]!.text, /schema above/, 'the schema was not shown to this model');
   });
 
   it('runs one generation at a time and drops a call whose caller gave up while it waited', async () => {

@@ -1,7 +1,8 @@
 import { access } from 'node:fs/promises';
-import { getLlama, LlamaChat, LlamaLogLevel, type ChatHistoryItem, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
+import { getLlama, LlamaChat, LlamaLogLevel, LlamaText, type ChatHistoryItem, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
 import { ConfigError, LocalModelError, ServiceUnavailableError } from '../../errors.js';
 import type { GrammarSchema } from './grammar-schema.js';
+import { compactJsonGbnf, GRAMMAR_END } from './json-gbnf.js';
 import type { LocalEngine, LocalGenerateOptions, LocalGeneration, LocalModelSettings, LocalTurn } from './local-engine.js';
 
 /**
@@ -94,7 +95,8 @@ class LlamaEngine implements LocalEngine {
     let g = this.grammars.get(key);
     if (!g) {
       if (this.grammars.size >= 64) this.grammars.clear(); // schemas are per prompt and per KG: a handful in practice
-      g = await this.llama.createGrammarForJsonSchema(schema as Parameters<Llama['createGrammarForJsonSchema']>[0]);
+      // Our compact-JSON grammar, not createGrammarForJsonSchema's: that one lets the model indent (json-gbnf.ts).
+      g = await this.llama.createGrammar({ grammar: compactJsonGbnf(schema), stopGenerationTriggers: [LlamaText([GRAMMAR_END])], trimWhitespaceSuffix: true });
       this.grammars.set(key, g);
     }
     return g;

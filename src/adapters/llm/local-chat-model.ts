@@ -59,6 +59,11 @@ export class LocalChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     await this.opened();
   }
 
+  /** Whether a reply asked for with this JSON Schema is generated under its grammar (completeJson then leaves the schema out of the prompt). */
+  enforcesJsonSchema(schema: unknown): boolean {
+    return grammarFor(schema, this.fields.caps ?? DEFAULT_GRAMMAR_CAPS) !== null;
+  }
+
   usage(): LocalUsage {
     return { ...this.totals };
   }

@@ -61,7 +61,10 @@ export interface CompleteJsonOptions<T> {
 
 export async function completeJson<T>(opts: CompleteJsonOptions<T>): Promise<Result<T, LlmFailure>> {
   const jsonSchema = toJsonSchema(opts.schema);
-  const prompt = opts.includeSchema === false ? opts.prompt : withSchema(opts.prompt, jsonSchema);
+  // A model whose grammar writes only this shape needs no JSON Schema in its prompt: on a CPU those
+  // 100-300 tokens were an eighth of a local diagnose's prompt (docs/testing.md, round 7).
+  const schemaShown = jsonSchema !== null && !enforcesSchema(opts.chat, jsonSchema);
+  const prompt = opts.includeSchema === false ? opts.prompt : withSchema(opts.prompt, schemaShown ? jsonSchema : null);
   const model = opts.model ?? modelName(opts.chat);
   const cacheKey = opts.cache ? ResponseCache.key(model, `${opts.system ?? ''}\u0000${prompt}`) : null;
   if (opts.cache && cacheKey) {
@@ -104,7 +107,7 @@ export async function completeJson<T>(opts: CompleteJsonOptions<T>): Promise<Res
     }
     lastProblem = checked.error.detail;
     lastCategory = checked.error.category;
-    messages.push(new AIMessage(reply), new HumanMessage(repairPrompt(lastProblem)));
+    messages.push(new AIMessage(reply), new HumanMessage(repairPrompt(lastProblem, schemaShown && opts.includeSchema !== false)));
   }
   // The detail (zod paths, key names the model invented) went back to the model only: keys
   // and messages can carry reply text, so the message here is the category alone.
@@ -142,8 +145,14 @@ function withSchema(prompt: string, jsonSchema: Record<string, unknown> | null):
   return `${prompt}\n\nRespond with a single JSON value only, no prose, conforming to this JSON Schema:\n${JSON.stringify(jsonSchema)}`;
 }
 
-function repairPrompt(problem: string): string {
-  return `Your previous reply could not be used: ${problem}\nReply again with only the corrected JSON value, conforming to the schema above. No prose, no explanations.`;
+function repairPrompt(problem: string, schemaShown: boolean): string {
+  return `Your previous reply could not be used: ${problem}\nReply again with only the corrected JSON value${schemaShown ? ', conforming to the schema above' : ''}. No prose, no explanations.`;
+}
+
+/** Whether the chat model constrains its reply to this JSON Schema itself (an in-process model's grammar, local-chat-model.ts). */
+function enforcesSchema(chat: BaseChatModel, jsonSchema: Record<string, unknown>): boolean {
+  const enforces = (chat as { enforcesJsonSchema?: (schema: unknown) => boolean }).enforcesJsonSchema;
+  return typeof enforces === 'function' && enforces.call(chat, jsonSchema);
 }
 
 // No `cause` on these errors: the endpoint's error object holds its message (which may
