@@ -1,15 +1,15 @@
 /**
  * The calibration stage: held-out cases (held-out-cases.ts) through the served diagnose path,
  * each query's raw log-scores of every disease captured from the evidence reasoner
- * (EvidenceReasoner's onScores hook), then one fit per input kind (fit-temperature.ts; coded:
- * one per completeness band where the cases allow, fit-strata.ts). The caller writes the result with the build (calibration-file.ts).
+ * (EvidenceReasoner's onScores hook), then one fit per input kind (fit-temperature.ts; one per
+ * stratum where a level of completeness many cases share stands apart, fit-strata.ts). The caller writes the result with the build (calibration-file.ts).
  */
 import { InputError } from '../errors.js';
 import type { DiagnoseInput } from '../query/contracts.js';
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import type { ScoredPosterior } from '../reasoners/evidence-reasoner.js';
 import type { CalibrationFile } from './calibration-file.js';
-import { fitCalibrationParams, type CalibrationSample, type TemperatureFit } from './fit-temperature.js';
+import type { CalibrationSample, TemperatureFit } from './fit-temperature.js';
 import { fitKindCalibration } from './fit-strata.js';
 import type { CalibrationCase } from './held-out-cases.js';
 import { INPUT_KINDS, type InputKind } from './temperature.js';
@@ -69,10 +69,7 @@ export function fitCalibration(samples: CollectedSamples): Partial<Record<InputK
   for (const kind of INPUT_KINDS) {
     const xs = samples.byKind[kind];
     if (xs.length < MIN_CASES_PER_KIND) continue;
-    // Coded cases come in distinct levels (chief complaint, partial, whole record): a calibration per
-    // band of them (fit-strata.ts). Free text spreads over every length, and one β(c) fits it better
-    // (a band per tertile of the README build's text cases: blind log-loss 0.693 -> 0.696, AUROC 0.889 -> 0.886).
-    out[kind] = kind === 'coded' ? fitKindCalibration(xs) : fitCalibrationParams(xs);
+    out[kind] = fitKindCalibration(xs);
   }
   return out;
 }

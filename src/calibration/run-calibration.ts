@@ -92,7 +92,7 @@ function paramsLine(k: KindTemperature): string {
   return `b0=${k.b0.toFixed(3)} b1=${k.b1.toFixed(3)} tail=${k.tail ?? 'none'} mix=${k.mix ? `${k.mix.weight}@β${k.mix.beta}` : 'none'}${stage}`;
 }
 
-/** One line per kind (one per band of a stratified kind): cases, β(c) = b0 + b1·c, mean NLL of the truth before → after. */
+/** One line per kind (and one per stratum of a stratified kind, fit-strata.ts): cases, β(c) = b0 + b1·c, mean NLL of the truth before → after. */
 export function formatCalibration(f: CalibrationFile): string {
   const lines = [`posterior calibration for build ${f.buildId} (temperature scaling, β = b0 + b1·completeness)`];
   for (const [kind, k] of Object.entries(f.kinds)) {
@@ -102,7 +102,7 @@ export function formatCalibration(f: CalibrationFile): string {
       lines.push(`  ${kind.padEnd(6)} n=${k.n}  ${paramsLine(k)}  ${nll}`);
       continue;
     }
-    lines.push(`  ${kind.padEnd(6)} n=${k.n}  one calibration per completeness band  ${nll}`);
+    lines.push(`  ${kind.padEnd(6)} n=${k.n}  by completeness: a level many cases share calibrated on its own, the rest by the kind's  ${nll}`);
     let from = 0;
     for (const b of k.strata) {
       lines.push(`    completeness ${from.toFixed(2)}-${b.upTo === null ? '1' : b.upTo.toFixed(2)}: ${paramsLine(b.params)}`);
