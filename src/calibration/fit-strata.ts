@@ -3,17 +3,20 @@
  * fit cases share (the same number of findings: a kind of description, not a point on a
  * continuum) is calibrated on its own cases by the whole fit (β(c), the tail, the broad reading,
  * the first disease's map, each kept by cross-fitting, or the raw posterior where no fit beats
- * it: fit-temperature.ts), and so is each stretch between such levels, where β(c) follows the
- * continuum as before. Calibration within groups the map can tell apart: Gupta & Ramdas,
- * "Top-label calibration and multiclass-to-binary reductions", ICLR 2022, §4.
+ * it: fit-temperature.ts); every other case keeps the kind's one calibration, fitted on all its
+ * cases, whose β(c) follows the continuum. Calibration within groups the map can tell apart:
+ * Gupta & Ramdas, "Top-label calibration and multiclass-to-binary reductions", ICLR 2022, §4.
  *
  * Why: a coded fit holds the chief complaint alone (the interactive first turn: one finding,
  * completeness ~0.055 for every patient), partial records and whole ones (many at completeness 1,
  * the cap), and they err in different directions (raw, on the README build's held-out patients:
  * 37.5% shown for 34.7% right, 98.1% for 90.3%, 99.6% for 99.1%). One β(c) and one map over all of
  * them were shaped by the records and left the first turn underconfident (31.5% shown, @0 ECE
- * 0.050); its own calibration shows 34.5% (@0 0.034, docs/eval.md, 29 Nov night). Free text has
- * every length and no such level: it keeps one calibration.
+ * 0.050); its own calibration shows 34.5% (@0 0.034, docs/eval.md, 29 Nov night). The stretch of
+ * partial records keeps the kind's: a session after answers is calibrated at that completeness
+ * (src/sessions/calibrated-differential.ts) and is surer than a partial record, and a fit of that
+ * stretch alone flattened it (@3 ECE 0.018 -> 0.055; with the kind's: 0.025). Free text has every
+ * length and no such level: it keeps one calibration.
  *
  * A level needs `minBand` cases (fit-temperature.ts MIN_BAND_CASES: its accuracy to a 2.5-point
  * standard error), so a default build's coded fit has one only with the held-out patients of
