@@ -86,11 +86,13 @@ function paramsOf(f: TemperatureFit): KindTemperature {
 }
 
 /** A kind's fit as the build makes it: one calibration per stratum where a level of MIN_BAND_CASES cases stands apart, else one for the kind. */
-export function fitKindCalibration(samples: readonly CalibrationSample[], o: { minBand?: number } = {}): TemperatureFit {
+export function fitKindCalibration(samples: readonly CalibrationSample[], o: { minBand?: number; grid?: readonly (number | null)[]; mix?: boolean } = {}): TemperatureFit {
+  const grid = o.grid ?? TAIL_GRID;
+  const mix = o.mix ?? true;
   // A level's fit and the kind's one map the first disease once (no completeness bands within: the strata are those).
   const one = { minBandCases: Infinity };
-  const strata = fitStrata(samples, o.minBand ?? MIN_BAND_CASES, (level) => fitCalibrationParams(level, TAIL_GRID, true, one), () => fitCalibrationParams(samples, TAIL_GRID, true, one));
-  if (!strata) return fitCalibrationParams(samples);
+  const strata = fitStrata(samples, o.minBand ?? MIN_BAND_CASES, (level) => fitCalibrationParams(level, grid, mix, one), () => fitCalibrationParams(samples, grid, mix, one));
+  if (!strata) return fitCalibrationParams(samples, grid, mix);
   const p: KindTemperature = { b0: 1, b1: 0, tail: null, mix: null, strata };
   return { ...p, n: samples.length, nllBefore: meanNll(samples, undefined), nllAfter: meanNll(samples, p), iterations: 0 };
 }

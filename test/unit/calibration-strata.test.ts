@@ -58,10 +58,10 @@ describe('calibration: one calibration per completeness band (fit-strata.ts)', (
   });
 
   it('each level gets its own calibration: every level then shows its accuracy, on fresh cases too, and no order changes', () => {
-    const samples = coded(1200, 31);
-    const fit = fitKindCalibration(samples, { minBand: 200 });
+    const samples = coded(900, 31);
+    const fit = fitKindCalibration(samples, { minBand: 150, grid: [null], mix: false });
     assert.ok(fit.strata && fit.strata.length === 3, JSON.stringify(fit.strata?.map((s) => s.upTo)));
-    const fresh = coded(1200, 32);
+    const fresh = coded(900, 32);
     for (const c of [0.05, 0.4]) assert.ok(gap(fresh, c, undefined) > 0.15, `raw level ${c} overconfident: ${gap(fresh, c, undefined)}`);
     for (const c of [0.05, 0.4, 1]) {
       assert.ok(Math.abs(gap(fresh, c, fit)) < 0.05, `level ${c}: shown − right ${gap(fresh, c, fit).toFixed(3)}`);
@@ -75,9 +75,9 @@ describe('calibration: one calibration per completeness band (fit-strata.ts)', (
     const rnd = seededRandom(35);
     const spread = coded(450, 36).filter((s) => s.completeness !== 0.05).map((s) => ({ ...s, completeness: 0.2 + 0.8 * rnd() }));
     const samples = [...level, ...spread];
-    const fit = fitKindCalibration(samples, { minBand: 200 });
+    const fit = fitKindCalibration(samples, { minBand: 200, grid: [null], mix: false });
     assert.equal(fit.strata?.length, 2, JSON.stringify(fit.strata?.map((s) => s.upTo)));
-    const wide = fitCalibrationParams(samples, undefined, true, { minBandCases: Infinity });
+    const wide = fitCalibrationParams(samples, [null], false, { minBandCases: Infinity });
     assert.deepEqual([fit.strata![1]!.params.b0, fit.strata![1]!.params.b1], [wide.b0, wide.b1]);
     assert.notDeepEqual([fit.strata![0]!.params.b0, fit.strata![0]!.params.b1], [wide.b0, wide.b1]);
     assert.ok(Math.abs(gap(level, 0.05, fit)) < 0.05, `the level's gap ${gap(level, 0.05, fit).toFixed(3)}`);
@@ -85,9 +85,9 @@ describe('calibration: one calibration per completeness band (fit-strata.ts)', (
 
   it('too few cases for two bands: one calibration for the kind, as before', () => {
     const samples = coded(240, 33);
-    const fit = fitKindCalibration(samples, { minBand: 200 });
+    const fit = fitKindCalibration(samples, { minBand: 200, grid: [null], mix: false });
     assert.equal(fit.strata ?? null, null);
-    assert.deepEqual(fit, fitCalibrationParams(samples));
+    assert.deepEqual(fit, fitCalibrationParams(samples, [null], false));
   });
 
   it('a case is calibrated by its band\'s parameters, and the file stores the bands and says them', () => {
