@@ -7,6 +7,7 @@
  */
 import type { NormalizedRecord } from '../domain/record.js';
 import { hashUnit, splitUnitOf } from '../sources/split.js';
+import { MIN_BAND_CASES } from './fit-temperature.js';
 
 /** Share of patients held out for the fit (the demo's 80/20, issue 26). */
 export const DEFAULT_HELD_OUT_SHARE = 0.2;
@@ -58,8 +59,9 @@ export function heldOutShare(units: number, o: { share?: number } = {}): number 
  * coded fit has enough chief complaints for a calibration of their own (fit-strata.ts): the
  * README build's one share held out 180, and its first turn followed that share's noise (fold to
  * fold 3-6 points of overconfidence; @0 ECE 0.050), five hold out all 925 (@0 0.034, docs/eval.md).
- * A large source's one share already holds MAX_HELD_OUT_PATIENTS, and further folds answer coded
- * cases only (cross-fit.ts): one fold, one fit build, for those and for a source of notes alone.
+ * A large source's one share already holds MAX_HELD_OUT_PATIENTS, further folds answer coded cases
+ * only (cross-fit.ts), and under MIN_BAND_CASES patients no number of folds gives the first turn a
+ * level of its own: one fold, one fit build, for those, for a source of notes alone and for a small one.
  */
 export async function planHeldOut(records: AsyncIterable<NormalizedRecord>, include: (r: NormalizedRecord) => boolean, o: { share?: number; folds?: number } = {}): Promise<HeldOutPlan> {
   const units = new Set<string>();
@@ -75,7 +77,10 @@ export async function planHeldOut(records: AsyncIterable<NormalizedRecord>, incl
   const tooSmall = first < MIN_HELD_OUT_PATIENTS
     ? `${units.size} patients: a ${Math.round(share * 100)}% share holds out ${first}, fewer than the ${MIN_HELD_OUT_PATIENTS} a calibration needs`
     : null;
-  const folds = tooSmall ? 1 : Math.min(Math.max(1, Math.floor(1 / share + 1e-9)), o.folds ?? (coded ? Math.max(1, Math.floor(MAX_HELD_OUT_PATIENTS / first)) : 1));
+  // More folds buy the first turn a calibration of its own (a level of MIN_BAND_CASES chief complaints,
+  // fit-strata.ts): a source with fewer patients than that cannot reach it however many it holds out.
+  const more = coded && units.size >= MIN_BAND_CASES;
+  const folds = tooSmall ? 1 : Math.min(Math.max(1, Math.floor(1 / share + 1e-9)), o.folds ?? (more ? Math.max(1, Math.floor(MAX_HELD_OUT_PATIENTS / first)) : 1));
   let heldOutUnits = 0;
   for (const u of units) if (hashUnit(0, `${SALT}\u0000${u}`) < folds * share) heldOutUnits++;
   return { share, units: units.size, heldOutUnits, folds, tooSmall };

@@ -10,6 +10,7 @@ import { DEFAULT_HELD_OUT_SHARE, heldOutShare, isHeldOut, MAX_HELD_OUT_PATIENTS,
 import { mergeSamples } from '../../src/calibration/cross-fit.js';
 import { namedShippedText } from '../../src/calibration/run-calibration.js';
 import type { TextCase } from '../../src/calibration/text-cases.js';
+import { MIN_BAND_CASES } from '../../src/calibration/fit-temperature.js';
 import { loadConfig } from '../../src/config.js';
 import { buildDir, manifestPath, type BuildManifest } from '../../src/domain/artifacts.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
@@ -85,6 +86,8 @@ describe('default calibration: folds (disjoint held-out shares)', () => {
     assert.ok(big.folds <= 1, `folds ${big.folds}`);
     const notes = await planHeldOut(stream(patients.slice(0, 900)), () => true);
     assert.equal(notes.folds, 1, 'further folds answer coded cases only: none for a source without findings');
+    const small = await planHeldOut(stream(codedPatients.slice(0, MIN_BAND_CASES - 1)), () => true);
+    assert.equal(small.folds, 1, 'fewer patients than a level needs: one fold');
   });
 
   it('asked-for folds never past every patient once, and count every patient they hold out', async () => {
