@@ -20,7 +20,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fitCalibrationParams, type CalibrationSample } from '../src/calibration/fit-temperature.js';
+import type { CalibrationSample } from '../src/calibration/fit-temperature.js';
 import { readCalibration } from '../src/calibration/calibration-file.js';
 import { fitKindCalibration } from '../src/calibration/fit-strata.js';
 import { readSamples } from '../src/calibration/samples-file.js';
@@ -78,7 +78,7 @@ report('uncalibrated', undefined);
 let current: KindTemperature | undefined;
 if (a.refit) {
   const t0 = performance.now();
-  const f = fitCalibrationParams(fit.text);
+  const f = fitKindCalibration(fit.text);
   process.stdout.write(`refit in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify({ ...f, topLabel: f.topLabel ? 'yes' : null })}\n`);
   current = f;
 } else {
