@@ -39,9 +39,9 @@ rm -rf "$WORK/split"
 dx split --source ddxplus:datasets/ddxplus --test-fraction 0.4 --seed 1 --out-dir "$WORK/split"
 
 say "2/4 build the KG from the training part (hierarchy auto: ICD-10 chapters and blocks from the conditions' codes; no LLM)."
-say "    It calibrates itself (docs/eval.md#calibration): a KG of 80% of those patients answers the other 20%"
-say "    (coded and as text) and the shipped labelled vignettes but the blind test*.jsonl; the fit is stored"
-say "    with the KG built from all of them"
+say "    It calibrates itself (docs/eval.md#calibration): five KGs, each of 80% of those patients, answer the"
+say "    other 20% in turn (coded; the first also as text, with the shipped labelled vignettes but the blind"
+say "    test*.jsonl); the fit is stored with the KG built from all of them"
 dx build --source "ddxplus:$WORK/split/train"
 
 say "3/4 ask: a short free-text description"
