@@ -5,6 +5,7 @@ import { fitKindCalibration, levelEdges } from '../../src/calibration/fit-strata
 import { formatCalibration } from '../../src/calibration/run-calibration.js';
 import { calibratedPosterior, inverseTemperature, paramsAt, scaledSoftmax, type KindTemperature } from '../../src/calibration/temperature.js';
 import { seededRandom } from '../../src/util/rng.js';
+import { codedCalibrationCases } from '../support/calibration-cases.js';
 
 const order = (p: ArrayLike<number>) => [...Array(p.length).keys()].sort((a, b) => p[b]! - p[a]! || a - b);
 
@@ -13,23 +14,8 @@ const order = (p: ArrayLike<number>) => [...Array(p.length).keys()].sort((a, b) 
  * (0.05) is right 30% of the time whatever its raw first probability, a partial record (0.4) 70% as
  * often as it says, a whole record (1) exactly as often as it says.
  */
-function coded(n: number, seed: number): CalibrationSample[] {
-  const rnd = seededRandom(seed);
-  return Array.from({ length: n }, (_, i) => {
-    const completeness = [0.05, 0.4, 1][i % 3]!;
-    const scores = Float64Array.from({ length: 10 }, () => -4 * rnd());
-    scores[0] = 1 + 6 * rnd();
-    const p = scaledSoftmax(scores, 1);
-    const pRight = completeness < 0.1 ? 0.3 : completeness < 0.5 ? 0.7 * p[0]! : p[0]!;
-    let truth = 0;
-    if (rnd() >= pRight) {
-      let u = rnd() * (1 - p[0]!);
-      truth = 1;
-      while (truth < 9 && (u -= p[truth]!) > 0) truth++;
-    }
-    return { scores, truth, completeness };
-  });
-}
+const coded = (n: number, seed: number): CalibrationSample[] =>
+  codedCalibrationCases(n, seed, (c, p0) => (c < 0.1 ? 0.3 : c < 0.5 ? 0.7 * p0 : p0));
 
 /** Mean first probability shown minus the share right, over the cases at completeness c. */
 function gap(samples: readonly CalibrationSample[], c: number, p: KindTemperature | undefined): number {

@@ -5,6 +5,7 @@ import { fitBandedTopLabel, fitBandedTopOdds } from '../../src/calibration/fit-t
 import { calibratedPosterior, scaledSoftmax } from '../../src/calibration/temperature.js';
 import { applyTopBands, bandEdges, bandIndex, bandOf, LEVEL_TOLERANCE, type TopBand } from '../../src/calibration/top-bands.js';
 import { seededRandom } from '../../src/util/rng.js';
+import { codedCalibrationCases } from '../support/calibration-cases.js';
 
 const order = (p: ArrayLike<number>) => [...Array(p.length).keys()].sort((a, b) => p[b]! - p[a]! || a - b);
 const topOf = (p: ArrayLike<number>) => order(p)[0]!;
@@ -16,25 +17,7 @@ const topOf = (p: ArrayLike<number>) => order(p)[0]!;
  * in completeness flattens that band's first probability to its accuracy while leaving the others
  * alone, and a map shared with the records cannot either; a map of its own can.
  */
-function codedCases(n: number, seed: number): CalibrationSample[] {
-  const rnd = seededRandom(seed);
-  return Array.from({ length: n }, (_, i) => {
-    const completeness = [0.05, 0.4, 1][i % 3]!;
-    const scores = Float64Array.from({ length: 10 }, () => -4 * rnd());
-    scores[0] = 1 + 6 * rnd();
-    const p = scaledSoftmax(scores, 1);
-    const pRight = completeness < 0.1 ? 0.3 : p[0]!;
-    const right = rnd() < pRight;
-    // A wrong case's truth is one of the others, in proportion to their raw probabilities.
-    let truth = 0;
-    if (!right) {
-      let u = rnd() * (1 - p[0]!);
-      truth = 1;
-      while (truth < 9 && (u -= p[truth]!) > 0) truth++;
-    }
-    return { scores, truth, completeness };
-  });
-}
+const codedCases = (n: number, seed: number): CalibrationSample[] => codedCalibrationCases(n, seed, (c, p0) => (c < 0.1 ? 0.3 : p0));
 
 describe('calibration: the first disease mapped by completeness band', () => {
   it('bandEdges cuts equal-count bands halfway between levels, never inside one level, each band at least minBand', () => {
