@@ -19,10 +19,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import neo4j, { type ProfiledPlan } from 'neo4j-driver';
+import neo4j, { type ProfiledPlan } from 'neo4j-driver-lite';
 import { cypher } from '../src/adapters/neo4j/cypher.js';
 import { createEmbedder } from '../src/adapters/embeddings/index.js';
 import { FaissVectorIndex } from '../src/adapters/faiss/vector-index.js';
+import { boltAuth } from '../src/adapters/neo4j/bolt-auth.js';
 import { GraphStore, type Row } from '../src/adapters/neo4j/graph-store.js';
 import { loadConfig } from '../src/config.js';
 import type { DiagnosticKg, ManifestationEdge } from '../src/domain/kg.js';
@@ -168,7 +169,7 @@ function profileParams(name: string, cap: Capture, batchSize: number): Row {
 
 /** PROFILE one batch of a named build query (e.g. build/merge-records): operators with rows and db hits. */
 async function profile(uri: string, name: string, params: Row, buildId: string): Promise<void> {
-  const driver = neo4j.driver(uri);
+  const driver = neo4j.driver(uri, boltAuth(null));
   const session = driver.session();
   try {
     const res = await session.run(`PROFILE ${cypher(name)}`, { ...params, buildId });

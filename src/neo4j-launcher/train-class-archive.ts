@@ -42,8 +42,8 @@ export async function makeClassArchive(settings: LauncherSettings, opts: { force
   const t0 = Date.now();
   try {
     const started = await scratch.start();
-    const { default: neo4j } = await import('neo4j-driver');
-    const driver = neo4j.driver(started.boltUri, undefined, { logging: { level: 'error', logger: () => {} } });
+    const [{ default: neo4j }, { boltAuth }] = await Promise.all([import('neo4j-driver-lite'), import('../adapters/neo4j/bolt-auth.js')]);
+    const driver = neo4j.driver(started.boltUri, boltAuth(null), { logging: { level: 'error', logger: () => {} } });
     try {
       for (const q of WARM_UP) await driver.executeQuery(q, { min: 10 });
     } finally {

@@ -3,8 +3,8 @@ export type Probe = { up: true } | { up: false; reason: string; fatal: boolean }
 /** One Bolt handshake (+ auth). A wrong password is fatal: waiting will not fix it. */
 export async function probeBolt(uri: string, auth: { user: string; password: string } | null): Promise<Probe> {
   // Imported by the first probe, not with the launcher: `dxgraph neo4j status|stop` never needs the driver.
-  const { default: neo4j } = await import('neo4j-driver');
-  const driver = neo4j.driver(uri, auth ? neo4j.auth.basic(auth.user, auth.password) : undefined, {
+  const [{ default: neo4j }, { boltAuth }] = await Promise.all([import('neo4j-driver-lite'), import('../adapters/neo4j/bolt-auth.js')]);
+  const driver = neo4j.driver(uri, boltAuth(auth), {
     connectionTimeout: 2000,
     connectionAcquisitionTimeout: 3000,
     maxConnectionPoolSize: 1,

@@ -1,6 +1,7 @@
-import neo4j, { type Driver, type Session } from 'neo4j-driver';
+import neo4j, { type Driver, type Session } from 'neo4j-driver-lite';
 import { ServiceUnavailableError, ConfigError } from '../../errors.js';
 import { cypher, loadStatements } from './cypher.js';
+import { boltAuth } from './bolt-auth.js';
 import { boltPort, noDelayForPort } from './no-delay.js';
 
 export interface GraphStoreOptions {
@@ -42,7 +43,7 @@ export class GraphStore {
     if (!this.driver) {
       const port = boltPort(this.opts.uri);
       if (port !== null) noDelayForPort(port); // before the driver's first socket (no-delay.ts)
-      const auth = this.opts.password ? neo4j.auth.basic(this.opts.user, this.opts.password) : undefined;
+      const auth = boltAuth({ user: this.opts.user, password: this.opts.password });
       try {
         this.driver = neo4j.driver(this.opts.uri, auth, {
           disableLosslessIntegers: true,
