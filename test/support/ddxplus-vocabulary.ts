@@ -28,3 +28,8 @@ export function readerOf(vocab: Pick<ReturnType<typeof noteVocabularies>, 'snaps
 export const hasReading = (got: string[], re: RegExp) => assert.ok(got.some((x) => re.test(x)), got.join(' | '));
 /** No reading matches `re`. */
 export const lacksReading = (got: string[], re: RegExp) => assert.ok(!got.some((x) => re.test(x)), got.join(' | '));
+
+/** The reader of the shipped DDXPlus question set with its lexicon (readerOf over shippedDdxplusVocabulary). */
+export async function shippedReader(): Promise<(text: string) => string[]> {
+  return readerOf((await shippedDdxplusVocabulary()).vocab);
+}

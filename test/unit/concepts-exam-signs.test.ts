@@ -1,4 +1,4 @@
-import { hasReading, lacksReading, readerOf, shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
+import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-vocabulary.js';
 
 /**
  * Exam and imaging signs as clinicians write them (issue 47, exam-style vignettes), read through
@@ -8,8 +8,7 @@ import { hasReading, lacksReading, readerOf, shippedDdxplusVocabulary } from '..
 describe('reading: exam and imaging signs (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
   before(async () => {
-    const { vocab } = await shippedDdxplusVocabulary();
-    read = readerOf(vocab);
+    read = await shippedReader();
   });
   const [has, lacks] = [hasReading, lacksReading];
 

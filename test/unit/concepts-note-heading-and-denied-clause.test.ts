@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { decompose } from '../../src/clinical-text/decompose.js';
-import { readerOf, shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
+import { shippedReader } from '../support/ddxplus-vocabulary.js';
 
 /**
  * Two readings of session 22 (codes KG dev misses): a note under a setting's heading whose first
@@ -11,8 +11,7 @@ import { readerOf, shippedDdxplusVocabulary } from '../support/ddxplus-vocabular
 describe('reading: note headings and denied clause heads (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
   before(async () => {
-    const { vocab } = await shippedDdxplusVocabulary();
-    read = readerOf(vocab);
+    read = await shippedReader();
   });
 
   it('"Care home note: Mr P, 81, ...": prose, so "temps 37.8-38.2" is a fever and "weight down 5 kg" a weight loss', () => {

@@ -1,4 +1,4 @@
-import { hasReading, lacksReading, readerOf, shippedDdxplusVocabulary } from '../support/ddxplus-vocabulary.js';
+import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-vocabulary.js';
 
 /**
  * Findings the reader had missed or misread in the dev cases whose truth ranked 11th or lower
@@ -9,8 +9,7 @@ import { hasReading, lacksReading, readerOf, shippedDdxplusVocabulary } from '..
 describe('reading: findings behind the truths ranked 11th or lower (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
   before(async () => {
-    const { vocab } = await shippedDdxplusVocabulary();
-    read = readerOf(vocab);
+    read = await shippedReader();
   });
   const [has, lacks] = [hasReading, lacksReading];
   const SKIN = /^\+Do you have any lesions, redness or problems on your skin/;

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { ddxplusSampleSnapshot } from '../../bench/scale/ddxplus-snapshot.js';
+import { ddxplusSampleWithHints } from '../support/ddxplus-sample-hints.js';
 import { generateVocabKg, type VocabCase } from '../../bench/scale/vocab-kg.js';
-import { ddxplusAnswerTypes } from '../../src/followups/ddxplus-hints.js';
 import { FollowupEngine } from '../../src/followups/engine.js';
 import { informationGainRanker } from '../../src/followups/information-gain.js';
 import { FollowupModel } from '../../src/followups/model.js';
@@ -9,7 +8,6 @@ import { posterior, rankDifferential } from '../../src/followups/posterior.js';
 import { buildQuestionCatalogue, type AnswerTypeHints } from '../../src/followups/question-model.js';
 import { followupKgFromSnapshot } from '../../src/followups/snapshot-kg.js';
 import type { KgSnapshot } from '../../src/query/kg-snapshot.js';
-import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
 
 /**
  * Information gain over the live diseases (information-gain-live.ts) must rank the follow-ups
@@ -49,8 +47,7 @@ describe('follow-ups: information gain over the live diseases equals scoring eve
   this.timeout(120_000);
 
   it('on the DDXPlus sample with its answer types', async () => {
-    const { snapshot, cases } = await ddxplusSampleSnapshot({ cases: 15 });
-    const hints = ddxplusAnswerTypes((await loadDdxplusDictionary('datasets/ddxplus')).evidences);
+    const { snapshot, cases, hints } = await ddxplusSampleWithHints(15);
     assert.ok(assertSame(snapshot, cases, hints) > 0);
   });
 

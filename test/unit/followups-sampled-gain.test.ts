@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ddxplusSampleSnapshot } from '../../bench/scale/ddxplus-snapshot.js';
-import { ddxplusAnswerTypes } from '../../src/followups/ddxplus-hints.js';
+import { ddxplusSampleWithHints } from '../support/ddxplus-sample-hints.js';
 import { informationGain, informationGainRanker } from '../../src/followups/information-gain.js';
 import { FollowupModel } from '../../src/followups/model.js';
 import { addBernoulli, answerLogLikelihood, posterior } from '../../src/followups/posterior.js';
@@ -9,7 +8,6 @@ import type { RankContext } from '../../src/followups/ranker.js';
 import { hashString, seededRandom } from '../../src/followups/rng.js';
 import { followupKgFromSnapshot } from '../../src/followups/snapshot-kg.js';
 import { RowCache } from '../../src/followups/sparse-rows.js';
-import { loadDdxplusDictionary } from '../../src/sources/ddxplus/dictionary.js';
 
 /**
  * A several-of question's gain is sampled (information-gain.ts); each answer pattern's entropy is
@@ -95,8 +93,7 @@ describe('follow-ups: a several-of question\'s sampled gain, each answer pattern
   this.timeout(60_000);
 
   it('equals the per-sample loop bit for bit on the DDXPlus sample (every several-of question, several posteriors), and reports the same feature', async () => {
-    const { snapshot, cases } = await ddxplusSampleSnapshot({ cases: 6 });
-    const hints = ddxplusAnswerTypes((await loadDdxplusDictionary('datasets/ddxplus')).evidences);
+    const { snapshot, cases, hints } = await ddxplusSampleWithHints(6);
     const model = new FollowupModel(followupKgFromSnapshot(snapshot));
     const catalogue = buildQuestionCatalogue(model.features, { hints });
     const severalOf = catalogue.questions.filter((q) => q.answerType === 'several-of' && q.options.length > 1);
@@ -122,8 +119,7 @@ describe('follow-ups: a several-of question\'s sampled gain, each answer pattern
   });
 
   it('the model\'s cached log rows are the logs of its Bernoulli rows, and an answer\'s likelihood sums them as addBernoulli does', async () => {
-    const { snapshot } = await ddxplusSampleSnapshot({ cases: 1 });
-    const hints = ddxplusAnswerTypes((await loadDdxplusDictionary('datasets/ddxplus')).evidences);
+    const { snapshot, hints } = await ddxplusSampleWithHints(1);
     const model = new FollowupModel(followupKgFromSnapshot(snapshot));
     for (const f of model.features) {
       const p = model.bernoulli(f.id);
