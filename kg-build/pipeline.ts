@@ -22,7 +22,7 @@ import { importTriples } from './import-triples.js';
 import { llmKeyDifferences } from './key-differences-llm.js';
 import { statisticalKeyDifferences, type StatisticalKdOptions } from './key-differences.js';
 import type { BuildLlm } from './llm-types.js';
-import { loadNeo4j, prepareLoad, type LoadProgress } from './load-neo4j.js';
+import { loadNeo4j, prepareLoad, type LoadProgress, type LoadResult } from './load-neo4j.js';
 import { assemble, kgCounts, recordRows, uniqueBy } from './assemble-kg.js';
 import { NO_PROGRESS, type Progress } from './progress.js';
 import { topFeatureLabels } from './profiles.js';
@@ -79,6 +79,12 @@ export interface BuildInput {
   exportGexf?: string | null;
   /** Canonical concept phrases (lexicon) for statistical hierarchy names; part of the build's identity. */
   conceptNames?: ConceptNames | null;
+  /**
+   * Where the KG goes beside the on-disk artifacts: 'neo4j' (default) loads it into services.graph;
+   * 'memory' leaves Neo4j untouched and the KG only in the outcome (`kg`, for memory-snapshot.ts):
+   * the calibration's fit KGs (src/calibration/cross-fit.ts), which a server on the same Neo4j must never see.
+   */
+  graphLoad?: 'neo4j' | 'memory';
 }
 
 export interface BuildOutcome {
@@ -99,8 +105,14 @@ export interface BuildOutcome {
   notes: ReadNotesReport & { emergent: { candidates: number; kept: number }; support: NotesSupportReport };
 }
 
-export async function runBuild(input: BuildInput, services: BuildServices): Promise<BuildOutcome> {
+/** A build kept out of Neo4j (`graphLoad: 'memory'`): no load, so no load report. */
+export type MemoryBuildOutcome = Omit<BuildOutcome, 'neo4j'> & { neo4j: null };
+
+export function runBuild(input: BuildInput & { graphLoad: 'memory' }, services: BuildServices): Promise<MemoryBuildOutcome>;
+export function runBuild(input: BuildInput & { graphLoad?: 'neo4j' }, services: BuildServices): Promise<BuildOutcome>;
+export async function runBuild(input: BuildInput, services: BuildServices): Promise<BuildOutcome | MemoryBuildOutcome> {
   const { params } = input;
+  const toNeo4j = (input.graphLoad ?? 'neo4j') === 'neo4j';
   const progress = services.progress ?? NO_PROGRESS;
   const embeddings = services.embedder.embeddings;
   const timings: Record<string, number> = {};
@@ -120,7 +132,7 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
   const spoolPath = join(input.dataDir, 'builds', `.spool-${process.pid}-${Date.now()}.jsonl`);
   // Neo4j creates the schema and plans the load's queries while this process scans (settled:
   // a failure is thrown where the load would start, never left unhandled).
-  const preparing = timed('neo4jPrepare', () => prepareLoad(services.graph)).then(() => null, (error: unknown) => ({ error }));
+  const preparing = toNeo4j ? timed('neo4jPrepare', () => prepareLoad(services.graph)).then(() => null, (error: unknown) => ({ error })) : Promise.resolve(null);
   try {
     progress.start('scan', null);
     const notesReport = emptyNotesReport();
@@ -175,7 +187,8 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     };
     const unprepared = await preparing;
     if (unprepared) throw unprepared.error;
-    const loading = timed('neo4j', () =>
+    type Loaded = { ok: true; v: LoadResult | null } | { ok: false; e: unknown };
+    const loading: Promise<Loaded> = !toNeo4j ? Promise.resolve({ ok: true, v: null }) : timed('neo4j', () =>
       loadNeo4j(services.graph, {
         kg, degree: checked.degree,
         build: { id: buildId, source: input.source.description, embedder: services.embedder.id, embeddingDim, params: { ...params, hierarchyChosen: { mode: hierarchy.mode, reason: hierarchy.reason ?? null } } as unknown as Record<string, unknown>, counts, startedAt: new Date().toISOString() },
@@ -198,9 +211,11 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const made = await artifacts.then((v) => ({ ok: true as const, v }), (e: unknown) => ({ ok: false as const, e }));
     if (!made.ok) loadAbort.abort(made.e);
     // Rows the load will write, for the progress bar (aliases are small and left out).
-    loadBar = true;
-    progress.start('neo4j', counts.categories! + counts.subcategories! + counts.diseases! + counts.features! + counts.manifestations! + counts.keyDifferences! + (params.recordsInGraph ? scan.recordCount : 0));
-    progress.update(loaded);
+    loadBar = toNeo4j;
+    if (toNeo4j) {
+      progress.start('neo4j', counts.categories! + counts.subcategories! + counts.diseases! + counts.features! + counts.manifestations! + counts.keyDifferences! + (params.recordsInGraph ? scan.recordCount : 0));
+      progress.update(loaded);
+    }
     const load = await loading;
     progress.stop();
     if (!made.ok) throw made.e;
@@ -210,7 +225,8 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const manifest = split ? await recordSplit(input.dataDir, gated.manifest, split) : gated.manifest;
     await setCurrent(input.dataDir, buildId);
     const { features, ...scanRest } = scan;
-    return { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, neo4j, timings, llmUsed: llm !== null, triples, gate: gated.gate, notes: { ...notesReport, emergent: ehr.emergent, support: ehr.support } };
+    const outcome = { buildId, kg, hierarchy, clusters, scan: { ...scanRest, featureCount: features.size }, manifest, timings, llmUsed: llm !== null, triples, gate: gated.gate, notes: { ...notesReport, emergent: ehr.emergent, support: ehr.support } };
+    return neo4j ? { ...outcome, neo4j } : { ...outcome, neo4j: null };
   } finally {
     progress.stop();
     await rm(spoolPath, { force: true });

@@ -9,6 +9,9 @@
  * nothing from more folds (docs/eval.md, 29 Nov night). The calibration fitted on all those answers
  * is then stored with the KG built from ALL the patients, which serves. The served KG
  * loses no training data; the price is one more build per fold (docs/kg-build.md has the measured cost).
+ * A fit KG never reaches Neo4j: it is answered from memory (kg-build/memory-snapshot.ts,
+ * src/query/memory-differences.ts), so a server on the same Neo4j keeps serving its build until
+ * the served one's load, the graph changes once per build, and a fold pays no load and read-back.
  * The fit KG, built from a share less, is a little less sure than the served one: its
  * calibration errs, if at all, towards modesty (docs/eval.md#calibration measures the result).
  * A build with too few patients to hold out enough is served uncalibrated, and its manifest says why.
@@ -25,6 +28,7 @@ import { isHeldOut, planHeldOut, type HeldOutPlan } from './held-out-share.js';
 import type { CollectedSamples } from './fit-stage.js';
 import { collectCalibration } from './run-calibration.js';
 import { shippedTextCases } from './shipped-text-cases.js';
+import type { MemoryKg } from '../query/memory-differences.js';
 
 type Built = { buildId: string; manifest: BuildManifest };
 
@@ -32,6 +36,8 @@ export interface CrossFitDeps<B extends Built> {
   config: Config;
   /** Builds the KG of the records `include` keeps (all when null) into `dataDir` and makes it current there. */
   build(dataDir: string, include: ((r: NormalizedRecord) => boolean) | null): Promise<B>;
+  /** A fit KG of the records `include` keeps: its artifacts current in `dataDir`, its graph in memory only (never Neo4j). */
+  fitBuild(dataDir: string, include: (r: NormalizedRecord) => boolean): Promise<Built & { memory: MemoryKg }>;
   /** One fresh pass over the source's records. */
   records(): AsyncIterable<NormalizedRecord>;
   /** A fresh predicate of the records the build keeps (its own --test-fraction split's train part; stateful when stratified). */
@@ -83,11 +89,11 @@ export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): P
       const units = new Set(heldOut.map(splitUnitOf)).size;
       deps.log(`calibration: building a KG of ${plan.units - units} patients, ${units} (${pct(share)}) held out to fit on${folds > 1 ? ` (fold ${fold + 1} of ${folds})` : ''}`);
       let t0 = t();
-      await deps.build(fitDir, (r) => !isHeldOut(r, share, fold));
+      const fit = await deps.fitBuild(fitDir, (r) => !isHeldOut(r, share, fold));
       ms.fitBuild += t() - t0;
       t0 = t();
       const got = await collectCalibration({ ...config, dataDir: fitDir }, {
-        records: heldOut, textCases: [], sources: [`held-out: ${units} patients (${heldOut.length} records) of the build's source${folds > 1 ? ` (fold ${fold + 1})` : ''}`],
+        memory: fit.memory, records: heldOut, textCases: [], sources: [`held-out: ${units} patients (${heldOut.length} records) of the build's source${folds > 1 ? ` (fold ${fold + 1})` : ''}`],
         // Ids differ by construction; two patients alike in content are two patients.
         allowContentDuplicates: true, ...(fold === 0 ? { shippedText: shipped } : { kinds: ['coded'] as const }), basis: crossFitBasis(plan), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
       });

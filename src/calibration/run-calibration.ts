@@ -13,6 +13,7 @@ import { InputError } from '../errors.js';
 import { truthResolver } from '../eval/hierarchy-levels.js';
 import { assertNoLeakage, findLeakage, indexedRecords } from '../eval/leakage.js';
 import { openQueryService } from '../query/query-service.js';
+import { NO_NEO4J, type MemoryKg } from '../query/memory-differences.js';
 import { EvidenceReasoner } from '../reasoners/evidence-reasoner.js';
 import { writeCalibration, type CalibrationFile } from './calibration-file.js';
 import { calibrationFile, collectSamples, fitCalibration, scoreCapture, type CollectedSamples } from './fit-stage.js';
@@ -36,6 +37,8 @@ export interface CalibrationInput {
   onSamples?: (samples: CollectedSamples) => void;
   /** Only these kinds of held-out case (default both): cross-fit.ts's further folds answer coded cases only. */
   kinds?: readonly InputKind[];
+  /** The current build's KG held in memory (a cross-fit's fit KG, never loaded): no Neo4j is opened. Absent: read from config.neo4j. */
+  memory?: MemoryKg;
 }
 
 export async function runCalibration(config: Config, input: CalibrationInput): Promise<CalibrationFile> {
@@ -48,13 +51,14 @@ export async function runCalibration(config: Config, input: CalibrationInput): P
 /** The held-out cases through the current build's served path: the raw scores a fit is made on (runCalibration fits and stores them; cross-fit.ts pools its folds' first). */
 export async function collectCalibration(config: Config, input: CalibrationInput): Promise<{ samples: CollectedSamples; sources: string[]; basis: string; manifest: BuildManifest }> {
   if (input.records.length === 0 && input.textCases.length === 0 && (input.shippedText?.cases.length ?? 0) === 0) throw new InputError('calibration needs held-out records or labelled text cases', { field: 'held-out' });
-  const graph = new GraphStore(config.neo4j);
+  const graph = input.memory ? null : new GraphStore(config.neo4j);
   try {
-    await graph.connect();
+    await graph?.connect();
+    const side = graph ? { graph } : { graph: NO_NEO4J, memory: input.memory! };
     const capture = scoreCapture();
     // The served evidence reasoner's weights and record retrieval; no LLM: the calibration is the posterior's.
     const reasoner = new EvidenceReasoner(config.priorWeights ?? {}, { onScores: capture.onScores });
-    const query = await openQueryService({ graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: [reasoner], ...(config.gate ? { gate: config.gate } : {}), ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
+    const query = await openQueryService({ ...side, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: [reasoner], ...(config.gate ? { gate: config.gate } : {}), ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
     assertNoLeakage(findLeakage(input.records, indexedRecords(query.artifacts.records.values())), { allowContentDuplicates: input.allowContentDuplicates });
     const truthOf = truthResolver(query.snapshot);
     const textTruth = (c: TextCase) => truthOf({ diagnosis: c.condition, icd10: null }).diseaseId;
@@ -70,7 +74,7 @@ export async function collectCalibration(config: Config, input: CalibrationInput
     const basis = [input.basis, shipped?.note].filter(Boolean).join('; ');
     return { samples, sources, basis, manifest: query.artifacts.manifest };
   } finally {
-    await graph.close();
+    await graph?.close();
   }
 }
 

@@ -16,6 +16,8 @@ import { runBuild, type BuildOutcome, type BuildParams } from '../../kg-build/pi
 import type { BuildLlm } from '../../kg-build/llm-types.js';
 import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { createProgress } from '../../kg-build/progress.js';
+import { memorySnapshot } from '../../kg-build/memory-snapshot.js';
+import { memoryDifferencesKg } from '../query/memory-differences.js';
 import { formatReport } from '../../kg-build/report.js';
 import { calibrateFromFlags } from './calibrate-run.js';
 import { buildCalibrated } from '../calibration/cross-fit.js';
@@ -75,8 +77,8 @@ export async function runBuildCommand(o: BuildFlags, inProcess?: BuildIo): Promi
   try {
     const llm = config.llm.enabled ? await buildLlm(config) : null;
     const services = { graph, embedder: createEmbedder(config), indexFactory: FaissVectorIndex, llm, progress: createProgress(), noteReader: async () => (await loadNoteReader({ sourceConcepts: (await source.codedConcepts?.()) ?? [] })).deps };
-    const build = (dataDir: string, include: ((r: NormalizedRecord) => boolean) | null, exportGexf: string | null, shaping: BuildParams = params) =>
-      runBuild({ source, dataDir, params: shaping, exportGexf, conceptNames: names.value, ...(include ? { include } : {}) }, services);
+    const build = (dataDir: string, include: ((r: NormalizedRecord) => boolean) | null, exportGexf: string | null) =>
+      runBuild({ source, dataDir, params, exportGexf, conceptNames: names.value, ...(include ? { include } : {}) }, services);
     let outcome: BuildOutcome;
     let calibrationLines: string[];
     let samples: CollectedSamples | null = null;
@@ -84,7 +86,12 @@ export async function runBuildCommand(o: BuildFlags, inProcess?: BuildIo): Promi
       const split = params.split;
       const crossFit = await buildCalibrated({
         config,
-        build: (dataDir, include) => (dataDir === config.dataDir ? build(dataDir, include, o.exportGexf ?? null) : build(dataDir, include, null, fitParams(params, config))),
+        build: (dataDir, include) => build(dataDir, include, o.exportGexf ?? null),
+        // The fit KG stays out of Neo4j (a server there keeps its graph): answered from memory.
+        fitBuild: async (dataDir, include) => {
+          const fit = await runBuild({ source, dataDir, params: fitParams(params, config), exportGexf: null, conceptNames: names.value, include, graphLoad: 'memory' }, services);
+          return { ...fit, memory: { snapshot: memorySnapshot(fit.kg, fit.buildId), differences: memoryDifferencesKg(fit.kg) } };
+        },
         records: () => source.records(),
         inBuild: () => (split ? splitFilter({ ...split, part: 'train' }) : () => true),
         log: io.log,

@@ -1,4 +1,4 @@
-import type { GraphStore } from '../adapters/neo4j/graph-store.js';
+import type { GraphStore, Row } from '../adapters/neo4j/graph-store.js';
 import { shippedVoice } from '../presentation/shipped-voice.js';
 import { keyDifferenceText } from '../presentation/key-difference-text.js';
 import { isClinicalLabel } from '../presentation/voice-checks.js';
@@ -45,7 +45,11 @@ function labelOf(e: Edge, text: string): string {
 }
 
 export async function differencesKg(graph: Pick<GraphStore, 'read'>, input: DifferencesKgInput): Promise<DifferencesKgOutput> {
-  const rows = await graph.read('query/differences-kg', { subcategoryId: input.subcategoryId });
+  return differencesFromRows(await graph.read('query/differences-kg', { subcategoryId: input.subcategoryId }), input);
+}
+
+/** The ranking and labels over differences-kg.cypher's rows (read from Neo4j, or memory-differences.ts's from a KG in memory). */
+export function differencesFromRows(rows: readonly Row[], input: DifferencesKgInput): DifferencesKgOutput {
   const perDisease = Math.max(0, Math.floor(input.perDisease));
   const edges = rows.map((row) => ({ subject: String(row.disease), subjectId: String(row.diseaseId), manifestations: ((row.manifestations as Edge[]) ?? []).filter(Boolean), differences: ((row.differences as Edge[]) ?? []).filter(Boolean) }));
   // Each feature's prevalence per disease of the subcategory, for the siblings' mean.

@@ -13,7 +13,8 @@ import type { KgSnapshot } from './kg-snapshot.js';
 import { loadSnapshot, openArtifacts, type IndexOpener, type QueryArtifacts } from './load-snapshot.js';
 import type { KnowledgeFilterDeps } from './filter-retrieved.js';
 import { DiseaseProfiles, rowDiseases } from './disease-profiles.js';
-import { cachedDifferencesKg, uncachedDifferencesKg } from './differences-kg-cache.js';
+import { cachedDifferencesKg, uncachedDifferencesKg, type DifferencesKgReader } from './differences-kg-cache.js';
+import type { MemoryKg } from './memory-differences.js';
 import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
 import { defaultDdxplusLexiconPath, loadLexicon } from '../clinical-text/concepts/lexicon.js';
 import type { LlmDecomposer } from './decompose-llm.js';
@@ -48,6 +49,8 @@ export interface QueryServiceDeps {
   differencesPerDisease?: number;
   /** Keep each subcategory's differences KG after its first read (differences-kg-cache.ts); default true. */
   differencesCache?: boolean;
+  /** Reads the differences KG instead of `graph` (a KG in memory, memory-differences.ts); absent: from `graph`. */
+  differences?: DifferencesKgReader;
   /** Per-request bounds (findings, LLM budget); absent: DEFAULT_QUERY_LIMITS. */
   limits?: QueryLimits;
   /** Gate mode and thresholds (DXGRAPH_GATE*); absent = gate off (programmatic callers opt in). */
@@ -84,7 +87,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     followUpRanker: deps.followUpRanker ?? new SigmaRanker(),
     // A single injected ranker answers every request; otherwise both are selectable per request.
     followUpRankers: deps.followUpRanker ? undefined : (deps.followUpRankers ?? { 'information-gain': new EngineFollowUpRanker('information-gain'), sigma: new EngineFollowUpRanker('sigma') }),
-    differences: deps.differencesCache === false ? uncachedDifferencesKg(deps.graph) : cachedDifferencesKg(deps.graph, { maxEntries: 4096 }),
+    differences: deps.differences ?? (deps.differencesCache === false ? uncachedDifferencesKg(deps.graph) : cachedDifferencesKg(deps.graph, { maxEntries: 4096 })),
     differencesPerDisease: deps.differencesPerDisease ?? 30,
     ...(deps.limits ? { limits: deps.limits } : {}),
     ...gateDeps({ artifacts: deps.artifacts.gate ?? NO_GATE_ARTIFACTS, config: deps.gate ?? GATE_OFF, embeddings: deps.embedder.embeddings }),
@@ -106,9 +109,11 @@ function diseaseProfiles(deps: QueryServiceDeps): DiseaseProfiles | null {
 
 export const openFaissIndex: IndexOpener = (indexPath, idsPath) => FaissVectorIndex.load(indexPath, idsPath ?? undefined);
 
-/** Start-up: read the KG once from a connected GraphStore and open the current build's artifacts. */
+/** Start-up: read the KG once from a connected GraphStore (or take it from memory) and open the current build's artifacts. */
 export async function openQueryService(deps: {
   graph: Pick<GraphStore, 'read'>;
+  /** The KG held in memory instead of read from `graph` (a calibration fit KG the build never loaded; `graph` is then NO_NEO4J). */
+  memory?: MemoryKg;
   dataDir: string;
   embedder: TextEmbedder;
   reasoners?: Reasoner[];
@@ -129,7 +134,7 @@ export async function openQueryService(deps: {
   const opened = await openArtifacts({ dataDir: deps.dataDir, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const gate = await openGateArtifacts({ dataDir: deps.dataDir, manifest: opened.manifest, embedderId: deps.embedder.id, openIndex: deps.openIndex ?? openFaissIndex });
   const artifacts = { ...opened, gate, calibration: deps.calibrated === false ? null : await readCalibration(deps.dataDir, opened.manifest) };
-  const snapshot = await loadSnapshot(deps.graph);
+  const snapshot = deps.memory ? deps.memory.snapshot : await loadSnapshot(deps.graph);
   const lexicon = deps.lexicon !== undefined ? deps.lexicon : await shippedLexicon();
   const phraseEmbedder = deps.phraseEmbedder !== undefined ? deps.phraseEmbedder : await defaultPhraseEmbedder();
   // The indexes' feature and disease ids must be the graph's: refuse a mixed pair.
@@ -141,7 +146,7 @@ export async function openQueryService(deps: {
   }
   prepareConcepts({ snapshot, lexicon, phraseEmbedder });
   return createQueryService({
-    graph: deps.graph, snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
+    graph: deps.graph, ...(deps.memory ? { differences: deps.memory.differences } : {}), snapshot, artifacts, embedder: deps.embedder, reasoners: deps.reasoners ?? [],
     ...(deps.gate ? { gate: deps.gate } : {}), knowledgeFilter: deps.knowledgeFilter ?? null, differencesCache: deps.differencesCache ?? true,
     ...(deps.limits ? { limits: deps.limits } : {}), lexicon, decomposer: deps.decomposer ?? null, phraseEmbedder,
     ...(deps.recordRetrieval ? { recordRetrieval: deps.recordRetrieval } : {}),

@@ -146,6 +146,10 @@ describe('default calibration: the build and its manifest', () => {
         await mkdir(buildDir(dataDir, 'kg-small'), { recursive: true });
         return { buildId: 'kg-small', manifest: manifestOf('kg-small') };
       },
+      fitBuild: async (dataDir) => {
+        calls.push({ dataDir, include: 'fit' });
+        throw new Error('no fit KG for a build too small to hold out');
+      },
       records: () => stream(Array.from({ length: 30 }, (_, i) => rec(`r${i}`))),
       inBuild: () => () => true,
       log: () => {},
