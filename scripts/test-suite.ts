@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { runTempDir } from './lib/run-temp-dir.js';
 
 const SUITES = ['unit', 'int'] as const;
 // In the transpiled tree `npm test` runs in (scripts/lib/transpiled-tree.ts) the test files are
@@ -43,6 +44,12 @@ const named = rest.filter(isFile);
 const args = rest.filter((a) => !isFile(a));
 const files = named.length ? named : orderedFiles(suite as Suite);
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
-const child = spawn(process.execPath, [mocha, '--config', `.mocharc.${suite}.json`, ...args, ...files], { stdio: 'inherit' });
+// Every temporary file the suite's tests and their children make goes under one directory of
+// this run, removed when it ends: tests that forget theirs no longer fill the machine's /tmp.
+const tmp = runTempDir(`${suite}`);
+const child = spawn(process.execPath, [mocha, '--config', `.mocharc.${suite}.json`, ...args, ...files], { stdio: 'inherit', env: { ...process.env, TMPDIR: tmp.path } });
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
-child.once('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+child.once('exit', (code, signal) => {
+  tmp.remove();
+  process.exit(code ?? (signal ? 128 : 1));
+});
