@@ -4,47 +4,66 @@ import { join } from 'node:path';
 import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } from '../../src/neo4j-launcher/index.js';
 import { runningPid } from '../../src/neo4j-launcher/process.js';
 import { pidAlive } from '../../src/util/pid-alive.js';
+import { killTestNeo4j, restartTestNeo4j, testNeo4jPid, testNeo4jRunning } from '../support/neo4j.js';
 
 /**
- * A second, private Neo4j for the fault tests, so they can SIGKILL and restart a real
- * server without touching the shared test Neo4j other integration tests use. Its
- * instance directory lives in the OS temp dir (not test-instances/, whose reaper would
- * take it for a leftover) and is deleted by `remove()`.
+ * The real Neo4j the fault stories SIGKILL and restart: the worker's own test server
+ * (test/support/neo4j.ts), restarted in place (same data, same ports) so the worker's later
+ * files find it where NEO4J_URI says. Only when the developer gave a server (NEO4J_URI, which
+ * nobody may kill) do the stories start a private one, as they all did before round 8.
  */
-export interface OwnNeo4j {
+export interface FaultNeo4j {
   boltUri: string;
-  pid(): number | null;
   /** SIGKILL the JVM (no shutdown, no checkpoint) and wait until it is gone. */
   kill(): Promise<void>;
   /** Start it again on the same ports and data (Neo4j recovers from its transaction log). */
   start(): Promise<void>;
   /** The recovery line of the last restart's debug.log ("Recovery ... completed ... transactions applied"), if it logged one. */
   lastRecovery(): string | null;
-  remove(): Promise<void>;
+  /** The stories are over: the worker's server is left running (restarted if a failed story left it dead); a private one is removed. */
+  release(): Promise<void>;
 }
 
-export async function startOwnNeo4j(): Promise<OwnNeo4j> {
+const recoveryLine = (logged: string) => /Recovery .*completed[^\n]*/.exec(logged)?.[0] ?? null;
+const note = (what: string, recovery: string | null) =>
+  process.stderr.write(`    [faults] ${what}: ${recovery?.slice(0, 160) ?? 'no recovery logged'}\n`);
+
+export async function faultNeo4j(): Promise<FaultNeo4j> {
+  if (testNeo4jPid() === null) return startPrivateNeo4j();
+  let recovery: string | null = null;
+  // After release, a build still running from an interrupted story must not kill the next file's server.
+  let released = false;
+  return {
+    boltUri: process.env.NEO4J_URI!,
+    kill: async () => {
+      if (!released) await killTestNeo4j();
+    },
+    start: async () => {
+      const again = await restartTestNeo4j();
+      recovery = recoveryLine(again.debugLog);
+      note(`the worker's Neo4j restarted (${(again.startMs / 1000).toFixed(1)} s)`, recovery);
+    },
+    lastRecovery: () => recovery,
+    release: async () => {
+      released = true;
+      if (!testNeo4jRunning()) note(`the worker's Neo4j restarted after a failed story (${((await restartTestNeo4j()).startMs / 1000).toFixed(1)} s)`, null);
+    },
+  };
+}
+
+/**
+ * A private server in the OS temp dir (not test-instances/, whose reaper would take it for a
+ * leftover), with the worker servers' settings (C1 JIT, a checkpoint every 2 s: neo4j.ts).
+ */
+async function startPrivateNeo4j(): Promise<FaultNeo4j> {
   const instanceDir = mkdtempSync(join(tmpdir(), 'dx-faults-neo4j-'));
-  const boltPort = await freePort();
-  const httpPort = await freePort();
-  // C1 only (no C2 JIT): this server is started and restarted and does small, short work on a
-  // cold JVM each time, where C2 compiling is most of its CPU. Measured on one build of the
-  // fault corpus (load 16-18): start + first build 54 -> 25 s of Neo4j CPU, a restart after
-  // SIGKILL 31 -> 19 s, the first build after it 47 -> 25 s, a warm build 14 -> 7 s. The workers'
-  // shared servers keep C2 (heavy loads there run 2x slower on C1, docs/testing.md).
   const jit = [process.env.NEO4J_JVM_ADDITIONAL ?? '', '-XX:TieredStopAtLevel=1'].join(' ').trim();
-  // A checkpoint every 2 s (the default is 15 min): a restart after SIGKILL replays the
-  // transaction log from the last checkpoint, which otherwise is the server's start, so the
-  // restart replayed every build the stories had made: 14.5 s of its CPU against 7.1-7.4 s
-  // (16 s -> 6 s wall, load 2-6). The kill still lands on transactions no checkpoint has
-  // flushed (the load batches just before it), and the restart still recovers them from the log.
   const conf = [process.env.NEO4J_CONF_ADDITIONAL ?? '', 'db.checkpoint.interval.time=2s'].join(' ').trim();
   const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_HEAP_MAX: '768m', NEO4J_PAGECACHE: '128m', NEO4J_JVM_ADDITIONAL: jit, NEO4J_CONF_ADDITIONAL: conf };
-  const settings = launcherSettings({ env, instanceDir, boltPort, httpPort });
+  const settings = launcherSettings({ env, instanceDir, boltPort: await freePort(), httpPort: await freePort() });
   const launcher = new Neo4jLauncher({ ...settings, layout: makeLayout({ home: defaultHome(), instanceDir }) });
   const started = await launcher.start();
-  process.stderr.write(`    [faults] own Neo4j ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s)\n`);
-  const pid = () => runningPid(launcher.settings.layout);
+  process.stderr.write(`    [faults] private Neo4j ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s)\n`);
   // A test run killed half-way must not leave this JVM behind (nobody else would reap it).
   let last = started.pid;
   const reap = () => {
@@ -56,27 +75,24 @@ export async function startOwnNeo4j(): Promise<OwnNeo4j> {
   };
   process.once('exit', reap);
   const debugLog = join(launcher.settings.layout.logsDir, 'debug.log');
-  const logSize = () => (existsSync(debugLog) ? statSync(debugLog).size : 0);
   let recovery: string | null = null;
   return {
     boltUri: started.boltUri,
-    pid,
     kill: async () => {
-      const p = pid();
+      const p = runningPid(launcher.settings.layout);
       if (p === null) return;
       process.kill(p, 'SIGKILL');
-      for (let i = 0; i < 200 && pidAlive(p); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 400 && pidAlive(p); i++) await new Promise((r) => setTimeout(r, 25));
     },
     start: async () => {
-      const from = logSize();
+      const from = existsSync(debugLog) ? statSync(debugLog).size : 0;
       const again = await launcher.start();
       last = again.pid;
-      const logged = readFileSync(debugLog).subarray(from).toString('utf8');
-      recovery = /Recovery .*completed[^\n]*/.exec(logged)?.[0] ?? null;
-      process.stderr.write(`    [faults] own Neo4j restarted (${(again.startMs / 1000).toFixed(1)} s): ${recovery?.slice(0, 160) ?? 'no recovery logged'}\n`);
+      recovery = recoveryLine(readFileSync(debugLog).subarray(from).toString('utf8'));
+      note(`private Neo4j restarted (${(again.startMs / 1000).toFixed(1)} s)`, recovery);
     },
     lastRecovery: () => recovery,
-    remove: async () => {
+    release: async () => {
       process.off('exit', reap);
       await launcher.stop().catch(() => undefined);
       rmSync(instanceDir, { recursive: true, force: true });

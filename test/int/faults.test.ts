@@ -14,18 +14,19 @@ import { hashUnit } from '../../src/sources/split.js';
 import { kgChecksum } from '../../kg-build/kg-checksum.js';
 import { readCounts } from '../../kg-build/load-neo4j.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
-import { startOwnNeo4j, type OwnNeo4j } from './faults-neo4j.js';
+import { clearDatabase } from '../support/neo4j.js';
+import { faultNeo4j, type FaultNeo4j } from './faults-neo4j.js';
 import { build, captureLogger, PATIENT, post, SHARE } from './faults-support.js';
 import { fetchReport } from '../support/llm-report.js';
 
 /**
- * Faults on a PRIVATE real Neo4j (faults-neo4j.ts) that these tests SIGKILL and restart:
- * a kill in the middle of a build's load while a server serves (one kill, two stories), then
- * broken FAISS files and a broken LLM endpoint against the real server.
+ * Faults on a real Neo4j that these tests SIGKILL and restart: the worker's own test server,
+ * restarted in place (faults-neo4j.ts): a kill in the middle of a build's load while a server
+ * serves (one kill, two stories), then broken FAISS files and a broken LLM endpoint against it.
  */
-describe('faults: a private Neo4j killed and restarted, broken indexes, broken LLM', function () {
+describe("faults: the worker's Neo4j killed and restarted, broken indexes, broken LLM", function () {
   this.timeout(900_000);
-  let neo: OwnNeo4j;
+  let neo: FaultNeo4j;
   let graph: GraphStore;
   const dirs: string[] = [];
   const tmp = (p: string) => {
@@ -42,12 +43,16 @@ describe('faults: a private Neo4j killed and restarted, broken indexes, broken L
   };
 
   before(async () => {
-    neo = await startOwnNeo4j();
+    neo = await faultNeo4j();
     graph = await connect();
+    // The worker's earlier files left their graph and schema: the stories start from an empty
+    // database, as on a fresh server.
+    await clearDatabase({ store: graph, schema: true });
   });
   after(async () => {
     await graph?.close();
-    await neo?.remove();
+    // A story that failed between the kill and the restart leaves the server dead: the worker's next files need it.
+    await neo?.release();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
@@ -271,7 +276,7 @@ describe('faults: a private Neo4j killed and restarted, broken indexes, broken L
     });
   });
 
-  // Last: it replaces the private graph with another build.
+  // Last: it replaces the stories' graph with another build (the worker's next file clears it).
   describe('patient data', () => {
     it('DXGRAPH_DROP_DEMOGRAPHICS: `dxgraph build` stores no age or sex, and the LLM never sees them', async () => {
       const dropDir = tmp('dx-faults-nodemo-');

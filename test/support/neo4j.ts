@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
@@ -6,6 +6,7 @@ import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } fr
 import { runningPid, stopServer } from '../../src/neo4j-launcher/process.js';
 import { pidAlive } from '../../src/util/pid-alive.js';
 import { processCpuMs } from '../../src/util/proc-cpu.js';
+import { neo4jLifeEnded, neo4jLifeStarted } from './file-times.js';
 
 /**
  * Integration tests talk to a real Neo4j over Bolt. With NEO4J_URI set, that server is
@@ -21,8 +22,17 @@ interface TestServer {
   httpUrl: string;
 }
 
-let server: TestServer | null = null;
-const stores: GraphStore[] = [];
+/**
+ * This process's server and stores live on globalThis, not in module variables: mocha loads the
+ * root hooks (test/int/hooks.ts) with require(), and a test file whose imports hold a top-level
+ * await (dictionary-en) with import() after require() refuses it, so this module can be loaded
+ * twice in one worker (once CommonJS, once ESM). Both copies must see the one server the hooks
+ * started (the fault stories kill and restart it) and close the stores a file opened.
+ */
+const state: { server: TestServer | null; stores: GraphStore[] } = ((globalThis as Record<symbol, unknown>)[Symbol.for('dxgraph.test-neo4j')] ??= {
+  server: null,
+  stores: [],
+}) as { server: TestServer | null; stores: GraphStore[] };
 
 function instancesRoot(): string {
   return join(defaultHome(), 'test-instances');
@@ -67,11 +77,11 @@ export async function reapStaleInstances(): Promise<void> {
 }
 
 export async function startTestNeo4j(): Promise<TestServer> {
-  if (server) return server;
+  if (state.server) return state.server;
   if (process.env.NEO4J_URI) {
     const host = new URL(process.env.NEO4J_URI.replace(/^[a-z+]+:/, 'http:')).hostname;
-    server = { launcher: null, pid: null, boltUri: process.env.NEO4J_URI, httpUrl: process.env.NEO4J_HTTP_URL ?? `http://${host}:7474` };
-    return server;
+    state.server = { launcher: null, pid: null, boltUri: process.env.NEO4J_URI, httpUrl: process.env.NEO4J_HTTP_URL ?? `http://${host}:7474` };
+    return state.server;
   }
   await reapStaleInstances();
   // Free ports, not 7687/7474: several test runs (and a developer's own server) share
@@ -84,29 +94,78 @@ export async function startTestNeo4j(): Promise<TestServer> {
   // 60 -> 30 s, the file 259 -> 158 s. (A long heavy load, 200,000 nodes and 300 scans, is
   // twice as slow on C1: that is not what the stories run.)
   const jit = [process.env.NEO4J_JVM_ADDITIONAL ?? '', '-XX:TieredStopAtLevel=1'].join(' ').trim();
-  const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_JVM_ADDITIONAL: jit };
+  // A checkpoint every 2 s (the default is 15 min): the fault stories SIGKILL this server and
+  // restart it (killTestNeo4j), and a restart replays the transaction log from the last
+  // checkpoint, otherwise the server's start: every build of the worker's files. A checkpoint
+  // only runs when transactions came since the last one, so idle seconds cost nothing.
+  const conf = [process.env.NEO4J_CONF_ADDITIONAL ?? '', 'db.checkpoint.interval.time=2s'].join(' ').trim();
+  const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_JVM_ADDITIONAL: jit, NEO4J_CONF_ADDITIONAL: conf };
   const launcher = new Neo4jLauncher(
     launcherSettings({ env, instanceDir: join(instancesRoot(), `${testRunId()}-${process.pid}`), boltPort, httpPort }),
   );
   const started = await launcher.start();
   process.env.NEO4J_URI = started.boltUri;
   process.env.NEO4J_PASSWORD = '';
-  server = { launcher, pid: started.pid, boltUri: started.boltUri, httpUrl: `http://127.0.0.1:${httpPort}` };
+  state.server = { launcher, pid: started.pid, boltUri: started.boltUri, httpUrl: `http://127.0.0.1:${httpPort}` };
   // Its start's CPU is charged to no file (file-times.ts starts counting after it): printed here.
   const cpu = processCpuMs(started.pid);
   const cpuText = cpu === null ? '' : `, ${(cpu / 1000).toFixed(1)} s CPU`;
   process.stderr.write(`  [int] Neo4j test server ${started.boltUri} (pid ${started.pid}, ${(started.startMs / 1000).toFixed(1)} s${cpuText})\n`);
-  return server;
+  return state.server;
 }
 
 /** The pid of this worker's test Neo4j (its CPU is charged to the files, file-times.ts); null if none or not ours. */
 export function testNeo4jPid(): number | null {
-  return server?.pid ?? null;
+  return state.server?.pid ?? null;
+}
+
+/** This worker's own server (one it started, so one it may kill), or an error naming why not. */
+function ownServer(): TestServer & { launcher: Neo4jLauncher; pid: number } {
+  if (!state.server?.launcher || state.server.pid === null) throw new Error('no Neo4j test server of this worker (none started, or NEO4J_URI names one of yours)');
+  return state.server as TestServer & { launcher: Neo4jLauncher; pid: number };
+}
+
+/**
+ * SIGKILL this worker's test Neo4j (no shutdown, no checkpoint: the fault stories) and wait until
+ * it is gone. Its CPU is read just before, so the file is charged its share (file-times.ts).
+ */
+export async function killTestNeo4j(): Promise<void> {
+  const s = ownServer();
+  const pid = s.pid;
+  if (!pidAlive(pid)) return;
+  neo4jLifeEnded(processCpuMs(pid));
+  process.kill(pid, 'SIGKILL');
+  // Gone once the worker (its parent) has reaped it; a zombie still answers signal 0.
+  for (let i = 0; i < 400 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+  if (pidAlive(pid)) throw new Error(`Neo4j test server pid ${pid} still alive after SIGKILL`);
+}
+
+/** Does this worker's test Neo4j run? (A fault file restarts one its failed story left dead.) */
+export function testNeo4jRunning(): boolean {
+  const s = ownServer();
+  return s.launcher.status().running;
+}
+
+/**
+ * Start this worker's test Neo4j again in place after a kill: the same instance directory, data and
+ * ports, so NEO4J_URI stays valid for the worker's later files; Neo4j recovers from its transaction
+ * log. Returns what the start wrote to debug.log (its recovery lines) and how long it took.
+ */
+export async function restartTestNeo4j(): Promise<{ startMs: number; debugLog: string }> {
+  const s = ownServer();
+  const debugLog = join(s.launcher.settings.layout.logsDir, 'debug.log');
+  const from = existsSync(debugLog) ? statSync(debugLog).size : 0;
+  const started = await s.launcher.start();
+  if (started.pid === null) throw new Error('Neo4j test server restarted without a pid');
+  if (!started.alreadyRunning) neo4jLifeStarted(started.pid);
+  s.pid = started.pid;
+  const logged = existsSync(debugLog) ? readFileSync(debugLog).subarray(from).toString('utf8') : '';
+  return { startMs: started.startMs, debugLog: logged };
 }
 
 /** Close the GraphStores testGraphStore() opened (after each file: a worker runs many). */
 export async function closeTestStores(): Promise<void> {
-  while (stores.length) await stores.pop()!.close();
+  while (state.stores.length) await state.stores.pop()!.close();
 }
 
 /**
@@ -115,7 +174,7 @@ export async function closeTestStores(): Promise<void> {
  */
 export async function stopRunNeo4j(): Promise<void> {
   await closeTestStores();
-  server = null;
+  state.server = null;
   const root = instancesRoot();
   if (!existsSync(root)) return;
   const run = testRunId();
@@ -125,8 +184,8 @@ export async function stopRunNeo4j(): Promise<void> {
 
 /** Base URL of the test server's HTTP connector (Browser at /browser/). */
 export function neo4jHttpUrl(): string {
-  if (!server) throw new Error('Neo4j test server not started (is test/int/hooks.ts loaded?)');
-  return server.httpUrl;
+  if (!state.server) throw new Error('Neo4j test server not started (is test/int/hooks.ts loaded?)');
+  return state.server.httpUrl;
 }
 
 /** A connected GraphStore on the test server; closed automatically after the file (root afterAll hook). */
@@ -134,7 +193,7 @@ export async function testGraphStore(): Promise<GraphStore> {
   const cfg = loadConfig();
   const store = new GraphStore(cfg.neo4j);
   await store.connect();
-  stores.push(store);
+  state.stores.push(store);
   return store;
 }
 
