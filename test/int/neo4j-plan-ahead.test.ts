@@ -59,4 +59,14 @@ describe('Neo4j: a process plans the load queries once per server run', function
     await again.explain('query/kg-diseases');
     assert.equal(sentAgain.length, 0);
   });
+
+  it('a plan asked for while the same one is in flight waits for it: one EXPLAIN (a calibrated build plans its load early)', async () => {
+    // Another query nothing else explains; two stores of this process ask for it at once.
+    const early = await open();
+    const late = await open();
+    const sentEarly = explained(early);
+    const sentLate = explained(late);
+    await Promise.all([early.explain('query/kg-build-info'), late.explain('query/kg-build-info')]);
+    assert.equal(sentEarly.length + sentLate.length, 1);
+  });
 });

@@ -15,10 +15,12 @@ export type Row = Record<string, unknown>;
 
 /**
  * Named queries this process has planned (EXPLAIN) per server run: `uri database@start time` ->
- * names. Module-wide, so a second build in the same process (the calibrated build's fit build and
- * served build, a test worker's builds) does not plan again what the server still has cached.
+ * name -> the EXPLAIN (settled or in flight). Module-wide, so a second build in the same process
+ * (a test worker's builds, a calibrated build's served build) does not plan again what the
+ * server still has cached, and a plan asked for while the same one is in flight waits for it
+ * (a calibrated build plans its served load while its fit KGs are built in memory).
  */
-const planned = new Map<string, Set<string>>();
+const planned = new Map<string, Map<string, Promise<void>>>();
 
 /**
  * Thin Neo4j adapter: owns the driver, runs named Cypher with parameters, converts
@@ -117,9 +119,16 @@ export class GraphStore {
    */
   async explain(name: string): Promise<void> {
     const run = await (this.run ??= this.serverRun());
-    if (run !== null && planned.get(run)?.has(name)) return;
-    await this.runText(`EXPLAIN ${cypher(name)}`, {}, 'READ');
-    if (run !== null) planned.set(run, (planned.get(run) ?? new Set()).add(name));
+    if (run === null) return this.runText(`EXPLAIN ${cypher(name)}`, {}, 'READ').then(() => undefined);
+    const plans = planned.get(run) ?? new Map<string, Promise<void>>();
+    planned.set(run, plans);
+    const known = plans.get(name);
+    if (known) return known;
+    const plan = this.runText(`EXPLAIN ${cypher(name)}`, {}, 'READ').then(() => undefined);
+    plans.set(name, plan);
+    // A failed plan is not remembered: the next build asks again (and reports the failure itself).
+    plan.catch(() => plans.delete(name));
+    return plan;
   }
 
   /**
