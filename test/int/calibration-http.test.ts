@@ -63,7 +63,8 @@ describe('posterior calibration stored with the build and served (issue 26)', fu
   });
 
   after(async () => {
-    await server?.close({ drainMs: 2000 });
+    // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+    await server?.close({ drainMs: 2000, lingerMs: 0 });
     await graph?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });

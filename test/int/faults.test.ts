@@ -96,7 +96,8 @@ describe("faults: the worker's Neo4j killed and restarted, broken indexes, broke
       baseline = await post(`${server.url}/v1/diagnose`, { text: held });
       assert.equal(baseline.status, 200);
     });
-    after(async () => server?.close({ drainMs: 1000 }));
+    // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+    after(async () => server?.close({ drainMs: 1000, lingerMs: 0 }));
 
     /** The server's answers with Neo4j down: readiness, the graph endpoints, a diagnose, liveness. */
     const readOutage = async () => {
@@ -238,7 +239,7 @@ describe("faults: the worker's Neo4j killed and restarted, broken indexes, broke
       fake = await startFakeOpenAI();
     });
     after(async () => {
-      for (const s of servers) await s.close({ drainMs: 1000 });
+      for (const s of servers) await s.close({ drainMs: 1000, lingerMs: 0 });
       await fake?.close();
     });
 
@@ -312,7 +313,7 @@ describe("faults: the worker's Neo4j killed and restarted, broken indexes, broke
         for (const prompt of prompts) assert.doesNotMatch(prompt, /\b87\b|sex F|female/);
         assert.ok(r.json.trace.retrieved.every((x: any) => !/^age: \d|^sex: (male|female)/m.test(x.text)));
       } finally {
-        await s.close({ drainMs: 500 });
+        await s.close({ drainMs: 500, lingerMs: 0 });
         await fake.close();
       }
     });

@@ -69,7 +69,8 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
   });
 
   after(async () => {
-    await server?.close({ drainMs: 2000 });
+    // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+    await server?.close({ drainMs: 2000, lingerMs: 0 });
     await proxy?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -188,7 +189,7 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
       const again = await post(`${uncached.url}/v1/diagnose`, { text: heldOut[2]!.text });
       assert.equal(again.status, 200);
     } finally {
-      await uncached.close({ drainMs: 1000 });
+      await uncached.close({ drainMs: 1000, lingerMs: 0 });
     }
   });
 
@@ -219,7 +220,7 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
       llmServer = await startServer({ config: llmConfig, logger: createLogger({ level: 'silent' }), port: 0 });
     });
     after(async () => {
-      await llmServer?.close({ drainMs: 1000 });
+      await llmServer?.close({ drainMs: 1000, lingerMs: 0 });
       await fake?.close();
     });
 

@@ -160,7 +160,8 @@ describe('identifiers real notes carry never reach the KG, its files, the logs o
       assert.deepEqual(own.filter((s) => logs.join('').includes(s)), [], 'the caller identifiers in the server log');
       assert.deepEqual(leaks(logs.join('')), [], 'a training identifier in the server log');
     } finally {
-      await server?.close({ drainMs: 1000 });
+      // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+      await server?.close({ drainMs: 1000, lingerMs: 0 });
     }
   });
 });

@@ -60,7 +60,8 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
     first = await build();
   });
   after(async () => {
-    for (const s of servers) await s.close({ drainMs: 1000 });
+    // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+    for (const s of servers) await s.close({ drainMs: 1000, lingerMs: 0 });
     await disposeLocalModels();
   });
 

@@ -152,7 +152,8 @@ describe('fit KGs in memory: the same KG as Neo4j gives back, and a served graph
       assert.ok(seen.every((s) => s.id === a!.outcome.buildId || s.id === b.buildId), `only A and B were ever seen: ${[...new Set(seen.map((s) => s.id))].join(', ')}`);
     } finally {
       building = false;
-      await server.close({ drainMs: 1000 });
+      // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+      await server.close({ drainMs: 1000, lingerMs: 0 });
     }
   });
 

@@ -72,8 +72,9 @@ describe('consultation sessions and /v1/diagnose agree; per-key session limits (
   });
 
   after(async () => {
-    await keyed?.close({ drainMs: 1000 });
-    await server?.close({ drainMs: 1000 });
+    // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+    await keyed?.close({ drainMs: 1000, lingerMs: 0 });
+    await server?.close({ drainMs: 1000, lingerMs: 0 });
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -64,8 +64,9 @@ describe('consultation sessions over HTTP: real build, Neo4j, FAISS, port 0', fu
   });
 
   after(async () => {
-    await shortLived?.close({ drainMs: 1000 });
-    await server?.close({ drainMs: 1000 });
+    // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+    await shortLived?.close({ drainMs: 1000, lingerMs: 0 });
+    await server?.close({ drainMs: 1000, lingerMs: 0 });
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 

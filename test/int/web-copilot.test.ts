@@ -47,7 +47,8 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
 
   after(async () => {
     await browser?.close();
-    await server?.close({ drainMs: 1000 });
+    // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket, so no 1 s linger.
+    await server?.close({ drainMs: 1000, lingerMs: 0 });
     rmSync(dataDir, { recursive: true, force: true });
   });
 

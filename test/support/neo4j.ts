@@ -98,7 +98,9 @@ export async function startTestNeo4j(): Promise<TestServer> {
   // restart it (killTestNeo4j), and a restart replays the transaction log from the last
   // checkpoint, otherwise the server's start: every build of the worker's files. A checkpoint
   // only runs when transactions came since the last one, so idle seconds cost nothing.
-  const conf = [process.env.NEO4J_CONF_ADDITIONAL ?? '', 'db.checkpoint.interval.time=2s'].join(' ').trim();
+  // A NEO4J_CONF_ADDITIONAL that sets the interval itself wins (measuring without: =15m).
+  const given = process.env.NEO4J_CONF_ADDITIONAL ?? '';
+  const conf = /\bdb\.checkpoint\.interval\.time=/.test(given) ? given : `${given} db.checkpoint.interval.time=2s`.trim();
   const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_JVM_ADDITIONAL: jit, NEO4J_CONF_ADDITIONAL: conf };
   const launcher = new Neo4jLauncher(
     launcherSettings({ env, instanceDir: join(instancesRoot(), `${testRunId()}-${process.pid}`), boltPort, httpPort }),
