@@ -7,13 +7,16 @@
  * without records over it, idle again. Compare variants by running it with other env (e.g.
  * NEO4J_JVM_ADDITIONAL) back to back at similar load.
  *
- *   node --import tsx bench/test-neo4j-cpu.ts [--idle 20] [--repeat 1] [--jfr out.jfr]
+ *   node --import tsx bench/test-neo4j-cpu.ts [--idle 20] [--repeat 1] [--jfr out.jfr] [--classes]
  *
  * --queries: the statements sent, by total wall time (count, ms, the text's start): which ones a
  * build pays for (a statement run once per build is mostly planning on a test server).
  * --jfr: a Java Flight Recording of the whole run, dumped with jcmd before the server is killed
  * (the test servers get SIGKILL, so the JVM's dump-on-exit never runs); `jfr print --events
  * jdk.ExecutionSample out.jfr` lists where the CPU went. It adds its own overhead.
+ * --classes: the classes the JVM loaded over the run, by where from: the class archive, a jar
+ * (not archived: a signed jar, a Java 5 class, or not loaded by the archive's training), or made
+ * at run time (lambdas, Neo4j's generated code, proxies), which no training can archive all of.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,8 +31,10 @@ import { buildDdxplusKg } from '../test/support/ddxplus-build.js';
 import { clearDatabase, startTestNeo4j, stopRunNeo4j, testGraphStore, testNeo4jPid } from '../test/support/neo4j.js';
 import { processCpuMs } from '../src/util/proc-cpu.js';
 
-const { values: args } = parseArgs({ options: { idle: { type: 'string', default: '20' }, repeat: { type: 'string', default: '1' }, jfr: { type: 'string' }, queries: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { idle: { type: 'string', default: '20' }, repeat: { type: 'string', default: '1' }, jfr: { type: 'string' }, queries: { type: 'boolean', default: false }, classes: { type: 'boolean', default: false } } });
 const idleMs = Number(args.idle) * 1000;
+const classLog = args.classes ? join(mkdtempSync(join(tmpdir(), 'dx-neo4j-classes-')), 'class-load.log') : null;
+if (classLog) process.env.NEO4J_JVM_ADDITIONAL = `${process.env.NEO4J_JVM_ADDITIONAL ?? ''} -Xlog:class+load=info:file=${classLog}`.trim();
 
 if (args.jfr) process.env.NEO4J_JVM_ADDITIONAL = `${process.env.NEO4J_JVM_ADDITIONAL ?? ''} -XX:StartFlightRecording=settings=profile`.trim();
 const sent = new Map<string, { n: number; ms: number }>();
@@ -99,6 +104,7 @@ const total = rows.reduce((s, r) => s + r.neo4jMs, 0);
 process.stdout.write(`test Neo4j CPU by phase (NEO4J_JVM_ADDITIONAL=${JSON.stringify(process.env.NEO4J_JVM_ADDITIONAL ?? '')}):\n`);
 for (const r of rows) process.stdout.write(`${r.phase.padEnd(28)} ${(r.wallMs / 1000).toFixed(1).padStart(7)} s wall ${(r.neo4jMs / 1000).toFixed(2).padStart(7)} s Neo4j CPU ${(r.benchMs / 1000).toFixed(2).padStart(7)} s bench CPU\n`);
 for (const [k, q] of [...sent].sort((a, b) => b[1].ms - a[1].ms).slice(0, 40)) process.stdout.write(`${String(q.n).padStart(5)} ${String(q.ms).padStart(6)} ms  ${k}\n`);
+if (classLog) classesReport(classLog);
 process.stdout.write(`${'total'.padEnd(28)} ${((Date.now() - t0) / 1000).toFixed(1).padStart(7)} s wall ${(total / 1000).toFixed(2).padStart(7)} s Neo4j CPU\n`);
 
 /** Every analyst query of cypher/explore/ with the parameters explore-queries.test.ts gives it. */
@@ -111,6 +117,30 @@ async function exploreQueries(store: Awaited<ReturnType<typeof testGraphStore>>)
     const declared = [...readFileSync(join(dir, file), 'utf8').matchAll(/^\/\/\s*:param\s+(\w+)\s*=>/gm)].map((m) => m[1]!);
     await store.read(`explore/${file.replace(/\.cypher$/, '')}`, Object.fromEntries(declared.map((p) => [p, values[p]])));
   }
+}
+
+/** Classes loaded over the run by where from (-Xlog:class+load's `source:`). */
+function classesReport(log: string): void {
+  const by = new Map<string, number>();
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    const source = line.match(/ source: (.*)$/)?.[1];
+    if (source === undefined) continue;
+    const kind = source.startsWith('shared objects file')
+      ? 'class archive'
+      : /^(jar:)?file:/.test(source)
+        ? `jar ${source.replace(/^.*\/([^/!]+?)(!.*)?$/, '$1')}`
+        : source.startsWith('jrt:')
+          ? 'JDK modules'
+          : /^__/.test(source)
+            ? 'generated (Neo4j code, reflection, proxies)'
+            : 'lambdas and other classes defined at run time';
+    by.set(kind, (by.get(kind) ?? 0) + 1);
+  }
+  const jars = [...by].filter(([k]) => k.startsWith('jar '));
+  const rest = [...by].filter(([k]) => !k.startsWith('jar '));
+  const fromJars = jars.reduce((s, [, n]) => s + n, 0);
+  process.stdout.write(`classes loaded: ${rest.map(([k, n]) => `${k} ${n}`).join(', ')}, from jars ${fromJars} (${jars.sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, n]) => `${k.slice(4)} ${n}`).join(', ')})\n`);
+  rmSync(join(log, '..'), { recursive: true, force: true });
 }
 
 /** The JVM's threads by CPU, grouped by name (JIT compiler, GC, Bolt workers...), from /proc/<pid>/task. */
