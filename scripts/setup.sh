@@ -95,7 +95,8 @@ bash scripts/build-faiss-node.sh || die "faiss-node binding could not be built (
 
 # --- 4. Neo4j jars from Maven Central --------------------------------------------------
 # Same as `dxgraph neo4j install`, without loading the whole CLI (seconds faster). Then its class
-# archive (a training start of the server, about a minute; docs/neo4j-without-docker.md), made in
+# archive (the two signed jars made unsigned so it can hold their classes, then a training start of
+# the server, about a minute; docs/neo4j-without-docker.md), made in
 # the background while the models download (steps 5-7) and waited for at the end; stopped if
 # setup stops. A failed training only warns: Neo4j then starts without the archive.
 node --import tsx src/neo4j-launcher/install-main.ts --no-class-archive || die "Neo4j could not be assembled (see above; docs/neo4j-without-docker.md)"

@@ -7,6 +7,7 @@
  * only a signature check reads (the manifest's main section and any other per-entry attribute
  * stay). The classes are the same bytes. Eclipse Collections is dual-licensed EPL-1.0 / EDL-1.0 (BSD
  * style): both allow a modified copy, and this one never leaves the machine.
+ * Measured (docs/neo4j-without-docker.md): `dxgraph neo4j start` 12.8 -> 9.3 s of the JVM's CPU.
  */
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
