@@ -17,6 +17,7 @@ import type { BuildLlm } from '../../kg-build/llm-types.js';
 import { faissThreadsForBuild } from '../../kg-build/build-threads.js';
 import { createProgress } from '../../kg-build/progress.js';
 import { memorySnapshot } from '../../kg-build/memory-snapshot.js';
+import { prepareLoad } from '../../kg-build/load-neo4j.js';
 import { memoryDifferencesKg } from '../query/memory-differences.js';
 import { formatReport } from '../../kg-build/report.js';
 import { calibrateFromFlags } from './calibrate-run.js';
@@ -84,9 +85,18 @@ export async function runBuildCommand(o: BuildFlags, inProcess?: BuildIo): Promi
     let samples: CollectedSamples | null = null;
     if (selfCalibrate) {
       const split = params.split;
+      // The fit KGs never reach Neo4j, so the served build's load is the first a freshly started
+      // server sees: Neo4j creates the schema and plans the load now, in its own process, while
+      // this one builds and answers the fit KGs (the served build's prepareLoad finds the plans made).
+      // Settled: a failure is thrown where the served build starts.
+      const planning = prepareLoad(graph).then(() => null, (error: unknown) => ({ error }));
       const crossFit = await buildCalibrated({
         config,
-        build: (dataDir, include) => build(dataDir, include, o.exportGexf ?? null),
+        build: async (dataDir, include) => {
+          const failed = await planning;
+          if (failed) throw failed.error;
+          return build(dataDir, include, o.exportGexf ?? null);
+        },
         // The fit KG stays out of Neo4j (a server there keeps its graph): answered from memory.
         fitBuild: async (dataDir, include) => {
           const fit = await runBuild({ source, dataDir, params: fitParams(params, config), exportGexf: null, conceptNames: names.value, include, graphLoad: 'memory' }, services);
