@@ -58,7 +58,7 @@ command -v mvn >/dev/null || die "mvn not found after installing maven"
 
 # --- 2. npm packages -------------------------------------------------------------
 # --ignore-scripts: faiss-node's own install script downloads from GitHub, which is
-# unreachable here; step 3 builds it instead. The stamp makes a second run a no-op.
+# unreachable here; step 4 builds it instead. The stamp makes a second run a no-op.
 command -v node >/dev/null || die "node is not installed (Node 20+ needed)"
 node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || die "Node 20+ needed (found $(node --version))"
 STAMP="node_modules/.dxgraph-setup-stamp"
@@ -74,7 +74,7 @@ else
     say "npm install --ignore-scripts"
     npm install --ignore-scripts --no-audit --no-fund || die "npm install failed"
   fi
-  # Run the install scripts we skipped, for every package that has one except faiss-node (step 3)
+  # Run the install scripts we skipped, for every package that has one except faiss-node (step 4)
   # and node-llama-cpp (its postinstall would build llama.cpp from source when no prebuilt binary
   # fits; step 7 checks the prebuilt one instead).
   mapfile -t rebuild < <(node -e '
@@ -89,16 +89,12 @@ else
   lock_hash >"$STAMP"
 fi
 
-# --- 3. faiss-node native binding ------------------------------------------------------
-[ -f scripts/build-faiss-node.sh ] || die "scripts/build-faiss-node.sh is missing"
-bash scripts/build-faiss-node.sh || die "faiss-node binding could not be built (see the messages above and docs/faiss-node.md)"
-
-# --- 4. Neo4j jars from Maven Central --------------------------------------------------
+# --- 3. Neo4j jars from Maven Central --------------------------------------------------
 # Same as `dxgraph neo4j install`, without loading the whole CLI (seconds faster). Then its class
 # archive (the two signed jars made unsigned so it can hold their classes, then a training start of
 # the server, about a minute; docs/neo4j-without-docker.md), made in
-# the background while the models download (steps 5-7) and waited for at the end; stopped if
-# setup stops. A failed training only warns: Neo4j then starts without the archive.
+# the background while faiss-node compiles and the models download (steps 4-7) and waited for at the end; stopped if
+# setup stops; a failed training stops setup with its log (docs/neo4j-without-docker.md).
 node --import tsx src/neo4j-launcher/install-main.ts --no-class-archive || die "Neo4j could not be assembled (see above; docs/neo4j-without-docker.md)"
 archive_log="$(mktemp)"
 node --import tsx src/neo4j-launcher/install-main.ts >"$archive_log" 2>&1 &
@@ -110,6 +106,11 @@ stop_archive() {
   rm -f "$archive_log"
 }
 trap stop_archive EXIT
+
+# --- 4. faiss-node native binding ------------------------------------------------------
+# Compiled while the class archive trains (the JVM on one core, the compiler on the other).
+[ -f scripts/build-faiss-node.sh ] || die "scripts/build-faiss-node.sh is missing"
+bash scripts/build-faiss-node.sh || die "faiss-node binding could not be built (see the messages above and docs/faiss-node.md)"
 
 # --- 5. WordLlama embedding model from PyPI ------------------------------------------------
 # Static token embeddings (16 MB) + tokenizer for the offline `wordllama` embedder, taken from
