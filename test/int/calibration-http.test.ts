@@ -128,6 +128,28 @@ describe('posterior calibration stored with the build and served (issue 26)', fu
   });
 });
 
+/** Samples the server's /v1/kg/summary (Neo4j as it is now) every 50 ms, each sample tagged with the build phase it was asked in. */
+function watchGraph(base: string) {
+  type Sample = { phase: 'fit' | 'served'; id: string | null; startedAt: string | null; counts: Record<string, number> };
+  const seen: Sample[] = [];
+  let phase: Sample['phase'] = 'fit';
+  let running = true;
+  const sample = async () => {
+    const at = phase;
+    const s = (await (await fetch(`${base}/v1/kg/summary`)).json()) as { build: { id: string; startedAt: string } | null; counts: Record<string, number> };
+    seen.push({ phase: at, id: s.build?.id ?? null, startedAt: s.build?.startedAt ?? null, counts: s.counts });
+  };
+  const first = sample();
+  const loop = first.then(async () => {
+    while (running) {
+      await new Promise((r) => setTimeout(r, 50));
+      await sample();
+    }
+  });
+  // The last sample is asked after the build returned (one in flight then may have been asked before its load).
+  return { seen, first, phase: (p: Sample['phase']) => void (phase = p), stop: async () => { running = false; await loop; await sample(); } };
+}
+
 /**
  * Issue 48: `dxgraph build` with no calibration flags calibrates itself, through the real CLI on the
  * synthetic FHIR set (120 patients with notes; its diseases are not the shipped vignettes', so only
@@ -156,11 +178,39 @@ describe('dxgraph build calibrates itself (issue 48; real CLI, Neo4j)', function
     assert.match(manifest.uncalibrated ?? '', /^too small to calibrate: 120 patients/);
   });
 
-  it('half held out: fitted on a KG of the rest, served with the KG of every patient', async () => {
-    const r = await runDxgraph(['build', '--source', FHIR, '--gate-sample', '0', '--calibration-share', '0.5'], env);
+  it('half held out: fitted on a KG of the rest, served with the KG of every patient; a server on the same Neo4j sees its graph change once', async () => {
+    // The story before left its build (A) in Neo4j: a server serves it while this build (B) calibrates.
+    const a = await readManifest(dataDir);
+    const server = await startServer({ config: loadConfig({ ...process.env, ...env }), logger: createLogger({ level: 'silent' }), port: 0 });
+    const watch = watchGraph(server.url);
+    let r: Awaited<ReturnType<typeof runDxgraph>>;
+    try {
+      await watch.first;
+      r = await runDxgraph(['build', '--source', FHIR, '--gate-sample', '0', '--calibration-share', '0.5'], env, {
+        onStderrLine: (l) => /^calibration: building the served KG/.test(l) && watch.phase('served'),
+      });
+    } finally {
+      await watch.stop();
+      // lingerMs 0: a teardown; no client sends another request on an idle kept-alive socket.
+      await server.close({ drainMs: 1000, lingerMs: 0 });
+    }
     assert.equal(r.code, 0, r.stderr.slice(-800));
-    assert.match(r.stderr, /calibration: building a KG of \d+ patients, \d+ \(50%\) held out to fit on/);
+    // Issues 48/49: the fit KG never reached Neo4j (kg-build/memory-snapshot.ts): while it was built
+    // and answered, the server read A (its id and load time); then B's served load replaced it.
+    const before = watch.seen[0]!;
+    assert.equal(before.id, a.buildId);
+    const during = watch.seen.filter((s) => s.phase === 'fit');
+    assert.ok(during.length >= 3, `${during.length} samples while B's fit KG was built and answered`);
+    for (const s of during) assert.deepEqual([s.id, s.startedAt, s.counts], [before.id, before.startedAt, before.counts], 'the graph the server reads is still A while B calibrates');
     const manifest = await readManifest(dataDir);
+    const after = watch.seen.at(-1)!;
+    assert.equal(after.id, manifest.buildId);
+    assert.ok(after.startedAt !== null && before.startedAt !== null && after.startedAt > before.startedAt, 'B was loaded');
+    // While B's own load runs the server may show the build that was complete before it; never one
+    // started during this command but B (a fit KG would be one).
+    const other = watch.seen.filter((s) => !(s.id === manifest.buildId && s.startedAt === after.startedAt) && !(s.startedAt !== null && s.startedAt <= before.startedAt));
+    assert.deepEqual(other, [], 'only A (or a build before it) and then B');
+    assert.match(r.stderr, /calibration: building a KG of \d+ patients, \d+ \(50%\) held out to fit on/);
     assert.match(manifest.calibration?.basis ?? '', /^cross-fit: .* the fit is served with the KG of all 120; shipped labelled text not used: the KG names the diagnoses of \d+ of its \d+ cases \(needs 90%\)/);
     assert.equal(manifest.uncalibrated, undefined);
     const file = CalibrationFileSchema.parse(JSON.parse(readFileSync(join(buildDir(dataDir, manifest.buildId), 'calibration.json'), 'utf8')));

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import type { RecordSource } from '../../src/sources/types.js';
@@ -7,10 +8,15 @@ import type { RecordSource } from '../../src/sources/types.js';
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** Runs the real CLI (`node bin/dxgraph.js …`) from the project root; resolves with exit code and output, never throws. */
-export async function runDxgraph(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs the real CLI (`node bin/dxgraph.js …`) from the project root; resolves with exit code and
+ * output, never throws. `onStderrLine` sees each progress line as it comes (a story acting on a phase).
+ */
+export async function runDxgraph(args: string[], env: Record<string, string>, opts: { onStderrLine?: (line: string) => void } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('node', [join(ROOT, 'bin/dxgraph.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 32 << 20 });
+    const running = run('node', [join(ROOT, 'bin/dxgraph.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 32 << 20 });
+    if (opts.onStderrLine) createInterface({ input: running.child.stderr! }).on('line', opts.onStderrLine);
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (e) {
     const x = e as { code?: number; stdout?: string; stderr?: string };
