@@ -208,7 +208,8 @@ describe('dxgraph build calibrates itself (issue 48; real CLI, Neo4j)', function
     assert.ok(after.startedAt !== null && before.startedAt !== null && after.startedAt > before.startedAt, 'B was loaded');
     // While B's own load runs the server may show the build that was complete before it; never one
     // started during this command but B (a fit KG would be one).
-    const other = watch.seen.filter((s) => !(s.id === manifest.buildId && s.startedAt === after.startedAt) && !(s.startedAt !== null && s.startedAt <= before.startedAt));
+    const aStarted = before.startedAt!;
+    const other = watch.seen.filter((s) => !(s.id === manifest.buildId && s.startedAt === after.startedAt) && !(s.startedAt !== null && s.startedAt <= aStarted));
     assert.deepEqual(other, [], 'only A (or a build before it) and then B');
     assert.match(r.stderr, /calibration: building a KG of \d+ patients, \d+ \(50%\) held out to fit on/);
     assert.match(manifest.calibration?.basis ?? '', /^cross-fit: .* the fit is served with the KG of all 120; shipped labelled text not used: the KG names the diagnoses of \d+ of its \d+ cases \(needs 90%\)/);
