@@ -5,7 +5,7 @@
  * indexes, LLM caches) in /tmp that tests made and did not remove; 12 GB over a day of runs here.
  * A run that was killed leaves its directory: the next run removes those whose process is gone.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pidAlive } from '../../src/util/pid-alive.js';
@@ -21,6 +21,9 @@ export function runTempDir(suite: string): RunTempDir {
   const base = tmpdir();
   removeStale(base);
   const path = mkdtempSync(join(base, `${PREFIX}${process.pid}-${suite}-`));
+  // Traversable by other users (not listable): a test's PostgreSQL runs as `postgres` in a
+  // directory of its own under this one, as it did under /tmp.
+  chmodSync(path, 0o711);
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 

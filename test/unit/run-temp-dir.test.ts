@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTempDir } from '../../scripts/lib/run-temp-dir.js';
@@ -22,6 +22,8 @@ describe('a test run\'s temporary directory (scripts/lib/run-temp-dir.ts)', () =
   it('is made under the temporary directory, named by the run, and removed with all it holds', () => {
     const tmp = runTempDir('int');
     assert.ok(tmp.path.startsWith(join(base, `dxgraph-run-tmp-${process.pid}-int-`)), tmp.path);
+    // Other users (a test's PostgreSQL runs as postgres) may pass through it, not list it.
+    assert.equal(statSync(tmp.path).mode & 0o777, 0o711);
     mkdirSync(join(tmp.path, 'a build', 'faiss'), { recursive: true });
     tmp.remove();
     assert.equal(existsSync(tmp.path), false);
