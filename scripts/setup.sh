@@ -94,7 +94,8 @@ fi
 # archive (the two signed jars made unsigned so it can hold their classes, then a training start of
 # the server, about a minute; docs/neo4j-without-docker.md), made in
 # the background while faiss-node compiles and the models download (steps 4-7) and waited for at the end; stopped if
-# setup stops; a failed training stops setup with its log (docs/neo4j-without-docker.md).
+# setup stops. A failed training only warns (Neo4j then starts without the archive); the step itself
+# crashing stops setup with its log.
 node --import tsx src/neo4j-launcher/install-main.ts --no-class-archive || die "Neo4j could not be assembled (see above; docs/neo4j-without-docker.md)"
 archive_log="$(mktemp)"
 node --import tsx src/neo4j-launcher/install-main.ts >"$archive_log" 2>&1 &
