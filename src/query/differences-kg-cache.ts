@@ -19,17 +19,22 @@ export interface DifferencesKgCacheOptions {
 }
 
 export function cachedDifferencesKg(graph: Pick<GraphStore, 'read'>, opts: DifferencesKgCacheOptions): DifferencesKgReader {
+  return cachedDifferences((input) => differencesKg(graph, input), opts);
+}
+
+/** Any reader kept per subcategory and limit (Neo4j's above; a KG in memory's, memory-differences.ts). */
+export function cachedDifferences(read: DifferencesKgReader, opts: DifferencesKgCacheOptions): DifferencesKgReader {
   const entries = new Map<string, Promise<DifferencesKgOutput>>();
   return (input) => {
     const key = `${input.perDisease}\u0000${input.subcategoryId}`;
     const hit = entries.get(key);
     if (hit) return hit;
     // Concurrent first queries for one subcategory share a single read.
-    const read = differencesKg(graph, input);
-    entries.set(key, read);
-    read.catch(() => entries.delete(key));
+    const reading = read(input);
+    entries.set(key, reading);
+    reading.catch(() => entries.delete(key));
     if (entries.size > opts.maxEntries) entries.delete(entries.keys().next().value!);
-    return read;
+    return reading;
   };
 }
 

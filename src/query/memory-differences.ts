@@ -2,8 +2,8 @@ import type { GraphStore, Row } from '../adapters/neo4j/graph-store.js';
 import { ServiceUnavailableError } from '../errors.js';
 import type { KgSnapshot } from './kg-snapshot.js';
 import type { DiagnosticKg, FeatureNode, KeyDifferenceNode } from '../domain/kg.js';
-import type { DifferencesKgReader } from './differences-kg-cache.js';
-import { differencesFromRows, type DifferencesKgOutput } from './differences-kg.js';
+import { cachedDifferences, type DifferencesKgReader } from './differences-kg-cache.js';
+import { differencesFromRows } from './differences-kg.js';
 
 /**
  * The differences KG (MedRAG eq. 14) of a KG held in memory: the rows
@@ -11,18 +11,12 @@ import { differencesFromRows, type DifferencesKgOutput } from './differences-kg.
  * labelled by the same code (differences-kg.ts). The calibration's fit KGs never reach Neo4j
  * (src/calibration/cross-fit.ts); this is the `differences` dependency their query service gets.
  * As in Neo4j, MERGE keeps one node per id (the last row's properties) and an edge only between
- * nodes the load wrote; test/int/memory-snapshot.test.ts checks the output equals Neo4j's.
+ * nodes the load wrote; test/int/memory-kg.test.ts checks the output equals Neo4j's.
  */
 export function memoryDifferencesKg(kg: DiagnosticKg): DifferencesKgReader {
   const rows = differencesRows(kg);
-  // Kept per subcategory and limit, as the served reader's cache (differences-kg-cache.ts) keeps them.
-  const ranked = new Map<string, Promise<DifferencesKgOutput>>();
-  return (input) => {
-    const key = `${input.perDisease}\u0000${input.subcategoryId}`;
-    let hit = ranked.get(key);
-    if (!hit) ranked.set(key, (hit = Promise.resolve(differencesFromRows(rows.get(input.subcategoryId) ?? [], input))));
-    return hit;
-  };
+  // Ranked once per subcategory and limit, as the served reader is (differences-kg-cache.ts).
+  return cachedDifferences(async (input) => differencesFromRows(rows.get(input.subcategoryId) ?? [], input), { maxEntries: 4096 });
 }
 
 /** Subcategory id → its diseases' rows, ordered by disease name as the query orders them. */
