@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Neo4jLauncher, defaultHome, freePort, launcherSettings, makeLayout } from '../../src/neo4j-launcher/index.js';
 import { runningPid } from '../../src/neo4j-launcher/process.js';
 import { pidAlive } from '../../src/util/pid-alive.js';
-import { killTestNeo4j, restartTestNeo4j, testNeo4jPid, testNeo4jRunning } from '../support/neo4j.js';
+import { killTestNeo4j, restartTestNeo4j, testNeo4jPid, testNeo4jRunning, testServerEnv } from '../support/neo4j.js';
 
 /**
  * The real Neo4j the fault stories SIGKILL and restart: the worker's own test server
@@ -57,9 +57,7 @@ export async function faultNeo4j(): Promise<FaultNeo4j> {
  */
 async function startPrivateNeo4j(): Promise<FaultNeo4j> {
   const instanceDir = mkdtempSync(join(tmpdir(), 'dx-faults-neo4j-'));
-  const jit = [process.env.NEO4J_JVM_ADDITIONAL ?? '', '-XX:TieredStopAtLevel=1'].join(' ').trim();
-  const conf = [process.env.NEO4J_CONF_ADDITIONAL ?? '', 'db.checkpoint.interval.time=2s'].join(' ').trim();
-  const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_HEAP_MAX: '768m', NEO4J_PAGECACHE: '128m', NEO4J_JVM_ADDITIONAL: jit, NEO4J_CONF_ADDITIONAL: conf };
+  const env = testServerEnv({ ...process.env, NEO4J_HEAP_MAX: '768m', NEO4J_PAGECACHE: '128m' });
   const settings = launcherSettings({ env, instanceDir, boltPort: await freePort(), httpPort: await freePort() });
   const launcher = new Neo4jLauncher({ ...settings, layout: makeLayout({ home: defaultHome(), instanceDir }) });
   const started = await launcher.start();

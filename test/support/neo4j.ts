@@ -76,6 +76,26 @@ export async function reapStaleInstances(): Promise<void> {
   }
 }
 
+/**
+ * The environment a test Neo4j starts with (the workers' servers, and the fault stories' private
+ * one under a developer's NEO4J_URI). Auth off for the throwaway test server, whatever the
+ * developer's env says. C1 JIT only (issue 49): a test server lives minutes and runs many small,
+ * different queries, so C2's compilations never pay back; measured on eval.test.ts at the same
+ * load: the server's CPU 60 -> 30 s, the file 259 -> 158 s. (A long heavy load, 200,000 nodes and
+ * 300 scans, is twice as slow on C1: that is not what the stories run.)
+ * A checkpoint every 2 s (the default is 15 min): the fault stories SIGKILL this server and
+ * restart it (killTestNeo4j), and a restart replays the transaction log from the last
+ * checkpoint, otherwise the server's start: every build of the worker's files. A checkpoint
+ * only runs when transactions came since the last one, so idle seconds cost nothing.
+ * A NEO4J_CONF_ADDITIONAL that sets the interval itself wins (measuring without: =15m).
+ */
+export function testServerEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const jit = [base.NEO4J_JVM_ADDITIONAL ?? '', '-XX:TieredStopAtLevel=1'].join(' ').trim();
+  const given = base.NEO4J_CONF_ADDITIONAL ?? '';
+  const conf = /\bdb\.checkpoint\.interval\.time=/.test(given) ? given : `${given} db.checkpoint.interval.time=2s`.trim();
+  return { ...base, NEO4J_PASSWORD: '', NEO4J_JVM_ADDITIONAL: jit, NEO4J_CONF_ADDITIONAL: conf };
+}
+
 export async function startTestNeo4j(): Promise<TestServer> {
   if (state.server) return state.server;
   if (process.env.NEO4J_URI) {
@@ -88,20 +108,7 @@ export async function startTestNeo4j(): Promise<TestServer> {
   // this machine, and two runs racing for the default ports would collide.
   const boltPort = await freePort();
   const httpPort = await freePort();
-  // Auth off for the throwaway test server, whatever the developer's env says. C1 JIT only
-  // (issue 49): a test server lives minutes and runs many small, different queries, so C2's
-  // compilations never pay back; measured on eval.test.ts at the same load: the server's CPU
-  // 60 -> 30 s, the file 259 -> 158 s. (A long heavy load, 200,000 nodes and 300 scans, is
-  // twice as slow on C1: that is not what the stories run.)
-  const jit = [process.env.NEO4J_JVM_ADDITIONAL ?? '', '-XX:TieredStopAtLevel=1'].join(' ').trim();
-  // A checkpoint every 2 s (the default is 15 min): the fault stories SIGKILL this server and
-  // restart it (killTestNeo4j), and a restart replays the transaction log from the last
-  // checkpoint, otherwise the server's start: every build of the worker's files. A checkpoint
-  // only runs when transactions came since the last one, so idle seconds cost nothing.
-  // A NEO4J_CONF_ADDITIONAL that sets the interval itself wins (measuring without: =15m).
-  const given = process.env.NEO4J_CONF_ADDITIONAL ?? '';
-  const conf = /\bdb\.checkpoint\.interval\.time=/.test(given) ? given : `${given} db.checkpoint.interval.time=2s`.trim();
-  const env = { ...process.env, NEO4J_PASSWORD: '', NEO4J_JVM_ADDITIONAL: jit, NEO4J_CONF_ADDITIONAL: conf };
+  const env = testServerEnv();
   const launcher = new Neo4jLauncher(
     launcherSettings({ env, instanceDir: join(instancesRoot(), `${testRunId()}-${process.pid}`), boltPort, httpPort }),
   );
