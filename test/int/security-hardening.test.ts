@@ -176,19 +176,36 @@ describe('hardening against a real dxgraph serve process (issue 18)', function (
       // test worker, the type check), so both conditions sample the same background, and a drift in
       // it falls on both alike. 100 victim requests and 200 /healthz samples in each condition; a p99
       // of 200 /healthz samples is the 3rd largest, one scheduler hiccup is not the percentile.
-      const quiet = { v: [] as number[], h: [] as number[], statuses: {} as Record<number, number> };
-      const loud = { v: [] as number[], h: [] as number[], statuses: {} as Record<number, number> };
-      for (const hostile of [false, true, true, false, false, true, true, false]) await measure(hostile, hostile ? loud : quiet);
-      const quietP99 = p99(quiet.v);
-      const quietHz = p99(quiet.h);
-      process.stderr.write(
-        `    [hostile] victim p50/p99 unloaded ${p50(quiet.v).toFixed(1)}/${quietP99.toFixed(1)} ms, ` +
-          `with the hostile client ${p50(loud.v).toFixed(1)}/${p99(loud.v).toFixed(1)} ms; /healthz p99 ${quietHz.toFixed(1)} → ${p99(loud.h).toFixed(1)} ms; hostile statuses ${JSON.stringify(loud.statuses)}\n`,
-      );
-      assert.ok(Object.keys(loud.statuses).length > 0, 'the hostile client ran');
-      assert.ok(!loud.statuses[200], 'no amplification body was processed');
-      assert.ok(p99(loud.v) <= 2 * quietP99, `victim p99 ${p99(loud.v).toFixed(1)} ms vs unloaded ${quietP99.toFixed(1)} ms`);
-      assert.ok(p99(loud.h) <= Math.max(2 * quietHz, 50), `/healthz p99 ${p99(loud.h).toFixed(1)} ms vs unloaded ${quietHz.toFixed(1)} ms`);
+      // A p99 of 100 requests is still the 2nd largest: a burst of the other worker in a loaded block
+      // has failed a CI run (187 vs 82 ms, p50 unchanged). So a failed round is measured once more:
+      // the defect (the body processed: every hostile request holding the event loop) fails both
+      // rounds; a burst of the background does not repeat in the same place. Two rounds, not more:
+      // the victim sends 200 requests a round against its key's 600 a minute.
+      const rounds: string[] = [];
+      let failure: string | null = null;
+      for (let round = 1; round <= 2; round++) {
+        const quiet = { v: [] as number[], h: [] as number[], statuses: {} as Record<number, number> };
+        const loud = { v: [] as number[], h: [] as number[], statuses: {} as Record<number, number> };
+        for (const hostile of [false, true, true, false, false, true, true, false]) await measure(hostile, hostile ? loud : quiet);
+        const quietP99 = p99(quiet.v);
+        const quietHz = p99(quiet.h);
+        rounds.push(
+          `round ${round}: victim p50/p99 unloaded ${p50(quiet.v).toFixed(1)}/${quietP99.toFixed(1)} ms, ` +
+            `with the hostile client ${p50(loud.v).toFixed(1)}/${p99(loud.v).toFixed(1)} ms; /healthz p99 ${quietHz.toFixed(1)} → ${p99(loud.h).toFixed(1)} ms; hostile statuses ${JSON.stringify(loud.statuses)}`,
+        );
+        // Every round: the hostile client ran and none of its bodies was processed.
+        assert.ok(Object.keys(loud.statuses).length > 0, 'the hostile client ran');
+        assert.ok(!loud.statuses[200], 'no amplification body was processed');
+        failure =
+          p99(loud.v) > 2 * quietP99
+            ? `victim p99 ${p99(loud.v).toFixed(1)} ms vs unloaded ${quietP99.toFixed(1)} ms`
+            : p99(loud.h) > Math.max(2 * quietHz, 50)
+              ? `/healthz p99 ${p99(loud.h).toFixed(1)} ms vs unloaded ${quietHz.toFixed(1)} ms`
+              : null;
+        if (failure === null) break;
+      }
+      process.stderr.write(`    [hostile] ${rounds.join('\n              ')}\n`);
+      assert.equal(failure, null, `in both rounds: ${rounds.join('; ')}`);
     });
   });
 
