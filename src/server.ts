@@ -3,7 +3,6 @@ import { createEmbedder } from './adapters/embeddings/index.js';
 import { GraphStore } from './adapters/neo4j/graph-store.js';
 import { DEFAULT_LIMITS, DEFAULT_REPORTS, DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
-import { createApp } from './http/app.js';
 import { cachedProbe } from './http/cached-probe.js';
 import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
@@ -50,6 +49,13 @@ export interface StartServerOptions {
  * client (hundreds of modules) that an offline server or CLI run never needs (issue 49).
  */
 const chatModels = () => import('./adapters/llm/chat-model.js');
+
+/**
+ * The HTTP stack (express, helmet, cors, the rate limiter, the routes), imported when a server
+ * starts: `dxgraph eval` and `ask` import this module for createReasoners and never listen
+ * (their imports 0.2-0.3 s of CPU less, docs/testing.md Round 9).
+ */
+const httpApp = () => import('./http/app.js');
 
 export async function createReasoners(config: Config, logger: Logger): Promise<Reasoner[]> {
   const evidence = new EvidenceReasoner(config.priorWeights ?? {});
@@ -109,6 +115,7 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     // With an LLM, its report is written in the background and fetched at an href (issue 48, src/reports).
     const reports = config.llm.enabled ? await openReports({ store, query, settings: config.reports ?? DEFAULT_REPORTS, logger }) : null;
     const sessions = await openConsultation({ snapshot: query.snapshot, query, store, newestBuild, calibration: query.artifacts.calibration, ...consultationSettings(config) });
+    const { createApp } = await httpApp();
     const app = createApp({
       query,
       kg: new Neo4jKgReader(graph),

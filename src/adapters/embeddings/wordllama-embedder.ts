@@ -2,6 +2,7 @@ import { Embeddings } from '@langchain/core/embeddings';
 import { ArtifactError } from '../../errors.js';
 import { err, ok, type Result } from '../../result.js';
 import { DEFAULT_WORDLLAMA_DIR, loadWordLlamaModel, loadWordLlamaModelSync, type WordLlamaModel } from './wordllama-model.js';
+import type { TokenRows } from './token-rows.js';
 import type { WordLlamaTokenizer } from './wordllama-tokenize.js';
 
 /**
@@ -31,7 +32,7 @@ export interface WordLlamaLoadOptions {
 
 export class WordLlamaEmbedder extends Embeddings {
   readonly dim: number;
-  private readonly matrix: Float32Array;
+  private readonly rows: TokenRows;
   private readonly stride: number;
   private readonly vocab: number;
   private readonly tokenizer: WordLlamaTokenizer;
@@ -39,9 +40,9 @@ export class WordLlamaEmbedder extends Embeddings {
   private readonly dir: string;
 
   /** Use `WordLlamaEmbedder.load`; the constructor only keeps what it is given (no I/O). */
-  constructor(parts: { matrix: Float32Array; vocab: number; stride: number; dim: number; tokenizer: WordLlamaTokenizer; dir: string }) {
+  constructor(parts: { rows: TokenRows; vocab: number; stride: number; dim: number; tokenizer: WordLlamaTokenizer; dir: string }) {
     super({});
-    this.matrix = parts.matrix;
+    this.rows = parts.rows;
     this.vocab = parts.vocab;
     this.stride = parts.stride;
     this.dim = parts.dim;
@@ -63,8 +64,8 @@ export class WordLlamaEmbedder extends Embeddings {
 
   private static from(model: Result<WordLlamaModel, ArtifactError>, dir: string, dim: number | undefined): Result<WordLlamaEmbedder, ArtifactError> {
     if (!model.ok) return model;
-    const { matrix, vocab, dim: stride, tokenizer } = model.value;
-    return new WordLlamaEmbedder({ matrix, vocab, stride, dim: stride, tokenizer, dir }).withDim(dim ?? stride);
+    const { rows, vocab, dim: stride, tokenizer } = model.value;
+    return new WordLlamaEmbedder({ rows, vocab, stride, dim: stride, tokenizer, dir }).withDim(dim ?? stride);
   }
 
   /** The same model truncated to `dim` (Matryoshka), sharing the loaded matrix and tokenizer. */
@@ -73,7 +74,7 @@ export class WordLlamaEmbedder extends Embeddings {
       return err(new ArtifactError(this.dir, `WordLlama dim ${dim} is not available (model has ${this.stride}; choose one of ${WORDLLAMA_DIMS.join(', ')})`));
     }
     if (dim === this.dim) return ok(this);
-    return ok(new WordLlamaEmbedder({ matrix: this.matrix, vocab: this.vocab, stride: this.stride, dim, tokenizer: this.tokenizer, dir: this.dir }));
+    return ok(new WordLlamaEmbedder({ rows: this.rows, vocab: this.vocab, stride: this.stride, dim, tokenizer: this.tokenizer, dir: this.dir }));
   }
 
   /** Identifier recorded with a build, so query time can refuse a mismatched embedder. */
@@ -88,12 +89,13 @@ export class WordLlamaEmbedder extends Embeddings {
 
   embedVector(text: string): Float32Array {
     const ids = this.tokenIds(text);
-    const { dim, stride, matrix } = this;
+    const { dim, rows } = this;
+    const matrix = rows.values;
     // Sum in float64: the mean of up to thousands of float16-derived values keeps float32 precision.
     const acc = new Float64Array(dim);
     for (const raw of ids) {
       const id = raw < 0 ? 0 : raw >= this.vocab ? this.vocab - 1 : raw;
-      const row = id * stride;
+      const row = rows.offset(id);
       for (let d = 0; d < dim; d++) acc[d]! += matrix[row + d]!;
     }
     const out = new Float32Array(dim);

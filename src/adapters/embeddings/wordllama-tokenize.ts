@@ -1,4 +1,5 @@
-import type { Tokenizer } from '@huggingface/tokenizers';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { PieceBpe, type BpeModelJson } from './piece-bpe.js';
 
 /**
  * Llama-2 token ids for WordLlama, word by word with a cache. The Llama-2 tokenizer has no
@@ -11,6 +12,9 @@ import type { Tokenizer } from '@huggingface/tokenizers';
  * tokenized once and cached. `segmentationIsExact` checks those assumptions on the loaded
  * tokenizer.json; when one fails (another model), every text goes through `encode` whole.
  * A text containing an added token ("<s>") also goes whole, as the tokenizer splits those first.
+ * A piece is encoded by PieceBpe (piece-bpe.ts) from the file's vocabulary and merges; tokenizers.js
+ * is built only for what goes whole (its build was ~0.25 s of CPU in every process that loaded
+ * WordLlama, docs/testing.md Round 9).
  */
 const NORMALIZER = JSON.stringify({
   type: 'Sequence',
@@ -24,7 +28,7 @@ interface TokenizerJson {
   normalizer?: unknown;
   pre_tokenizer?: unknown;
   added_tokens?: { content: string }[];
-  model?: { type?: string; vocab?: Record<string, number> };
+  model?: BpeModelJson;
 }
 
 export function segmentationIsExact(json: TokenizerJson): boolean {
@@ -38,27 +42,30 @@ const CACHE_LIMIT = 200_000;
 export class WordLlamaTokenizer {
   private readonly cache = new Map<string, readonly number[]>();
   private readonly addedTokens: readonly string[];
-  private readonly unkId: number;
+  private readonly bpe: PieceBpe | null;
+  private hf: Tokenizer | null = null;
 
+  /** `json`: the parsed tokenizer.json. Throws on a tokenizer neither PieceBpe nor tokenizers.js can build. */
   constructor(
-    private readonly tokenizer: Tokenizer,
-    json: TokenizerJson,
-    private readonly segmented = segmentationIsExact(json),
+    private readonly json: TokenizerJson,
+    segmented = segmentationIsExact(json),
   ) {
     this.addedTokens = (json.added_tokens ?? []).map((t) => t.content);
-    this.unkId = tokenizer.model?.unk_token_id ?? 0;
+    this.bpe = segmented ? PieceBpe.from(json.model) : null;
+    // Another kind of model is built now, so a file tokenizers.js refuses fails at load as before.
+    if (!this.bpe) this.reference();
   }
 
   /** What Python's `tokenizer.encode(text, add_special_tokens=False).ids` gives. */
   ids(text: string): number[] {
     if (text.length === 0) return [];
-    if (!this.segmented || this.addedTokens.some((t) => text.includes(t))) return this.whole(text);
+    if (!this.bpe || this.addedTokens.some((t) => text.includes(t))) return this.whole(text);
     const ids: number[] = [];
     const normalized = `\u2581${text.replaceAll(' ', '\u2581')}`;
     for (const piece of normalized.match(/\u2581+[^\u2581]*/gu) ?? []) {
       let cached = this.cache.get(piece);
       if (cached === undefined) {
-        cached = this.piece(piece);
+        cached = this.bpe.ids(piece) ?? this.piece(piece);
         if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
         this.cache.set(piece, cached);
       }
@@ -67,13 +74,20 @@ export class WordLlamaTokenizer {
     return ids;
   }
 
-  /** The reference path: the tokenizer on the whole text. */
+  /** The reference path: tokenizers.js on the whole text. */
   whole(text: string): number[] {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+    return this.reference().encode(text, { add_special_tokens: false }).ids;
   }
 
+  /** tokenizers.js's model on one piece (a piece too long for PieceBpe). */
   private piece(piece: string): number[] {
-    const model = this.tokenizer.model!;
-    return (model([piece]) as string[]).map((t) => model.tokens_to_ids.get(t) ?? this.unkId);
+    const model = this.reference().model!;
+    return (model([piece]) as string[]).map((t) => model.tokens_to_ids.get(t) ?? this.bpe!.unkId);
+  }
+
+  /** tokenizers.js's tokenizer, built on first use. */
+  private reference(): Tokenizer {
+    this.hf ??= new Tokenizer(this.json, {});
+    return this.hf;
   }
 }
