@@ -22,7 +22,8 @@ import type { Config } from '../config.js';
 import type { BuildManifest } from '../domain/artifacts.js';
 import type { NormalizedRecord } from '../domain/record.js';
 import { markUncalibrated, writeCalibration, type CalibrationFile } from './calibration-file.js';
-import { calibrationFile, fitCalibration } from './fit-stage.js';
+import { calibrationFile } from './fit-stage.js';
+import { fitCalibrationOffThread } from './fit-off-thread.js';
 import { splitUnitOf } from '../sources/split.js';
 import { isHeldOut, planHeldOut, type HeldOutPlan } from './held-out-share.js';
 import type { CollectedSamples } from './fit-stage.js';
@@ -104,13 +105,29 @@ export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): P
     }
     const samples = mergeSamples(parts);
     deps.onSamples?.(samples);
-    let t0 = t();
-    const fits = fitCalibration(samples);
-    ms.fit += t() - t0;
+    // The fit on a thread of its own, beside the served build (fit-off-thread.ts): neither needs
+    // the other until the calibration is written with the served build.
+    const tFit = t();
+    const fitting = fitCalibrationOffThread(samples).then(
+      (fits) => {
+        ms.fit += t() - tFit;
+        return fits;
+      },
+      (e: unknown) => e as Error,
+    );
     deps.log('calibration: building the served KG from every patient');
-    t0 = t();
-    const served = await deps.build(config.dataDir, null);
-    ms.servedBuild = t() - t0;
+    const t1 = t();
+    const served = await deps.build(config.dataDir, null).catch(async (e: unknown) => {
+      await fitting; // no thread left running behind a failed build
+      throw e;
+    });
+    ms.servedBuild = t() - t1;
+    const fits = await fitting;
+    if (fits instanceof Error) {
+      // The served build is current: it says it is uncalibrated and why, and the build fails.
+      await markUncalibrated(config.dataDir, served.manifest, `not calibrated: ${fits.message}; probabilities are the raw posterior (likely overconfident): read the ranks`);
+      throw fits;
+    }
     const calibration = { ...calibrationFile(served.buildId, fits, samples, sources), ...(basis ? { basis } : {}) };
     const manifest = await writeCalibration(config.dataDir, served.manifest, calibration);
     return { served: { ...served, manifest }, plan, calibration, ms };
