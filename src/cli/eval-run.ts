@@ -6,7 +6,7 @@ import { InputError } from '../errors.js';
 import { runEval, PROTOCOLS, type EvalParams, type Protocol } from '../eval/run-eval.js';
 import { renderHtmlReport } from '../eval/report-html.js';
 import { formatSummary } from '../eval/summary-text.js';
-import { readTestRecords } from '../eval/test-records.js';
+import { readEvalInput } from '../eval/eval-input.js';
 import { openEvalTarget } from '../eval/wiring.js';
 import { ddxplusAnswerTypes } from '../followups/ddxplus-hints.js';
 import { RANKER_NAMES, type RankerName } from '../followups/ranker.js';
@@ -74,17 +74,14 @@ export async function runEvalCommand(o: EvalFlags): Promise<void> {
   // A DDXPlus record lists every evidence its patient has; other sources list what was recorded.
   params.world = spec.kind === 'ddxplus' ? 'closed' : 'open';
   const logger = createLogger({ level: config.logLevel });
+  // The test records and the leakage check first: a refused evaluation opens nothing (eval-input.ts).
+  const input = await readEvalInput(spec, { strict: o.strict === true, limit: params.limit, seed: params.seed, dataDir: config.dataDir, split, allowContentDuplicates: params.allowContentDuplicates, description: params.testSource });
   // DDXPlus declares each question's answer type; other sources let the catalogue infer it.
   const hints = spec.kind === 'ddxplus' ? ddxplusAnswerTypes((await loadDdxplusDictionary(spec.dir)).evidences) : null;
-  const target = await openEvalTarget({ config, logger, hints, confidence: params.confidence });
+  const target = await openEvalTarget({ config, logger, hints, confidence: params.confidence, buildId: input.manifest.buildId });
   try {
-    const manifest = target.query.artifacts.manifest;
-    const test = await readTestRecords(spec, { strict: o.strict === true, limit: params.limit, seed: params.seed, manifest, dataDir: config.dataDir, split });
-    if (test.records.length === 0) {
-      const part = test.heldOut ? ` (its held-out part: ${test.heldOut.seen.test.records} of ${test.heldOut.seen.train.records + test.heldOut.seen.test.records} records)` : '';
-      throw new InputError(`the test source ${params.testSource} yielded no records${part}`, { field: 'test' });
-    }
-    const { report } = await runEval({ query: target.query, sessions: target.sessions, progress: createProgress() }, test.records, params, { heldOut: test.heldOut, testSource: test.testSource });
+    const { test, leakage } = input;
+    const { report } = await runEval({ query: target.query, sessions: target.sessions, progress: createProgress() }, test.records, params, { heldOut: test.heldOut, testSource: test.testSource, leakage });
     if (o.json) {
       await mkdir(dirname(o.json), { recursive: true });
       await writeFile(o.json, `${JSON.stringify(report, null, 2)}\n`);

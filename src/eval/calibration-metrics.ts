@@ -17,6 +17,7 @@
 import { seededRandom } from '../util/rng.js';
 import { auroc } from './auroc.js';
 import { bootstrapPoints, LOG_FLOOR } from './bootstrap-point.js';
+import { calibratedDraws } from './consistency-draws.js';
 import { percentile } from './percentile.js';
 import { rankReliability, type RankedCase, type RankGroup } from './rank-reliability.js';
 
@@ -113,27 +114,25 @@ export function calibrationMetrics(cases: readonly ProbabilityCase[], opts: { re
   const rnd = seededRandom(opts.seed ?? 1);
   const draws: ReturnType<typeof point>[] = [];
   const pointOf = bootstrapPoints(cases);
-  for (let r = 0; r < (opts.resamples ?? 1000); r++) draws.push(pointOf(Int32Array.from(cases, () => Math.floor(rnd() * cases.length))));
+  const drawn = new Int32Array(cases.length); // one buffer: a resample's point is computed before the next draw
+  for (let r = 0; r < (opts.resamples ?? 1000); r++) {
+    for (let i = 0; i < drawn.length; i++) drawn[i] = Math.floor(rnd() * cases.length);
+    draws.push(pointOf(drawn));
+  }
   const ci = (k: 'ece' | 'brier' | 'log_loss' | 'truth_under_1pct'): Interval => {
     const xs = draws.map((d) => d[k]).sort((a, b) => a - b);
     return [percentile(xs, 2.5), percentile(xs, 97.5)];
   };
-  const sims = Math.max(1, Math.round((opts.resamples ?? 1000) / 5));
-  let noise = 0;
-  let atLeast = 0;
-  for (let r = 0; r < sims; r++) {
-    const e = expectedCalibrationError(cases.map((c) => ({ ...c, correct: rnd() < c.top })));
-    noise += e;
-    if (e >= p.ece - 1e-12) atLeast++;
-  }
+  // The same generator goes on from the bootstrap's last draw into the calibrated draws.
+  const calibrated = calibratedDraws(cases.map((c) => c.top), { draws: Math.max(1, Math.round((opts.resamples ?? 1000) / 5)), measured: p.ece, rnd });
   const au = draws.map((d) => d.auroc).filter((x): x is number => x !== null).sort((a, b) => a - b);
   return {
     n: cases.length,
     accuracy: cases.filter((c) => c.correct).length / cases.length,
     mean_top1: mean(cases.map((c) => c.top)),
     ...p,
-    ece_if_calibrated: noise / sims,
-    ece_consistency_p: atLeast / sims,
+    ece_if_calibrated: calibrated.meanEce,
+    ece_consistency_p: calibrated.atLeastShare,
     ci95: { ece: ci('ece'), brier: ci('brier'), log_loss: ci('log_loss'), auroc: au.length ? [percentile(au, 2.5), percentile(au, 97.5)] : null, truth_under_1pct: ci('truth_under_1pct') },
     reliability: reliabilityBins(cases),
     by_rank: cases.every((c) => c.ranked) ? rankReliability(cases.map((c) => c.ranked!)) : [],

@@ -15,7 +15,7 @@ import type { KgSnapshot } from '../query/kg-snapshot.js';
 import type { RecordRow } from '../query/retrieve-records.js';
 import { interactiveStart, maskedStart, runDialogues, type DialogueOutcome } from './dialogue-protocols.js';
 import { truthResolver } from './hierarchy-levels.js';
-import { assertNoLeakage, findLeakage, indexedRecords, type TrainPatients } from './leakage.js';
+import { assertNoLeakage, findLeakage, indexedRecords, type LeakageReport, type TrainPatients } from './leakage.js';
 import { heldOutReport, type HeldOutPlan } from './held-out.js';
 import { dialogueMetrics } from './dialogue-metrics.js';
 import type { SplitSummary } from '../domain/artifacts.js';
@@ -78,9 +78,13 @@ export interface EvalRun {
   cases: EvalCase[];
 }
 
-export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord[], params: EvalParams, context: { heldOut?: EvalHeldOut | null; testSource?: TestSourceReport | null } = {}): Promise<EvalRun> {
+/**
+ * `context.leakage`: the check readEvalInput (eval-input.ts) made on the same records before the
+ * KG was opened; without it the records are checked here, against the opened build's rows.
+ */
+export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord[], params: EvalParams, context: { heldOut?: EvalHeldOut | null; testSource?: TestSourceReport | null; leakage?: LeakageReport } = {}): Promise<EvalRun> {
   const heldOut = context.heldOut ?? null;
-  const leakage = findLeakage(records, indexedRecords(deps.query.artifacts.records.values()), heldOut?.train ?? null);
+  const leakage = context.leakage ?? findLeakage(records, indexedRecords(deps.query.artifacts.records.values()), heldOut?.train ?? null);
   assertNoLeakage(leakage, { allowContentDuplicates: params.allowContentDuplicates, heldOut: heldOut !== null });
   const { snapshot } = deps.query;
   const truthOf = truthResolver(snapshot);
