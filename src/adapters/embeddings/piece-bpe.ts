@@ -4,7 +4,7 @@
  * building the tokenizers.js model. Building that model costs ~0.25 s of CPU at every start
  * (a Map of the 61k merges keyed by JSON.stringify of each pair, the vocabulary copied twice) and
  * its merge loop stringifies every pair it looks up; here a merge's rank is looked up by the
- * merge line itself ("a b"), so the tables are two plain Maps. WordLlamaTokenizer compares the
+ * merge line itself ("a b") and a token's id in the file's own vocabulary object. WordLlamaTokenizer compares the
  * two on every text of its unit test; the whole-text reference stays tokenizers.js.
  *
  * The merge loop is the textbook one: merge the adjacent pair of lowest rank, the leftmost of
@@ -29,7 +29,8 @@ export const MAX_PIECE_SYMBOLS = 64;
 
 export class PieceBpe {
   private constructor(
-    private readonly vocab: ReadonlyMap<string, number>,
+    /** The file's own vocabulary object (copying its 32,000 entries into a Map cost ~50 ms). */
+    private readonly vocab: Readonly<Record<string, number>>,
     private readonly ranks: ReadonlyMap<string, number>,
     private readonly unkToken: string | null,
     readonly unkId: number,
@@ -47,13 +48,14 @@ export class PieceBpe {
     const ranks = new Map<string, number>();
     for (let i = 0; i < model.merges.length; i++) {
       const m = model.merges[i];
-      // One space per line, as "a b".split(' ', 2) reads it whole (tokens hold no space).
-      if (typeof m !== 'string' || m.indexOf(' ') <= 0 || m.indexOf(' ') !== m.lastIndexOf(' ') || m.endsWith(' ')) return null;
+      // tokenizers.js reads a line as "a b".split(' ', 2): a line with a second space would lose its tail there.
+      if (typeof m !== 'string' || m.indexOf(' ', m.indexOf(' ') + 1) !== -1) return null;
       ranks.set(m, i);
     }
-    const vocab = new Map(Object.entries(model.vocab));
     const unkToken = model.unk_token ?? null;
-    return new PieceBpe(vocab, ranks, unkToken, (unkToken === null ? undefined : vocab.get(unkToken)) ?? 0, model.byte_fallback === true, model.fuse_unk === true);
+    const vocab = model.vocab;
+    const unkId = unkToken !== null && Object.hasOwn(vocab, unkToken) ? vocab[unkToken]! : 0;
+    return new PieceBpe(vocab, ranks, unkToken, unkId, model.byte_fallback === true, model.fuse_unk === true);
   }
 
   /** The piece's token ids, as tokenizers.js's `model([piece])` mapped to ids gives them; null: too long, ask tokenizers.js. */
@@ -75,17 +77,22 @@ export class PieceBpe {
     }
     const out: number[] = [];
     for (const s of symbols) {
-      const id = this.vocab.get(s);
+      const id = this.idOf(s);
       if (id !== undefined) out.push(id);
       else this.fallback(s, out);
     }
     return this.fuseUnk ? fuseUnknowns(out, this.unkId) : out;
   }
 
+  /** Own keys only: "constructor" is a symbol, not Object.prototype's. */
+  private idOf(symbol: string): number | undefined {
+    return Object.hasOwn(this.vocab, symbol) ? this.vocab[symbol] : undefined;
+  }
+
   /** A symbol outside the vocabulary: its UTF-8 bytes as <0xXX> tokens when all exist, else the unknown token. */
   private fallback(symbol: string, out: number[]): void {
     if (this.byteFallback) {
-      const bytes = [...Buffer.from(symbol, 'utf8')].map((b) => this.vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
+      const bytes = [...Buffer.from(symbol, 'utf8')].map((b) => this.idOf(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
       if (bytes.every((b) => b !== undefined)) {
         out.push(...(bytes as number[]));
         return;

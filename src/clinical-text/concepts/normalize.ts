@@ -52,9 +52,11 @@ export function tokenize(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(WORD)) {
     // "pain/swelling" is two words; "N/V" and "h/o" stay one (slashed-words.ts).
-    for (const { word, at: wordAt } of slashedWords(m[0]) ?? [{ word: m[0], at: 0 }]) {
+    // Only a word with a slash can be a list (slashedWords' pattern needs one): no regex for the others.
+    for (const { word, at: wordAt } of (m[0].includes('/') ? slashedWords(m[0]) : null) ?? [{ word: m[0], at: 0 }]) {
       for (const { raw, at } of numberAndUnit(word, wordAt)) {
-        const norm = raw.toLowerCase().replace(/['’]/g, '');
+        const lower = raw.toLowerCase();
+        const norm = lower.includes("'") || lower.includes('’') ? lower.replace(/['’]/g, '') : lower;
         out.push({ raw, norm, stem: stem(norm), start: m.index + at, end: m.index + at + raw.length });
       }
     }

@@ -23,9 +23,15 @@ export function phoneticIndex(words: Iterable<string | { word: string; stem: str
   const seen = new Set<string>();
   for (const w of words) {
     const e = typeof w === 'string' ? { word: w, stem: w } : w;
-    if (e.word.length < 4 || /\d/.test(e.word) || seen.has(`${e.word}|${e.stem}`)) continue;
-    seen.add(`${e.word}|${e.stem}`);
-    for (const c of codes(e.word)) byCode.set(c, [...(byCode.get(c) ?? []), e]);
+    const key = `${e.word}|${e.stem}`;
+    if (e.word.length < 4 || /\d/.test(e.word) || seen.has(key)) continue;
+    seen.add(key);
+    // Appended in place: copying the list at each word was quadratic in a code's words.
+    for (const c of codes(e.word)) {
+      const list = byCode.get(c);
+      if (list) list.push(e);
+      else byCode.set(c, [e]);
+    }
   }
   return { byCode };
 }
