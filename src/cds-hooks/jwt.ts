@@ -1,5 +1,13 @@
-import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import type { JSONWebKeySet, JWTPayload } from 'jose';
 import { err, ok, type Result } from '../result.js';
+
+type Jose = typeof import('jose');
+/**
+ * jose is imported with the first token to verify, not by every process that reads the
+ * configuration (its import was ~0.1 s of CPU in each `dxgraph` command; docs/testing.md Round 9).
+ */
+let jose: Promise<Jose> | null = null;
+const loadJose = (): Promise<Jose> => (jose ??= import('jose'));
 
 /**
  * The CDS client's JWT (spec: "Trusting CDS Clients"), verified by `jose` against the configured
@@ -10,10 +18,21 @@ import { err, ok, type Result } from '../result.js';
  */
 export const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
-/** The configured public keys, ready for verification. */
+/** The configured public keys, checked; jose's key set over them is made for the first token (keySetOf). */
 export interface Jwks {
-  keySet: ReturnType<typeof createLocalJWKSet>;
+  document: JSONWebKeySet;
   size: number;
+}
+
+const keySets = new WeakMap<Jwks, ReturnType<Jose['createLocalJWKSet']>>();
+
+async function keySetOf(jwks: Jwks): Promise<ReturnType<Jose['createLocalJWKSet']>> {
+  let set = keySets.get(jwks);
+  if (!set) {
+    set = (await loadJose()).createLocalJWKSet(jwks.document);
+    keySets.set(jwks, set);
+  }
+  return set;
 }
 
 /** A JWKS document ({"keys": [...]}) to a key set; private, symmetric or malformed keys are refused here, at start-up. */
@@ -26,11 +45,8 @@ export function parseJwks(doc: unknown): Result<Jwks, string> {
     if ('d' in (jwk as object)) return err(`keys.${i}: a private key; configure the public key only`);
     if (jwk.alg !== undefined && !ASYMMETRIC_ALGS.includes(String(jwk.alg))) return err(`keys.${i}: alg ${String(jwk.alg)} is not an asymmetric algorithm`);
   }
-  try {
-    return ok({ keySet: createLocalJWKSet({ keys } as JSONWebKeySet), size: keys.length });
-  } catch (e) {
-    return err(`not a usable key set (${(e as Error).message})`);
-  }
+  // Every key is an object with an asymmetric kty (checked above): all createLocalJWKSet asks of a key set.
+  return ok({ document: { keys } as JSONWebKeySet, size: keys.length });
 }
 
 export interface VerifyOptions {
@@ -50,8 +66,10 @@ export interface Claims extends JWTPayload {
 
 export async function verifyJwt(token: string, o: VerifyOptions): Promise<Result<Claims, string>> {
   const skew = o.skewS ?? 30;
+  const { jwtVerify, errors } = await loadJose();
+  const keySet = await keySetOf(o.keys);
   try {
-    const { payload } = await jwtVerify(token, o.keys.keySet, {
+    const { payload } = await jwtVerify(token, keySet, {
       algorithms: ASYMMETRIC_ALGS, issuer: [...o.issuers], audience: o.audience, requiredClaims: ['exp', 'iat', 'jti'],
       clockTolerance: skew, currentDate: new Date(o.nowS * 1000),
     });
@@ -60,12 +78,12 @@ export async function verifyJwt(token: string, o: VerifyOptions): Promise<Result
     if (typeof payload.jti !== 'string' || payload.jti === '') return err('jti is required');
     return ok(payload as Claims);
   } catch (e) {
-    return err(reason(e));
+    return err(reason(e, errors));
   }
 }
 
 /** jose's error, in the words a CDS client's developer needs (never the token itself). */
-function reason(e: unknown): string {
+function reason(e: unknown, errors: Jose['errors']): string {
   if (e instanceof errors.JWTExpired) return 'the token has expired';
   if (e instanceof errors.JWTClaimValidationFailed) return e.reason === 'missing' ? `${e.claim} is required` : `${e.claim} refused: ${e.message}`;
   if (e instanceof errors.JOSEAlgNotAllowed) return `alg refused: asymmetric algorithms only (${ASYMMETRIC_ALGS.join(', ')})`;
