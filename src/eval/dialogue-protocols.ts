@@ -13,6 +13,7 @@ import type { RankerName } from '../followups/ranker.js';
 import type { InputFinding } from '../query/contracts.js';
 import { sigma } from '../query/discriminability.js';
 import { codeKey, type KgSnapshot } from '../query/kg-snapshot.js';
+import { memoFeatureIds } from './memo-feature-ids.js';
 import { sessionDialogue, type DialogueStart, type SessionPort } from './session-dialogue.js';
 
 const asInput = (f: NormalizedRecord['findings'][number]): InputFinding => ({ text: f.text, polarity: f.polarity, code: f.code, valueCode: f.valueCode });
@@ -69,8 +70,9 @@ export async function runDialogues(port: SessionPort, start: (rec: NormalizedRec
   const shown: DialogueOutcome['shown'] = [];
   const startMs: number[] = [];
   const answerMs: number[] = [];
+  const scheme = memoFeatureIds(input.scheme);
   for (const rec of input.records) {
-    const d = await sessionDialogue(port, rec, start(rec), { ranker: input.ranker, checkpoints: input.checkpoints, scheme: input.scheme, ...(input.world ? { world: input.world } : {}) });
+    const d = await sessionDialogue(port, rec, start(rec), { ranker: input.ranker, checkpoints: input.checkpoints, scheme, ...(input.world ? { world: input.world } : {}) });
     runs.push(d.run);
     shown.push(d.shownAt);
     startMs.push(d.startMs);

@@ -8,6 +8,7 @@ import { FaissVectorIndex } from '../../src/adapters/faiss/vector-index.js';
 import type { GraphStore } from '../../src/adapters/neo4j/graph-store.js';
 import { loadConfig } from '../../src/config.js';
 import type { EvalReport } from '../../src/eval/types.js';
+import { freePort } from '../../src/neo4j-launcher/index.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { writeSplit } from '../../src/sources/split-files.js';
 import { runBuild, type BuildParams } from '../../kg-build/pipeline.js';
@@ -90,10 +91,12 @@ describe('dxgraph eval (real Neo4j, real faiss-node, a fixed split of the DDXPlu
   });
 
   it('refuses a test set that overlaps the retrieval index, by id and by content', async () => {
-    // The unsplit sample (below): other file name (other ids), but the training patients are in it. Both refusals run at once.
+    // The unsplit sample (below): other file name (other ids), but the training patients are in it. Both refusals run at once,
+    // and before anything is opened (issue 49): no Neo4j listens where they look for it.
+    const refusing = { ...env, NEO4J_URI: `bolt://127.0.0.1:${await freePort()}` };
     const [byId, byContent] = await Promise.all([
-      dxgraph(['eval', '--test', `ddxplus:${join(dir, 'split', 'train')}`, '--limit', '5'], env),
-      dxgraph(['eval', '--test', 'ddxplus:datasets/ddxplus'], env),
+      dxgraph(['eval', '--test', `ddxplus:${join(dir, 'split', 'train')}`, '--limit', '5'], refusing),
+      dxgraph(['eval', '--test', 'ddxplus:datasets/ddxplus'], refusing),
     ]);
     assert.notEqual(byId.code, 0);
     assert.match(byId.stderr, /refusing to evaluate: 5 of 5 test records have their id in the retrieval index/);

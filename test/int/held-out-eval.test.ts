@@ -7,6 +7,7 @@ import type { Bundle, Resource } from '@medplum/fhirtypes';
 import type { BuildManifest } from '../../src/domain/artifacts.js';
 import type { NormalizedRecord } from '../../src/domain/record.js';
 import type { EvalReport } from '../../src/eval/types.js';
+import { freePort } from '../../src/neo4j-launcher/index.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { createSplitAssigner } from '../../src/sources/split.js';
 import { collectRecords, runDxgraph } from '../support/cli.js';
@@ -107,8 +108,9 @@ describe('eval on the held-out part of the build\'s own source (issue 25; real P
     assert.ok(records.every((r) => (assign(r) === 'train') === indexed.has(r.id)));
     assert.equal(side.size, manifest.split!.train.patients + manifest.split!.test.patients);
     assert.ok(manifest.split!.test.patients >= 3 && manifest.split!.train.patients >= 10, JSON.stringify(manifest.split));
-    // Another split of the same source puts training persons on the test side: refused, naming them.
-    const other = await dxgraph(['eval', '--test', spec, '--test-fraction', '0.5', '--seed', '2', '--questions', '0'], env);
+    // Another split of the same source puts training persons on the test side: refused, naming them,
+    // before anything is opened (issue 49): no Neo4j listens where this run looks for it.
+    const other = await dxgraph(['eval', '--test', spec, '--test-fraction', '0.5', '--seed', '2', '--questions', '0'], { ...env, NEO4J_URI: `bolt://127.0.0.1:${await freePort()}` });
     assert.notEqual(other.code, 0);
     assert.match(other.stderr, /refusing to evaluate: \d+ of \d+ test records have their id in the retrieval index, \d+ belong to a patient the build trained on/);
   });
