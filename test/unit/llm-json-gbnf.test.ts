@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { getLlama, LlamaLogLevel, type Llama } from 'node-llama-cpp';
 import { z } from 'zod';
-import { toGrammarSchema, type GrammarSchema } from '../../src/adapters/llm/grammar-schema.js';
+import { DEFAULT_GRAMMAR_CAPS, toGrammarSchema, type GrammarSchema } from '../../src/adapters/llm/grammar-schema.js';
 import { compactJsonGbnf, GRAMMAR_END } from '../../src/adapters/llm/json-gbnf.js';
 import { llmAnswerSchema } from '../../src/reasoners/llm-reasoner.js';
+import { TopicsSchema } from '../../kg-build/hierarchy-llm.js';
 
 /**
  * The compact-JSON grammar (json-gbnf.ts) checked by llama.cpp's own grammar parser and matcher
@@ -52,6 +53,16 @@ describe('compact JSON grammar (llama.cpp GBNF)', function () {
     assert.ok(!(await accepts(g, '{"n":1,"i":4,"b":true,"sex":"X","kind":"dx","one":["x"]}')), 'enum or null only');
     assert.ok(!(await accepts(g, '{"n":1,"i":4,"b":true,"sex":"F","kind":"dx","one":["x","y"]}')), 'one item');
     assert.ok(!(await accepts(g, '{"n":1,"i":4,"b":true,"sex":"F","kind":"rx","one":["x"]}')), 'the constant');
+  });
+
+  it("parses the build's hierarchy schema at the product's caps (nested arrays of objects of strings), which inline strings made too big for llama.cpp", async () => {
+    const g = toGrammarSchema(z.toJSONSchema(TopicsSchema, { io: 'input' }), DEFAULT_GRAMMAR_CAPS);
+    assert.ok(g.ok);
+    const sub = (name: string) => ({ name, description: 'Airway infections.', diseases: ['Pneumonia', 'Bronchitis'] });
+    const answer = { categories: [{ name: 'Respiratory', subcategories: [sub('Lower airway'), sub('Upper airway')] }, { name: 'Cardiac', subcategories: [sub('Rhythm')] }] };
+    assert.ok(await accepts(g.value, JSON.stringify(answer)));
+    assert.ok(!(await accepts(g.value, JSON.stringify({ categories: [{ name: '', subcategories: [sub('x')] }] }))), 'a name has at least one character');
+    assert.ok(!(await accepts(g.value, JSON.stringify({ categories: [{ name: 'x', subcategories: [] }] }))), 'at least one subcategory');
   });
 
   it('refuses a schema node it has no rule for', () => {

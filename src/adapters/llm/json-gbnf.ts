@@ -14,7 +14,28 @@ export const GRAMMAR_END = '\n\n\n\n';
 
 /** The GBNF of `schema`'s values; a schema node it does not know throws (grammar-schema.ts makes only known ones). */
 export function compactJsonGbnf(schema: GrammarSchema): string {
-  return [`root ::= ${value(schema, 0)} ${literal(GRAMMAR_END)}`, ...RULES].join('\n');
+  const named = new Named();
+  const root = value(schema, 0, named);
+  return [`root ::= ${root} ${literal(GRAMMAR_END)}`, ...named.rules(), ...RULES].join('\n');
+}
+
+/**
+ * Strings and array items as named rules, not inline: llama.cpp's parser refuses a repetition
+ * whose inline body times its count passes 2,000 elements ("exceeds sane defaults"), which the
+ * build's hierarchy schema did (categories of subcategories of diseases, each string char{0,120}).
+ * The same language: a rule reference stands for its body.
+ */
+class Named {
+  private readonly byBody = new Map<string, string>();
+  ref(prefix: string, body: string): string {
+    if (/^[a-z][a-z0-9]*$/.test(body)) return body; // already a rule's name
+    let name = this.byBody.get(body);
+    if (!name) this.byBody.set(body, (name = `${prefix}${this.byBody.size}`));
+    return name;
+  }
+  rules(): string[] {
+    return [...this.byBody].map(([body, name]) => `${name} ::= ${body}`);
+  }
 }
 
 const RULES = [
@@ -25,27 +46,27 @@ const RULES = [
   'boolean ::= "true" | "false"',
 ];
 
-function value(s: GrammarSchema, depth: number): string {
+function value(s: GrammarSchema, depth: number, named: Named): string {
   if (depth > 24) throw new Error('grammar schema nested deeper than 24 levels');
   if ('const' in s) return literal(JSON.stringify(s.const));
   if (Array.isArray(s.enum)) return group(s.enum.map((v) => literal(JSON.stringify(v))));
-  if (Array.isArray(s.oneOf)) return group(s.oneOf.map((a) => value(a as GrammarSchema, depth + 1)));
+  if (Array.isArray(s.oneOf)) return group(s.oneOf.map((a) => value(a as GrammarSchema, depth + 1, named)));
   switch (s.type) {
     case 'object': {
       const props = Object.entries((s.properties ?? {}) as Record<string, GrammarSchema>);
-      const members = props.map(([k, v], i) => `${literal(`${i === 0 ? '' : ','}${JSON.stringify(k)}:`)} ${value(v, depth + 1)}`);
+      const members = props.map(([k, v], i) => `${literal(`${i === 0 ? '' : ','}${JSON.stringify(k)}:`)} ${value(v, depth + 1, named)}`);
       return members.length === 0 ? literal('{}') : `"{" ${members.join(' ')} "}"`;
     }
     case 'array': {
       const max = count(s.maxItems, Infinity);
       const min = Math.min(count(s.minItems, 0), max);
       if (max === 0) return literal('[]');
-      const item = value((s.items ?? { type: 'string' }) as GrammarSchema, depth + 1);
+      const item = named.ref('item', value((s.items ?? { type: 'string' }) as GrammarSchema, depth + 1, named));
       const more = max === 1 ? '' : ` ("," ${item})${repeat(Math.max(0, min - 1), max - 1)}`;
       return min === 0 ? `"[" (${item}${more})? "]"` : `"[" ${item}${more} "]"`;
     }
     case 'string':
-      return `"\\"" char${repeat(count(s.minLength, 0), count(s.maxLength, Infinity))} "\\""`;
+      return named.ref('str', `"\\"" char${repeat(count(s.minLength, 0), count(s.maxLength, Infinity))} "\\""`);
     case 'number':
       return 'number';
     case 'integer':
