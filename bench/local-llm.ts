@@ -1,6 +1,6 @@
 /**
  * Local-LLM bench (issue 27): DXGRAPH_LLM=local (node-llama-cpp, default SmolLM2-135M-Instruct
- * Q4_1 from `npm run setup`) through the build's LLM stages and the LLM reasoner.
+ * Q4_1 re-stored as Q8_0 by `npm run setup`) through the build's LLM stages and the LLM reasoner.
  *   1. `dxgraph build --hierarchy llm` on the records of a few diseases (--build-diseases): build
  *      time, time per LLM stage, calls, ms per call;
  *   2. the full shipped sample built without LLM stages, then free-text vignettes (an evenly

@@ -6,8 +6,8 @@ import { DEFAULT_RECORD_RETRIEVAL, RECORD_RETRIEVALS, type RecordRetrieval } fro
 import { ConfigError } from './errors.js';
 import { SessionKey } from './sessions/sealed-content.js';
 
-/** The model `npm run setup` installs (scripts/fetch-smollm2.sh), the default of DXGRAPH_LLM_MODEL. */
-export const DEFAULT_LOCAL_MODEL_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.models', 'smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+/** The model `npm run setup` installs (scripts/fetch-smollm2.sh), the default of DXGRAPH_LLM_MODEL: the shipped Q4_1 weights re-stored as Q8_0 (prompts cost ~0.6x the CPU, docs/llm.md). */
+export const DEFAULT_LOCAL_MODEL_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.models', 'smollm2', 'SmolLM2-135M-Instruct.Q8_0.gguf');
 import { loadCdsConfig, type CdsConfig } from './cds-hooks/cds-config.js';
 
 /**

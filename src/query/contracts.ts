@@ -148,7 +148,7 @@ export interface DiagnoseResult {
   reasoner: string;
   /** What the scores mean (calibrated posterior or LLM confidence); null when no reasoner said. */
   probability: ProbabilityInfo | null;
-  /** The LLM that wrote the answer ("SmolLM2-135M-Instruct.Q4_1 (local)", "gpt-4o-mini"); null when no model did (evidence reasoner, fallback). */
+  /** The LLM that wrote the answer ("SmolLM2-135M-Instruct.Q8_0 (local)", "gpt-4o-mini"); null when no model did (evidence reasoner, fallback). */
   model: string | null;
   /** Set when the input carried too little to rank (no or too few findings matched the KG): the list is mostly prior. */
   insufficient: { reason: 'no-finding-matched' | 'too-few-findings-matched'; message: string } | null;

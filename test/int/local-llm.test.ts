@@ -136,7 +136,7 @@ describe('local LLM end to end (node-llama-cpp, SmolLM2-135M, real Neo4j)', func
     assert.equal(r.json.report.status, 'pending');
     const { json, ms } = await settled(server, r.json.report.href);
     assert.equal(json.reasoner, 'llm');
-    assert.equal(json.model, 'SmolLM2-135M-Instruct.Q4_1 (local)');
+    assert.equal(json.model, 'SmolLM2-135M-Instruct.Q8_0 (local)');
     assert.equal(json.degraded, false, 'grammar-constrained output validates, within the default budget');
     assert.equal(json.report.status, 'done');
     assert.equal(typeof json.report.narrative, 'string');
