@@ -30,6 +30,7 @@ import type { CollectedSamples } from './fit-stage.js';
 import { collectCalibration } from './run-calibration.js';
 import { shippedTextCases } from './shipped-text-cases.js';
 import type { MemoryKg } from '../query/memory-differences.js';
+import { defaultConceptDeps } from '../query/query-service.js';
 
 type Built = { buildId: string; manifest: BuildManifest };
 
@@ -81,7 +82,7 @@ export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): P
     const parts: CollectedSamples[] = [];
     const sources: string[] = [];
     let basis = '';
-    const shipped = await shippedTextCases();
+    const [shipped, concepts] = await Promise.all([shippedTextCases(), defaultConceptDeps()]);
     for (let fold = 0; fold < folds; fold++) {
       await rm(fitDir, { recursive: true, force: true });
       const keep = deps.inBuild();
@@ -94,7 +95,7 @@ export async function buildCalibrated<B extends Built>(deps: CrossFitDeps<B>): P
       ms.fitBuild += t() - t0;
       t0 = t();
       const got = await collectCalibration({ ...config, dataDir: fitDir }, {
-        memory: fit.memory, records: heldOut, textCases: [], sources: [`held-out: ${units} patients (${heldOut.length} records) of the build's source${folds > 1 ? ` (fold ${fold + 1})` : ''}`],
+        memory: fit.memory, concepts, records: heldOut, textCases: [], sources: [`held-out: ${units} patients (${heldOut.length} records) of the build's source${folds > 1 ? ` (fold ${fold + 1})` : ''}`],
         // Ids differ by construction; two patients alike in content are two patients.
         allowContentDuplicates: true, ...(fold === 0 ? { shippedText: shipped } : { kinds: ['coded'] as const }), basis: crossFitBasis(plan), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
       });

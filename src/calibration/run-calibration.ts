@@ -13,6 +13,8 @@ import { InputError } from '../errors.js';
 import { truthResolver } from '../eval/hierarchy-levels.js';
 import { assertNoLeakage, findLeakage, indexedRecords } from '../eval/leakage.js';
 import { openQueryService } from '../query/query-service.js';
+import type { ConceptLexicon } from '../clinical-text/concepts/types.js';
+import type { PhraseEmbedder } from '../clinical-text/concepts/embed-forms.js';
 import { NO_NEO4J, type MemoryKg } from '../query/memory-differences.js';
 import { EvidenceReasoner } from '../reasoners/evidence-reasoner.js';
 import { writeCalibration, type CalibrationFile } from './calibration-file.js';
@@ -37,6 +39,8 @@ export interface CalibrationInput {
   onSamples?: (samples: CollectedSamples) => void;
   /** Only these kinds of held-out case (default both): cross-fit.ts's further folds answer coded cases only. */
   kinds?: readonly InputKind[];
+  /** The concept layer's lexicon and phrase embedder, loaded once for every fold (query-service.ts defaultConceptDeps); absent: loaded here. */
+  concepts?: { lexicon: ConceptLexicon | null; phraseEmbedder: PhraseEmbedder | null };
   /** The current build's KG held in memory (a cross-fit's fit KG, never loaded): no Neo4j is opened. Absent: read from config.neo4j. */
   memory?: MemoryKg;
 }
@@ -58,7 +62,7 @@ export async function collectCalibration(config: Config, input: CalibrationInput
     const capture = scoreCapture();
     // The served evidence reasoner's weights and record retrieval; no LLM: the calibration is the posterior's.
     const reasoner = new EvidenceReasoner(config.priorWeights ?? {}, { onScores: capture.onScores });
-    const query = await openQueryService({ ...side, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: [reasoner], ...(config.gate ? { gate: config.gate } : {}), ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
+    const query = await openQueryService({ ...side, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: [reasoner], ...(input.concepts ?? {}), ...(config.gate ? { gate: config.gate } : {}), ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}) });
     assertNoLeakage(findLeakage(input.records, indexedRecords(query.artifacts.records.values())), { allowContentDuplicates: input.allowContentDuplicates });
     const truthOf = truthResolver(query.snapshot);
     const textTruth = (c: TextCase) => truthOf({ diagnosis: c.condition, icd10: null }).diseaseId;

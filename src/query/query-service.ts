@@ -153,6 +153,15 @@ export async function openQueryService(deps: {
   });
 }
 
+/**
+ * The concept layer's defaults, loaded once for several query services of one process (the
+ * calibration's folds open one per fit KG: issue 49): the shipped lexicon and the phrase embedder.
+ */
+export async function defaultConceptDeps(): Promise<{ lexicon: ConceptLexicon; phraseEmbedder: PhraseEmbedder }> {
+  const [lexicon, phraseEmbedder] = await Promise.all([shippedLexicon(), defaultPhraseEmbedder()]);
+  return { lexicon, phraseEmbedder };
+}
+
 /** WordLlama (static token embeddings, no download at run time) when installed; hashed n-grams otherwise. */
 async function defaultPhraseEmbedder(): Promise<PhraseEmbedder> {
   const loaded = await WordLlamaEmbedder.load();
