@@ -183,7 +183,7 @@ describe('dxgraph ask names the model that answered', () => {
     const { fakeResult } = await import('./http-fakes.js');
     const { DEFAULT_OPTIONS } = await import('../../src/query/contracts.js');
     const base = fakeResult({ text: 'cough', findings: [], age: null, sex: null, options: { ...DEFAULT_OPTIONS, reasoner: 'llm' } });
-    assert.match(formatResult({ ...base, model: 'SmolLM2-135M-Instruct.Q4_1 (local)' }), /Differential \(reasoner: llm, model SmolLM2-135M-Instruct\.Q4_1 \(local\)\)/);
+    assert.match(formatResult({ ...base, model: 'SmolLM2-135M-Instruct.Q8_0 (local)' }), /Differential \(reasoner: llm, model SmolLM2-135M-Instruct\.Q8_0 \(local\)\)/);
     assert.match(formatResult({ ...base, model: null, degraded: true }), /Differential \(reasoner: llm, degraded\)/);
   });
 });
