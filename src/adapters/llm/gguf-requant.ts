@@ -64,29 +64,42 @@ function tensorBytes(tensors: GgufTensor[], i: number, dataStart: number, fileLe
 export function q41ToQ80(src: Buffer): Buffer {
   const blocks = src.length / 20;
   const dst = Buffer.alloc(blocks * 34);
+  const out = new Int8Array(dst.buffer, dst.byteOffset, dst.length);
+  const half = halfTable();
   const x = new Float32Array(BLOCK);
   for (let b = 0; b < blocks; b++) {
     const s = b * 20;
-    const d = halfToFloat(src.readUInt16LE(s));
-    const m = halfToFloat(src.readUInt16LE(s + 2));
+    const d = half[src[s]! | (src[s + 1]! << 8)]!;
+    const m = half[src[s + 2]! | (src[s + 3]! << 8)]!;
     let amax = 0;
     for (let j = 0; j < 16; j++) {
       const q = src[s + 4 + j]!;
-      x[j] = Math.fround(Math.fround((q & 0x0f) * d) + m);
-      x[j + 16] = Math.fround(Math.fround((q >> 4) * d) + m);
+      x[j] = Math.fround((q & 0x0f) * d) + m; // the store into x rounds the sum to f32, as ggml's float arithmetic
+      x[j + 16] = Math.fround((q >> 4) * d) + m;
     }
     for (let j = 0; j < BLOCK; j++) amax = Math.max(amax, Math.abs(x[j]!));
     // quantize_row_q8_0_ref: the scale from the block's largest magnitude, values rounded half away from zero.
     const scale = Math.fround(amax / 127);
     const inv = scale ? Math.fround(1 / scale) : 0;
     const o = b * 34;
-    dst.writeUInt16LE(floatToHalf(scale), o);
+    const h = floatToHalf(scale);
+    [dst[o], dst[o + 1]] = [h & 0xff, h >> 8];
     for (let j = 0; j < BLOCK; j++) {
       const v = Math.fround(x[j]! * inv);
-      dst.writeInt8(Math.sign(v) * Math.round(Math.abs(v)), o + 2 + j);
+      out[o + 2 + j] = v < 0 ? -Math.round(-v) : Math.round(v);
     }
   }
   return dst;
+}
+
+let halves: Float32Array | null = null;
+/** Every half's value, once (65,536 entries): decoding two halves per block by table, not by arithmetic. */
+function halfTable(): Float32Array {
+  if (!halves) {
+    halves = new Float32Array(65536);
+    for (let h = 0; h < 65536; h++) halves[h] = halfToFloat(h);
+  }
+  return halves;
 }
 
 const f32 = new Float32Array(1);
