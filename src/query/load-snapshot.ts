@@ -95,11 +95,11 @@ async function readText(path: string, what: string): Promise<string> {
 }
 
 /**
- * records.jsonl, one row per line, read as a stream: at 1M records the file is ~1 GB, past
- * V8's longest string, so reading it whole failed ("Invalid string length").
+ * records.jsonl, one validated row per line, read as a stream: at 1M records the file is ~1 GB,
+ * past V8's longest string, so reading it whole failed ("Invalid string length"). The query
+ * service keeps the rows; eval's leakage check keeps only ids and digests (eval/indexed-records-file.ts).
  */
-async function readRecordRows(rowsPath: string): Promise<Map<string, RecordRow>> {
-  const records = new Map<string, RecordRow>();
+export async function* recordRowsOf(rowsPath: string): AsyncGenerator<RecordRow> {
   let i = 0;
   try {
     const lines = createInterface({ input: createReadStream(rowsPath, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -112,12 +112,17 @@ async function readRecordRows(rowsPath: string): Promise<Map<string, RecordRow>>
       } catch (e) {
         throw new ArtifactError(rowsPath, `record rows ${rowsPath}:${i} is corrupt`, { cause: e });
       }
-      records.set(row.id, row);
+      yield row;
     }
   } catch (e) {
     if (e instanceof ArtifactError) throw e;
     throw new ArtifactError(rowsPath, `record rows missing or unreadable at ${rowsPath}: ${errorMessage(e)}`, { cause: e });
   }
+}
+
+async function readRecordRows(rowsPath: string): Promise<Map<string, RecordRow>> {
+  const records = new Map<string, RecordRow>();
+  for await (const row of recordRowsOf(rowsPath)) records.set(row.id, row);
   return records;
 }
 
