@@ -23,7 +23,7 @@ import { buildQuestionCatalogue } from '../src/followups/question-model.js';
 import { followupKgFromSnapshot } from '../src/followups/snapshot-kg.js';
 import { createLogger } from '../src/logger.js';
 import { openQueryService, textInput } from '../src/query/query-service.js';
-import { createReasoners } from '../src/server.js';
+import { createReasoners } from '../src/query/served-query.js';
 import { openSource, parseSourceSpec } from '../src/sources/source-spec.js';
 import { runBuild } from '../kg-build/pipeline.js';
 import { VoiceAudit } from './lib/clinical-voice-audit.js';

@@ -19,7 +19,7 @@ import { recordInput } from '../src/eval/run-full.js';
 import { createLogger } from '../src/logger.js';
 import type { DiagnoseInput } from '../src/query/contracts.js';
 import { openQueryService } from '../src/query/query-service.js';
-import { createReasoners } from '../src/server.js';
+import { createReasoners } from '../src/query/served-query.js';
 import { openSource, parseSourceSpec } from '../src/sources/source-spec.js';
 
 const { values: a } = parseArgs({ options: { test: { type: 'string' }, input: { type: 'string', default: 'text' }, limit: { type: 'string', default: '100000' } } });

@@ -1,8 +1,8 @@
 import { neo4jJtiClaims } from './cds-hooks/jti-claims.js';
-import { createEmbedder } from './adapters/embeddings/index.js';
 import { GraphStore } from './adapters/neo4j/graph-store.js';
 import { DEFAULT_LIMITS, DEFAULT_REPORTS, DEFAULT_SESSIONS, type Config } from './config.js';
 import { assertSafeBinding, loadApiKeys } from './http/access.js';
+import { createApp } from './http/app.js';
 import { cachedProbe } from './http/cached-probe.js';
 import { listen, type CloseOptions } from './http/listen.js';
 import { Neo4jKgReader } from './http/neo4j-kg-reader.js';
@@ -10,15 +10,9 @@ import type { Logger } from './logger.js';
 import type { DiagnoseService } from './http/ports.js';
 import { errorMessage } from './errors.js';
 import { DiagnosePool } from './query/diagnose-pool.js';
-import { openQueryService, type QueryService } from './query/query-service.js';
+import type { QueryService } from './query/query-service.js';
+import { chatModels, openServedQuery } from './query/served-query.js';
 import { warmDifferencesQuery } from './query/warm-up.js';
-import { LlmDecomposer, loadDecomposePrompt } from './query/decompose-llm.js';
-import { EvidenceReasoner } from './reasoners/evidence-reasoner.js';
-import { loadKnowledgeFilterPrompt } from './gate/knowledge-filter.js';
-import { COMPACT_PROMPT_LIMITS, loadDiagnosePrompt } from './reasoners/llm-prompt.js';
-import { LlmReasoner } from './reasoners/llm-reasoner.js';
-import type { Reasoner } from './reasoners/reasoner.js';
-import { WithFallback } from './reasoners/with-fallback.js';
 import { openConsultation } from './sessions/create.js';
 import { openReports } from './reports/open-reports.js';
 
@@ -44,50 +38,8 @@ export interface StartServerOptions {
   port?: number;
 }
 
-/**
- * The chat model's module, imported only where an LLM is configured: it loads LangChain's OpenAI
- * client (hundreds of modules) that an offline server or CLI run never needs (issue 49).
- */
-const chatModels = () => import('./adapters/llm/chat-model.js');
-
-/**
- * The HTTP stack (express, helmet, cors, the rate limiter, the routes), imported when a server
- * starts: `dxgraph eval` and `ask` import this module for createReasoners and never listen
- * (their imports 0.2-0.3 s of CPU less, docs/testing.md Round 9).
- */
-const httpApp = () => import('./http/app.js');
-
-export async function createReasoners(config: Config, logger: Logger): Promise<Reasoner[]> {
-  const evidence = new EvidenceReasoner(config.priorWeights ?? {});
-  if (!config.llm.enabled) return [evidence];
-  const { chatModelLabel, createChatModel } = await chatModels();
-  const llm = new LlmReasoner({
-    chat: createChatModel(config), prompt: await loadDiagnosePrompt(), timeoutMs: config.llm.timeoutMs, model: chatModelLabel(config.llm),
-    // A small local model gives no treatment advice (llm-report-text.ts).
-    ...(config.llm.provider === 'local' ? { promptLimits: COMPACT_PROMPT_LIMITS, clinicalAdvice: false, capped: true } : {}),
-  });
-  return [evidence, new WithFallback(llm, evidence, { timeoutMs: config.llm.timeoutMs, logger })];
-}
-
-/** MedRAG eq. 8 by the LLM, constrained to the KG's concepts, when one is configured (else the rule path). */
-export async function createDecomposer(config: Config): Promise<LlmDecomposer | null> {
-  if (!config.llm.enabled || config.llm.decompose === false) return null;
-  return new LlmDecomposer({ chat: (await chatModels()).createChatModel(config), prompt: await loadDecomposePrompt(), timeoutMs: config.llm.timeoutMs });
-}
-
 /** Expired sessions are unreadable at once; this only bounds how long their sealed content stays on disk. */
 const PURGE_EVERY_MS = 60_000;
-
-/** The query service `serve` runs, on a connected GraphStore (also what each diagnose worker opens: diagnose-pool.ts). */
-export async function openServedQuery(config: Config, logger: Logger, graph: GraphStore): Promise<QueryService> {
-  const limits = config.limits ?? DEFAULT_LIMITS;
-  // FIND's knowledge filter (LLM only) runs on requests the gate assesses (docs/gate.md).
-  const knowledgeFilter = config.llm.enabled ? { chat: (await chatModels()).createChatModel(config), prompt: await loadKnowledgeFilterPrompt(), options: { timeoutMs: config.llm.timeoutMs } } : null;
-  return openQueryService({
-    graph, dataDir: config.dataDir, embedder: createEmbedder(config), reasoners: await createReasoners(config, logger), ...(config.gate ? { gate: config.gate } : {}), knowledgeFilter, differencesCache: config.query?.differencesCache ?? true, ...(config.query?.recordRetrieval ? { recordRetrieval: config.query.recordRetrieval } : {}),
-    limits: { maxFindings: limits.maxFindings, llmBudget: limits.llmBudget }, decomposer: await createDecomposer(config),
-  });
-}
 
 export async function startServer(opts: StartServerOptions): Promise<DxServer> {
   const { config, logger } = opts;
@@ -115,7 +67,6 @@ export async function startServer(opts: StartServerOptions): Promise<DxServer> {
     // With an LLM, its report is written in the background and fetched at an href (issue 48, src/reports).
     const reports = config.llm.enabled ? await openReports({ store, query, settings: config.reports ?? DEFAULT_REPORTS, logger }) : null;
     const sessions = await openConsultation({ snapshot: query.snapshot, query, store, newestBuild, calibration: query.artifacts.calibration, ...consultationSettings(config) });
-    const { createApp } = await httpApp();
     const app = createApp({
       query,
       kg: new Neo4jKgReader(graph),

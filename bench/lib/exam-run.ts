@@ -10,7 +10,7 @@ import { createLogger } from '../../src/logger.js';
 import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
 import { openQueryService, textInput, type QueryService } from '../../src/query/query-service.js';
 import { DEFAULT_EVIDENCE_OPTIONS, EvidenceReasoner } from '../../src/reasoners/evidence-reasoner.js';
-import { createReasoners } from '../../src/server.js';
+import { createReasoners } from '../../src/query/served-query.js';
 import { ConcatSource } from '../../src/sources/concat-source.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { loadNoteReader } from '../../kg-build/note-reader.js';

@@ -8,7 +8,7 @@ import type { Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
 import { openQueryService } from '../../src/query/query-service.js';
-import { createReasoners } from '../../src/server.js';
+import { createReasoners } from '../../src/query/served-query.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { splitFilter } from '../../src/sources/split.js';
 import { runBuild } from '../../kg-build/pipeline.js';

@@ -7,7 +7,7 @@ import { listen } from '../../src/http/listen.js';
 import { createLogger } from '../../src/logger.js';
 import { openQueryService } from '../../src/query/query-service.js';
 import { openReports } from '../../src/reports/open-reports.js';
-import { createReasoners } from '../../src/server.js';
+import { createReasoners } from '../../src/query/served-query.js';
 import type { Vignette } from './free-text-set.js';
 
 /**

@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { diagnosisToDisease } from '../../src/query/evaluate-ask.js';
 import { openQueryService, textInput } from '../../src/query/query-service.js';
-import { createReasoners } from '../../src/server.js';
+import { createReasoners } from '../../src/query/served-query.js';
 import { openSource, parseSourceSpec } from '../../src/sources/source-spec.js';
 import { runBuild } from '../../kg-build/pipeline.js';
 import type { Vignette } from './free-text-set.js';

@@ -6,7 +6,7 @@ import { InputError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { DEFAULT_OPTIONS, type DiagnoseOptions } from '../query/contracts.js';
 import { openQueryService, textInput } from '../query/query-service.js';
-import { createDecomposer, createReasoners } from '../server.js';
+import { createDecomposer, createReasoners } from '../query/served-query.js';
 import { formatResult, type AskFlags } from './query-commands.js';
 
 /** What `dxgraph ask` runs (flags, help and output format: query-commands.ts); loaded only when it runs (issue 49). */

@@ -22,7 +22,7 @@ export interface OpenedEval {
 /** `buildId`: the build the test records were checked against (eval-input.ts); a different current build is refused. */
 export async function openEvalTarget(opts: { config: Config; logger: Logger; hints: AnswerTypeHints | null; confidence: number; buildId?: string }): Promise<OpenedEval> {
   const [{ GraphStore }, { createEmbedder }, { openQueryService }, { createReasoners }, { createConsultation }] = await Promise.all([
-    import('../adapters/neo4j/graph-store.js'), import('../adapters/embeddings/index.js'), import('../query/query-service.js'), import('../server.js'), import('../sessions/create.js'),
+    import('../adapters/neo4j/graph-store.js'), import('../adapters/embeddings/index.js'), import('../query/query-service.js'), import('../query/served-query.js'), import('../sessions/create.js'),
   ]);
   const graph = new GraphStore(opts.config.neo4j);
   try {

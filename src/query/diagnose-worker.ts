@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { GraphStore } from '../adapters/neo4j/graph-store.js';
 import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
-import { openServedQuery } from '../server.js';
+import { openServedQuery } from './served-query.js';
 import { diagnoseJson } from './diagnose-json.js';
 import { toWire, type FromWorker, type ToWorker } from './worker-wire.js';
 
