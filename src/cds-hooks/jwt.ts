@@ -67,9 +67,9 @@ export interface Claims extends JWTPayload {
 export async function verifyJwt(token: string, o: VerifyOptions): Promise<Result<Claims, string>> {
   const skew = o.skewS ?? 30;
   const { jwtVerify, errors } = await loadJose();
-  const keySet = await keySetOf(o.keys);
   try {
-    const { payload } = await jwtVerify(token, keySet, {
+    // In the try: a key jose refuses when the set is first made is a refused token, not a 500.
+    const { payload } = await jwtVerify(token, await keySetOf(o.keys), {
       algorithms: ASYMMETRIC_ALGS, issuer: [...o.issuers], audience: o.audience, requiredClaims: ['exp', 'iat', 'jti'],
       clockTolerance: skew, currentDate: new Date(o.nowS * 1000),
     });
