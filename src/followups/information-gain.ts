@@ -20,6 +20,7 @@ import { hashString, seededRandom } from './rng.js';
 import type { Question } from './question-model.js';
 import { liveCandidates } from './information-gain-live.js';
 import { expectedEntropyYesNo, yesNoBaseline, type YesNoBaseline } from './gain-yes-no.js';
+import { COLLAPSED_TEMPERING, flattenPosterior, NEGLIGIBLE_GAIN } from './flatten-posterior.js';
 
 export interface InformationGainOptions {
   minProbability: number;
@@ -149,13 +150,21 @@ export function informationGainRanker(opts: Partial<InformationGainOptions> = {}
   return {
     name: 'information-gain',
     rank(ctx, limit) {
-      const prep = prepare(ctx, o);
-      const gainOf = (q: Question) => gain(ctx, q, o, prep);
-      const scored = o.exhaustive ? openQuestions(ctx).map((q) => ({ question: q, score: gainOf(q) })) : liveCandidates(ctx, prep.live, limit, gainOf);
-      scored.sort((a, b) => b.score - a.score || a.question.id.localeCompare(b.question.id));
-      return scored.slice(0, limit).map((s): ScoredQuestion => ({ ...s, ranker: 'information-gain', featureId: bestFeature(ctx, s.question, prep.live) }));
+      const ranked = rankOn(ctx, limit, o);
+      // A collapsed posterior gives every question a zero gain (flatten-posterior.ts): rank on it tempered.
+      if (ranked.length > 0 && ranked[0]!.score >= NEGLIGIBLE_GAIN) return ranked;
+      const flat = flattenPosterior(ctx.posterior, COLLAPSED_TEMPERING);
+      return flat === null ? ranked : rankOn({ ...ctx, posterior: flat }, limit, o);
     },
   };
+}
+
+function rankOn(ctx: RankContext, limit: number, o: InformationGainOptions): ScoredQuestion[] {
+  const prep = prepare(ctx, o);
+  const gainOf = (q: Question) => gain(ctx, q, o, prep);
+  const scored = o.exhaustive ? openQuestions(ctx).map((q) => ({ question: q, score: gainOf(q) })) : liveCandidates(ctx, prep.live, limit, gainOf);
+  scored.sort((a, b) => b.score - a.score || a.question.id.localeCompare(b.question.id));
+  return scored.slice(0, limit).map((s): ScoredQuestion => ({ ...s, ranker: 'information-gain', featureId: bestFeature(ctx, s.question, prep.live) }));
 }
 
 /**

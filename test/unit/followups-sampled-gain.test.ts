@@ -4,7 +4,8 @@ import { informationGain, informationGainRanker } from '../../src/followups/info
 import { FollowupModel } from '../../src/followups/model.js';
 import { addBernoulli, answerLogLikelihood, posterior } from '../../src/followups/posterior.js';
 import { buildQuestionCatalogue, type Question } from '../../src/followups/question-model.js';
-import type { RankContext } from '../../src/followups/ranker.js';
+import { openQuestions, type RankContext } from '../../src/followups/ranker.js';
+import { COLLAPSED_TEMPERING, flattenPosterior, NEGLIGIBLE_GAIN } from '../../src/followups/flatten-posterior.js';
 import { hashString, seededRandom } from '../../src/followups/rng.js';
 import { followupKgFromSnapshot } from '../../src/followups/snapshot-kg.js';
 import { RowCache } from '../../src/followups/sparse-rows.js';
@@ -100,6 +101,7 @@ describe('follow-ups: a several-of question\'s sampled gain, each answer pattern
     assert.ok(severalOf.length >= 3, `${severalOf.length} several-of questions`);
     let positive = 0;
     let withOptions = 0;
+    let collapsedSeen = 0;
     for (const c of [null, ...cases]) {
       const evidence = (c?.present ?? []).map((f) => ({ featureId: snapshot.features[f]!.id, present: true }));
       const p = posterior(model, { answers: [], evidence, demographics: null, prior: null });
@@ -112,10 +114,16 @@ describe('follow-ups: a several-of question\'s sampled gain, each answer pattern
       // The ranked questions report the same feature as the plain variance loop (several-of ones pick among options).
       const ranked = informationGainRanker().rank(ctx, 10);
       withOptions += ranked.filter((s) => s.question.options.length > 1).length;
-      for (const s of ranked) assert.equal(s.featureId, oracleFeature(ctx, s.question), s.question.id);
+      // A collapsed posterior (every gain negligible) is ranked tempered (flatten-posterior.ts): the feature is read there.
+      const flat = flattenPosterior(p, COLLAPSED_TEMPERING);
+      const collapsed = flat !== null && openQuestions(ctx).every((q) => informationGain(ctx, q) < NEGLIGIBLE_GAIN);
+      if (collapsed) collapsedSeen++;
+      const used = collapsed ? { ...ctx, posterior: flat } : ctx;
+      for (const s of ranked) assert.equal(s.featureId, oracleFeature(used, s.question), s.question.id);
     }
     assert.ok(positive > severalOf.length, `${positive} positive gains compared`);
     assert.ok(withOptions > 0, 'ranked questions with options among those compared');
+    assert.ok(collapsedSeen > 0 && collapsedSeen < cases.length + 1, `${collapsedSeen} collapsed posteriors among those compared`);
   });
 
   it('the model\'s cached log rows are the logs of its Bernoulli rows, and an answer\'s likelihood sums them as addBernoulli does', async () => {
