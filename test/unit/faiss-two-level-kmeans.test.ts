@@ -30,7 +30,7 @@ const dotAt = (a: Float32Array, i: number, b: Float32Array, j: number) => {
   return s;
 };
 
-/** The index L2-normalises what it is given (vector-index.ts normalizedRowsAt), in this arithmetic. */
+/** The index L2-normalises what it is given (vector-rows.ts normalizedRowsAt), in this arithmetic. */
 function renormalized(rows: Float32Array): Float32Array {
   const out = new Float32Array(rows.length);
   for (let r = 0; r < rows.length / DIM; r++) {

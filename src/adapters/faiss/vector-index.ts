@@ -1,10 +1,19 @@
 import { InputError } from '../../errors.js';
 import { defaultIdsPath, readIndexFiles, writeIndexFiles } from './index-files.js';
-import { patchHnswParams, patchIvfNprobe, patchIvfQuantizerHnsw } from './index-params.js';
-import { faiss, nativeVectors, type NativeIndex } from './native.js';
+import { defaultNlist, defaultNprobe, HNSW_QUANTIZER_FROM_LISTS, trainSampleSize } from './index-sizing.js';
+import { nativeVectors, type NativeIndex } from './native.js';
+import { newNative, type CreateIndexOptions } from './new-native.js';
 import { twoLevelKmeans } from './two-level-kmeans.js';
 import { writeWithHnswQuantizer } from './quantizer-swap.js';
 import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
+import { normalizedRows, normalizedRowsAt, rowCount, stridedRows, type Vectors } from './vector-rows.js';
+
+// The sizing rules, the creation options and the row type live beside this file; callers import them from here.
+export { chooseIndexKind, defaultNlist, defaultNprobe, HNSW_DEFAULTS, HNSW_QUANTIZER_FROM_LISTS, IVF_MANY_LISTS_FROM, quantizerEfSearch, trainPerList, trainSampleSize, type ChooseIndexKindOptions } from './index-sizing.js';
+export type { CreateIndexOptions } from './new-native.js';
+export type { Vectors } from './vector-rows.js';
+
+const ADD_CHUNK = 4096; // rows per native call: bounds the temporary number[] copy
 
 /**
  * VectorIndexLike over faiss-node: inner-product indexes on L2-normalised vectors, so
@@ -16,84 +25,6 @@ import type { IndexKind, VectorHit, VectorIndexLike } from './types.js';
  * are patched into the empty index's serialized form at creation (index-params.ts); FAISS
  * saves them with the index, so a loaded index searches as it was built to.
  */
-export interface CreateIndexOptions {
-  kind: IndexKind;
-  dim: number;
-  /** IVF only: number of inverted lists (build() derives it from the data size). */
-  nlist?: number;
-  /** HNSW only: graph degree M. */
-  hnswM?: number;
-  /** HNSW only: candidate list size while inserting (graph quality vs build time). */
-  hnswEfConstruction?: number;
-  /** HNSW only: candidate list size per search (FAISS uses max(efSearch, k)). */
-  hnswEfSearch?: number;
-  /** IVF only: inverted lists scanned per search (default: defaultNprobe(nlist)). */
-  nprobe?: number;
-  /** IVF only: how a query finds its lists (default: 'hnsw' from HNSW_QUANTIZER_FROM_LISTS lists). */
-  quantizer?: 'flat' | 'hnsw';
-}
-
-/**
- * HNSW defaults, measured on hashed-embedder record vectors at 100k (docs/benchmarks.md):
- * M 32 / efConstruction 40 (FAISS's) stalls at recall@10 0.964 for any efSearch >= 64
- * (generated records repeat texts, and a thin build leaves some rows unreachable);
- * M 16 / efConstruction 80 reaches 0.987 at efSearch 64, in the same build CPU, with
- * half the graph memory and faster queries (0.9 vs 1.5 ms).
- */
-export const HNSW_DEFAULTS = { m: 16, efConstruction: 80, efSearch: 64 } as const;
-
-/**
- * Lists scanned per search. Few lists (flat quantizer): ~1/64 of them, at least 5. FAISS's
- * nprobe = 1 gave recall@10 0.92 at 10k; at 100k (316 lists, hashed record vectors, idle
- * box) nprobe 4 / 5 / 8 gave 0.983 / 0.988 / 0.989 at 1.9 / 1.9 / 3.1 ms per query, and the
- * record search is a large share of a diagnose request's CPU, so 5. Many lists (HNSW
- * quantizer, n >= IVF_MANY_LISTS_FROM): ~1/512 of them, at least 16; at 1M (8192 lists)
- * nprobe 12 / 16 / 24 gave recall@10 0.979 / 0.993 / 0.996 at 2.4 / 3.0 / 4.1 ms (docs/benchmarks.md).
- */
-export const defaultNprobe = (nlist: number) =>
-  Math.min(nlist, nlist >= HNSW_QUANTIZER_FROM_LISTS ? Math.max(16, Math.round(nlist / 512)) : Math.max(5, Math.round(nlist / 64)));
-
-/** Rows as one flat Float32Array (n * dim, row-major) or one Float32Array per row. */
-export type Vectors = Float32Array | readonly Float32Array[];
-
-export interface ChooseIndexKindOptions {
-  /** Exact (flat) search below this many vectors. */
-  flatBelow: number;
-  approximate?: 'hnsw' | 'ivf';
-}
-
-export function chooseIndexKind(n: number, opts: ChooseIndexKindOptions): IndexKind {
-  return n < opts.flatBelow ? 'flat' : (opts.approximate ?? 'ivf');
-}
-
-/**
- * IVF sizes. Up to IVF_MANY_LISTS_FROM vectors: ~sqrt(n) lists (at least 39 training points
- * each, FAISS's own minimum) behind a flat quantizer. Beyond, a list scan is bound by memory
- * bandwidth (Debian's generic libfaiss reads ~2.8 GB/s of 512-d floats: 1M flat = 0.8 s),
- * so lists stay small (~128 rows, n/128 lists) and the centroids get an HNSW graph as their
- * quantizer, else scanning 8192 centroids would cost more than the lists. At 1M:
- * IVF1000 (flat quantizer) nprobe 8 gave recall@10 0.988 at 13.6 ms; IVF8192 (HNSW
- * quantizer, efSearch 64) nprobe 16 gave 0.993 at 3.0 ms.
- */
-export const IVF_MANY_LISTS_FROM = 500_000;
-export const HNSW_QUANTIZER_FROM_LISTS = 2048;
-/** The quantizer's efSearch: FAISS's 16 caps how many good lists it can name (recall stalled at 0.968 for nprobe 24). */
-export const quantizerEfSearch = (nprobe: number) => Math.max(64, 2 * nprobe);
-
-export const defaultNlist = (n: number) =>
-  n >= IVF_MANY_LISTS_FROM ? Math.round(n / 128) : Math.max(1, Math.min(Math.round(Math.sqrt(n)), Math.floor(n / 39)));
-
-/**
- * k-means sample per list: FAISS wants >= 39 and samples at most 256. Training costs
- * lists x sample x dim: 64 per list is seconds at 316 lists. Many lists are trained by
- * two-level k-means (two-level-kmeans.ts: ~2 sqrt(lists) x sample x dim), 32 rows each: the
- * sample is held twice while training (1M: 250k rows, 2 x 512 MB), less than the index itself.
- */
-export const trainPerList = (nlist: number) => (nlist >= HNSW_QUANTIZER_FROM_LISTS ? 32 : 64);
-export const trainSampleSize = (nlist: number) => trainPerList(nlist) * nlist;
-
-const ADD_CHUNK = 4096; // rows per native call: bounds the temporary number[] copy
-
 export class FaissVectorIndex implements VectorIndexLike {
   private readonly idSet: Set<string>;
   /**
@@ -268,55 +199,4 @@ export class FaissVectorIndex implements VectorIndexLike {
     const staging = this.native;
     await writeIndexFiles({ write: (path) => writeWithHnswQuantizer(staging, hnsw, path) }, meta, { indexPath, idsPath });
   }
-}
-
-function newNative(opts: CreateIndexOptions): NativeIndex {
-  const f = faiss();
-  const ip = f.MetricType.METRIC_INNER_PRODUCT;
-  if (opts.kind === 'flat') return new f.IndexFlatIP(opts.dim);
-  if (opts.kind === 'hnsw') {
-    const buf = f.Index.fromFactory(opts.dim, `HNSW${opts.hnswM ?? HNSW_DEFAULTS.m},Flat`, ip).toBuffer();
-    patchHnswParams(buf, { efConstruction: opts.hnswEfConstruction ?? HNSW_DEFAULTS.efConstruction, efSearch: opts.hnswEfSearch ?? HNSW_DEFAULTS.efSearch });
-    return f.Index.fromBuffer(buf);
-  }
-  const nlist = opts.nlist ?? 1;
-  const nprobe = opts.nprobe ?? defaultNprobe(nlist);
-  const hnswQuantizer = (opts.quantizer ?? (nlist >= HNSW_QUANTIZER_FROM_LISTS ? 'hnsw' : 'flat')) === 'hnsw';
-  const buf = f.Index.fromFactory(opts.dim, hnswQuantizer ? `IVF${nlist}_HNSW32,Flat` : `IVF${nlist},Flat`, ip).toBuffer();
-  patchIvfNprobe(buf, nprobe);
-  if (hnswQuantizer) patchIvfQuantizerHnsw(buf, { efSearch: quantizerEfSearch(nprobe) });
-  return f.Index.fromBuffer(buf);
-}
-
-function rowCount(vectors: Vectors, dim: number): number {
-  if (vectors instanceof Float32Array) {
-    if (vectors.length % dim !== 0) throw new InputError(`vector data length ${vectors.length} is not a multiple of dim ${dim}`, { field: 'vectors' });
-    return vectors.length / dim;
-  }
-  for (const v of vectors) if (v.length !== dim) throw new InputError(`vector of length ${v.length}, index dim is ${dim}`, { field: 'vectors' });
-  return vectors.length;
-}
-
-const range = (start: number, end: number) => Array.from({ length: end - start }, (_, i) => start + i);
-
-/** Rows [start, end) copied into one buffer and L2-normalised (zero rows stay zero). */
-function normalizedRows(vectors: Vectors, dim: number, start: number, end: number): Float32Array {
-  return normalizedRowsAt(vectors, dim, range(start, end));
-}
-
-/** Evenly strided rows: input order often follows the diagnosis, so a prefix would be biased. */
-function stridedRows(n: number, sample: number): number[] {
-  return Array.from({ length: sample }, (_, i) => Math.floor((i * n) / sample));
-}
-
-function normalizedRowsAt(vectors: Vectors, dim: number, rows: readonly number[]): Float32Array {
-  const out = new Float32Array(rows.length * dim);
-  rows.forEach((r, k) => {
-    const row = vectors instanceof Float32Array ? vectors.subarray(r * dim, (r + 1) * dim) : vectors[r]!;
-    let norm = 0;
-    for (let i = 0; i < dim; i++) norm += row[i]! * row[i]!;
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let i = 0; i < dim; i++) out[k * dim + i] = row[i]! * scale;
-  });
-  return out;
 }
