@@ -35,6 +35,10 @@ const cases: [string, number | null, 'M' | 'F' | null, string[]][] = [
   ["He's 16. His neck is twisted", 16, 'M', ['neck is twisted']],
   ['my grandma is 82, bad cough', 82, 'F', ['bad cough']],
   ['my son is 18 months, pulling at his ear', 1.5, 'M', ['pulling at his ear']],
+  // A carer opening with the relative, without "my" (issue 48): the text is about them.
+  ['Dad is 74 with COPD, more breathless', 74, 'M', ['COPD', 'more breathless']],
+  ["Mum's 81, off her food", 81, 'F', ['off her food']],
+  ['my nan is 79, coughing', 79, 'F', ['coughing']],
   ["he's 9 months and wheezy", 0.75, 'M', ['wheezy']],
   ["I'm 34 weeks pregnant", null, null, ['34 weeks pregnant']],
   ['My 3 year old has been pulling at his right ear', 3, 'M', ['pulling at his right ear']],
@@ -64,6 +68,16 @@ describe('text: demographics (table)', () => {
     assert.ok(span);
     assert.equal(text.slice(span.start, span.end), '45 yo M');
     assert.equal(analyzeClinicalText('cough').demographics.span, null);
+  });
+
+  it('a carer\'s opening relative is the patient; the same relative later in the text is still family', () => {
+    const carer = analyzeClinicalText('Dad is 74 with COPD, coughing more.');
+    assert.deepEqual(carer.findings.map((f) => [f.text, f.experiencer]), [['COPD', 'patient'], ['coughing more', 'patient']]);
+    const later = analyzeClinicalText("I'm 30 with chest pain. Mum is 70 with diabetes.");
+    const who = new Map(later.findings.map((f) => [f.text, f.experiencer]));
+    assert.deepEqual([who.get('chest pain'), who.get('diabetes')], ['patient', 'family']);
+    // What grandchildren call a grandparent is family too.
+    assert.deepEqual(analyzeClinicalText('My nan has diabetes.').findings.map((f) => f.experiencer), ['family']);
   });
 
   it('a relative the writer only mentions stays an "other" experiencer', () => {

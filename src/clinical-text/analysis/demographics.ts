@@ -13,17 +13,17 @@ export interface DemographicsScan {
   patientNouns: string[];
 }
 
-const MALE_NOUNS = ['male', 'man', 'boy', 'gentleman', 'son', 'father', 'dad', 'grandfather', 'grandpa', 'husband', 'brother', 'uncle'];
-const FEMALE_NOUNS = ['female', 'woman', 'girl', 'lady', 'daughter', 'mother', 'mom', 'mum', 'grandmother', 'grandma', 'wife', 'sister', 'aunt'];
+const MALE_NOUNS = ['male', 'man', 'boy', 'gentleman', 'son', 'father', 'dad', 'grandfather', 'grandpa', 'grandad', 'granddad', 'husband', 'brother', 'uncle'];
+const FEMALE_NOUNS = ['female', 'woman', 'girl', 'lady', 'daughter', 'mother', 'mom', 'mum', 'grandmother', 'grandma', 'nan', 'nana', 'nanna', 'gran', 'granny', 'wife', 'sister', 'aunt'];
 const NEUTRAL_NOUNS = ['baby', 'child', 'kid', 'toddler', 'infant', 'newborn'];
-const RELATIVES = ['son', 'daughter', 'boy', 'girl', 'father', 'dad', 'grandfather', 'grandpa', 'husband', 'brother', 'uncle', 'mother', 'mom', 'mum', 'grandmother', 'grandma', 'wife', 'sister', 'aunt', ...NEUTRAL_NOUNS];
+const RELATIVES = ['son', 'daughter', 'boy', 'girl', 'father', 'dad', 'grandfather', 'grandpa', 'grandad', 'granddad', 'husband', 'brother', 'uncle', 'mother', 'mom', 'mum', 'grandmother', 'grandma', 'nan', 'nana', 'nanna', 'gran', 'granny', 'wife', 'sister', 'aunt', ...NEUTRAL_NOUNS];
 const NOUN = `(?:baby\\s+)?(?:${[...MALE_NOUNS, ...FEMALE_NOUNS, ...NEUTRAL_NOUNS].join('|')}|M|F)`;
 const TAIL = String.raw`(?:\s*,?\s*(?<noun>${NOUN})\b)?`;
 const UNIT = String.raw`(?<unit>years?|yrs?|y|months?|mos?|mo|weeks?|wks?|days?)`;
 /** A child's age said without "old" ("my son is 18 months"): months, weeks or days only, so "is 34 years" stays as it was. */
 const CHILD_UNIT = String.raw`(?<unit>months?|mos?|weeks?|wks?|days?)`;
 /** What may follow a bare age ("I'm 34," / "He's 16.") so "I'm 34 weeks pregnant" is no age. */
-const AGE_END = String.raw`(?=\s*(?:[,.;!)]|$|\s+(?:and|but|yrs?|years?|yo|y\/o|${NOUN})\b))`;
+const AGE_END = String.raw`(?=\s*(?:[,.;!)]|$|\s+(?:and|but|with|w\/|yrs?|years?|yo|y\/o|${NOUN})\b))`;
 
 /** Ordered: the most specific forms first; each carries an age. An age over 89 is written "90+" once de-identified ("90+-year-old", "age 90+"): read as 90. */
 const AGE_PATTERNS: RegExp[] = [
@@ -50,8 +50,9 @@ const AGE_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\bI(?:['’]m|\s+am)\s+(?:(?:only|just|about|nearly|almost|a)\s+)?(?<age>\d{1,3})${AGE_END}${TAIL}`, 'gi'),
   // "He's 16", "she is 82", "he's 9 months"
   new RegExp(String.raw`\b(?<noun>he|she)(?:['’]s|\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})(?:\s*${CHILD_UNIT})?${AGE_END}`, 'gi'),
-  // "my grandma is 82", "my son is 18 months"
-  new RegExp(String.raw`\bmy\s+(?<noun>${RELATIVES.join('|')})\s+(?:is|who\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})(?:\s*${CHILD_UNIT})?${AGE_END}`, 'gi'),
+  // "my grandma is 82", "my son is 18 months"; a carer opening with the relative, "Dad is 74 with
+  // COPD", "Mum's 82": the text is about them (anywhere else, "Dad is 70" without "my" may be family history).
+  new RegExp(String.raw`(?:\bmy\s+|^\s*)(?<noun>${RELATIVES.join('|')})(?:\s+(?:is|who\s+is)|['’]s)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})(?:\s*${CHILD_UNIT})?${AGE_END}`, 'gi'),
 ];
 
 const SEX_PATTERNS: RegExp[] = [

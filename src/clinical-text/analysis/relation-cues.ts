@@ -2,7 +2,7 @@ import type { CueDef } from './cue-lexicon.js';
 /**
  * Relation phrases: who, other than the patient, has the finding ("mother's also had", "roommate
  * who lives with us was diagnosed with"). Each is a head (a noun or its "'s") then a tail (an
- * adverb, then a verb): 144 heads by 374 tails, 53,856 phrases. Written out they cost
+ * adverb, then a verb): 156 heads by 374 tails, 58,344 phrases. Written out they cost
  * ~0.3 s of CPU in every process that imports the text reader, so the matcher (cue-trie.ts)
  * is given the heads and tails and joins them when a sentence walks into them.
  */
@@ -10,6 +10,8 @@ const FAMILY_NOUNS = [
   'mother', 'mom', 'mum', 'mommy', 'father', 'dad', 'daddy', 'sister', 'brother', 'sibling', 'siblings', 'parent', 'parents', 'aunt',
   'uncle', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'granny', 'grandparent', 'grandparents', 'cousin', 'twin', 'relative',
   'relatives', 'family',
+  // What grandchildren call them: "my nan has diabetes" is the grandmother's.
+  'nan', 'nana', 'nanna', 'gran', 'grandad', 'granddad',
   // A sibling named with the adjective that tells them apart: "her older brother has a cough" is the brother's cough.
   'older brother', 'younger brother', 'big brother', 'little brother', 'baby brother', 'twin brother', 'older sister', 'younger sister',
   'big sister', 'little sister', 'baby sister', 'twin sister', 'older sibling', 'older siblings', 'younger sibling', 'younger siblings',
