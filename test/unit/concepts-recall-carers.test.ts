@@ -6,7 +6,9 @@ import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-voca
  * Findings the reader had missed or misread in the dev cases whose truth ranked low (issue 48,
  * docs/free-text.md "30 Nov: recall of the low-ranked truths, second pass"): a carer's opening
  * relative read as family history, coughing fits named in another clause than the cough, a
- * toddler's ear pulling and night screaming, greasy stools, lay words for COPD, blue lips.
+ * toddler's ear pulling and night screaming, greasy stools, lay words for COPD, blue lips, pain
+ * words that named a site but not the pain ("polyarthralgia"), a croupy child taken "out into the
+ * cold" read as knocked out cold.
  * Sentences written for this test.
  */
 describe('reading: findings behind the low-ranked truths, second pass (DDXPlus question set with the lexicon)', () => {
@@ -49,6 +51,21 @@ describe('reading: findings behind the low-ranked truths, second pass (DDXPlus q
     const got = read('Has had bad lungs from smoking for years.');
     has(got, COPD);
     has(got, /^\+Do you smoke cigarettes/);
+  });
+
+  it('a pain word that names its site is the pain question too: "polyarthralgia", "sciatica", "backache"', () => {
+    const PAIN = /^\+Do you have pain somewhere/;
+    for (const text of ['Polyarthralgia of the ankles.', 'Sciatica down the left leg.', 'Backache for a week.', 'Mastalgia, cyclical.']) {
+      const got = read(text);
+      has(got, PAIN);
+      has(got, /^\+pain location/);
+    }
+  });
+
+  it('taking a child "out into the cold" is no loss of consciousness; "out cold" still is', () => {
+    const LOC = /^\+Did you lose consciousness/;
+    lacks(read('Barky cough, better when we took him out into the cold night air.'), LOC);
+    has(read('He was out cold for a minute.'), LOC);
   });
 
   it('blue lips are cyanosis, which DDXPlus does not ask: never left to the embedding fallback (its nearest form was "lips huge", a swelling)', () => {
