@@ -94,7 +94,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
   const rows = createWriteStream(join(tmpDir, 'records.jsonl'), { encoding: 'utf8' });
   let records: WritableIndex | null = null;
   let dim = 0;
-  let batch: { id: string; diagnosis: string; diseaseId: string; text: string; embed: string; fromNotes: boolean }[] = [];
+  let batch: { id: string; diagnosis: string; diseaseId: string; text: string; summary: string; embed: string; fromNotes: boolean }[] = [];
   let noteRecords = 0;
   let done = 0;
   // The lexical index holds the same rows in the same order (records.jsonl), so a hit's row is the record's.
@@ -128,7 +128,7 @@ export async function buildIndexes(input: IndexInput, options: Partial<IndexOpti
       for await (const row of readSpool(input.spoolPath)) {
         const diseaseId = input.diseaseOf.get(row.diagnosis);
         if (diseaseId === undefined) continue;
-        batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text, embed: row.embed ?? row.text, fromNotes: row.embed !== undefined });
+        batch.push({ id: row.id, diagnosis: row.diagnosis, diseaseId, text: row.text, summary: row.summary, embed: row.embed ?? row.text, fromNotes: row.embed !== undefined });
         if (batch.length >= opts.embedBatch) await flush();
       }
       await flush();

@@ -6,6 +6,12 @@ import type { AnswerType, NormalizedRecord } from '../src/domain/record.js';
 import type { RawDiagnosis } from './cluster-diseases.js';
 import { featureKey } from './feature-key.js';
 import { emptyTally, tally, type DemographicTally } from '../src/domain/demographics.js';
+import { recordSummary } from '../src/presentation/record-summary.js';
+import { shippedVoice } from '../src/presentation/shipped-voice.js';
+import { EMERGENT_CANDIDATE } from '../src/clinical-text/concepts/tiers.js';
+
+/** A record's findings a summary may name: not an emergent candidate phrase (it may be one patient's words: k is known after the scan). */
+const summarised = (r: NormalizedRecord): NormalizedRecord => ({ ...r, findings: r.findings.filter((f) => f.concept?.vocabulary !== EMERGENT_CANDIDATE) });
 
 /**
  * Stage 0: the one pass over the source. Sources stream, so everything later stages need
@@ -35,6 +41,8 @@ export interface SpoolRow {
   id: string;
   diagnosis: string;
   text: string;
+  /** The record as a clinician reads it (presentation/record-summary.ts), shown for a similar record instead of `text`. */
+  summary: string;
   /** NormalizedRecord.retrievalText: what the record index embeds instead of `text` (the spool is deleted after the build). */
   embed?: string;
   /** NormalizedRecord.incomplete, with the features its notes deny: with the present ones, what the record says anything about. */
@@ -72,6 +80,15 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
   let recordCount = 0;
   let excluded = 0;
   let absentFindings = 0;
+  // A feature's label is rendered once per build, not once per record that shows it.
+  const labels = new Map<string, string>();
+  const voice = shippedVoice();
+  const labelOf = (f: NormalizedRecord['findings'][number]): string => {
+    const key = featureKey(f);
+    let label = labels.get(key);
+    if (label === undefined) labels.set(key, (label = voice.label(f)));
+    return label;
+  };
   try {
     for await (const r of input.records) {
       if (input.include && !input.include(r)) {
@@ -98,7 +115,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
       tally(d.demographics, r);
       if (r.icd10) d.icd.set(r.icd10, (d.icd.get(r.icd10) ?? 0) + 1);
       diag.set(r.diagnosis, d);
-      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}), ...(r.retrievalText != null ? { noted: true as const } : {}), ...(r.incomplete ? { incomplete: { absent: [...denied].sort() } } : {}) };
+      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, summary: recordSummary(summarised(r), labelOf), features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}),  ...(r.retrievalText != null ? { noted: true as const } : {}), ...(r.incomplete ? { incomplete: { absent: [...denied].sort() } } : {}) };
       hash.update(`${r.id}\u0000${r.diagnosis}\u0000${row.features.join(',')}\n`);
       if (!out.write(JSON.stringify(row) + '\n')) await once(out, 'drain');
       recordCount++;

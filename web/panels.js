@@ -65,7 +65,8 @@ function reportText(r) {
 export function renderRecords(records) {
   fill($('records-summary'), `Show ${records.length} similar past record${records.length === 1 ? '' : 's'}`);
   fill($('records'), records.map((r) =>
-    el('li', {}, el('strong', {}, r.diagnosis), ` — similarity ${r.similarity.toFixed(3)}`, el('pre', {}, r.text))));
+    // The summary is the record in the clinical voice; builds before it have only the source's text.
+    el('li', {}, el('strong', {}, r.diagnosis), ` — similarity ${r.similarity.toFixed(3)}`, r.summary ? el('p', {}, r.summary) : el('pre', {}, r.text))));
 }
 
 export function renderTriples(triples) {

@@ -103,7 +103,7 @@ function recordsOf(kg: KgSnapshot, q: string, knn: TfidfKnn, centroid: TfidfCent
   }
   const retrieved = knn.neighbours(q).map((nb, i) => {
     const at = byName.get(nb.label.toLowerCase());
-    return { id: `nb${i}`, similarity: nb.similarity, diagnosis: nb.label, diseaseId: at === undefined ? null : kg.diseases[at]!.id, text: '' };
+    return { id: `nb${i}`, similarity: nb.similarity, diagnosis: nb.label, diseaseId: at === undefined ? null : kg.diseases[at]!.id, text: '', summary: null };
   });
   return { retrieved, profiles };
 }

@@ -136,7 +136,14 @@ export const DiagnoseResultSchema = z.object({
     chosenSubcategory: SubcategoryVoteSchema.nullable(),
     differencesKg: z.array(TripleSchema),
     retrieved: z.array(
-      z.object({ id: z.string(), similarity: z.number(), diagnosis: z.string(), diseaseId: z.string().nullable(), text: z.string() }),
+      z.object({
+        id: z.string(),
+        similarity: z.number(),
+        diagnosis: z.string(),
+        diseaseId: z.string().nullable(),
+        text: z.string().describe("The record's text as its source rendered it (what the record index embeds; for DDXPlus, the patient questionnaire)"),
+        summary: z.string().nullable().describe("What a clinician reads: the record's findings by their clinical labels, after age and sex; null for builds made before it"),
+      }),
     ),
     retrieval: z
       .object({ mode: z.enum(['dense', 'lexical', 'hybrid', 'find', 'none']), note: z.string().nullable() })

@@ -28,7 +28,7 @@ export function compactTrace(result: DiagnoseResult, caps = SUMMARY_CAPS): Diagn
     return `${s.slice(0, caps.textChars)}…`;
   };
   const matches = bestPerFinding(t.matches, caps.matchesPerFinding);
-  const retrieved = t.retrieved.slice(0, caps.retrieved).map((r) => ({ ...r, text: clip(r.text) }));
+  const retrieved = t.retrieved.slice(0, caps.retrieved).map((r) => ({ ...r, text: clip(r.text), summary: r.summary === null ? null : clip(r.summary) }));
   const gate = t.gate ? { ...t.gate, sentences: t.gate.sentences.slice(0, caps.gateSentences).map((s) => ({ ...s, text: clip(s.text) })) } : null;
   const omitted: TraceOmitted = {
     matches: t.matches.length - matches.length,

@@ -79,7 +79,10 @@ export interface RetrievedRecord {
   similarity: number;
   diagnosis: string;
   diseaseId: string | null;
+  /** The record's own text as the source rendered it (what the record index embeds). */
   text: string;
+  /** What a clinician reads: the record's findings by their clinical labels (presentation/record-summary.ts); null for builds before it. */
+  summary: string | null;
 }
 
 export interface FollowUpQuestion {

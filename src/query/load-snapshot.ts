@@ -84,7 +84,8 @@ const ManifestSchema = z.object({
   uncalibrated: z.string().optional(),
 });
 
-const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string(), notes: z.boolean().optional() });
+// `summary`: the record in the clinical voice (presentation/record-summary.ts); absent in builds before it.
+const RecordRowSchema = z.object({ id: z.string(), diagnosis: z.string(), diseaseId: z.string().nullable().default(null), text: z.string(), summary: z.string().optional(), notes: z.boolean().optional() });
 
 async function readText(path: string, what: string): Promise<string> {
   try {

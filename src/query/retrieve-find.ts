@@ -43,7 +43,7 @@ export async function retrieveForQuery(deps: RetrieveRecordsDeps & { find: FindR
   // FIND's order (chunk counts) is kept; the similarity shown is the record's best chunk.
   return found.records.flatMap((r) => {
     const row = deps.records.get(r.recordId);
-    return row ? [{ id: row.id, similarity: r.bestSimilarity, diagnosis: row.diagnosis, diseaseId: row.diseaseId, text: row.text }] : [];
+    return row ? [{ id: row.id, similarity: r.bestSimilarity, diagnosis: row.diagnosis, diseaseId: row.diseaseId, text: row.text, summary: row.summary ?? null }] : [];
   });
 }
 

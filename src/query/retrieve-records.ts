@@ -36,6 +36,8 @@ export interface RecordRow {
   diagnosis: string;
   diseaseId: string | null;
   text: string;
+  /** The record in the clinical voice (presentation/record-summary.ts); absent in builds before it. */
+  summary?: string;
   /** Read from a note (builds before the flag: absent on every row). */
   notes?: boolean;
 }
@@ -76,7 +78,7 @@ export async function retrieveRecords(deps: RetrieveRecordsDeps, input: Retrieve
   const hits = mode === 'hybrid' ? fuse(dense, words, k) : mode === 'lexical' ? words : dense;
   return hits.flatMap((h) => {
     const row = deps.records.get(h.id);
-    return row ? [{ id: row.id, similarity: h.score, diagnosis: row.diagnosis, diseaseId: row.diseaseId, text: row.text }] : [];
+    return row ? [{ id: row.id, similarity: h.score, diagnosis: row.diagnosis, diseaseId: row.diseaseId, text: row.text, summary: row.summary ?? null }] : [];
   });
 }
 

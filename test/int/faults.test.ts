@@ -322,6 +322,8 @@ describe("faults: the worker's Neo4j killed and restarted, broken indexes, broke
         assert.ok(prompts.some((p) => p.includes('cough')), 'the prompts were captured');
         for (const prompt of prompts) assert.doesNotMatch(prompt, /\b87\b|sex F|female/);
         assert.ok(r.json.trace.retrieved.every((x: any) => !/^age: \d|^sex: (male|female)/m.test(x.text)));
+        // The clinical summary of each record starts with its age and sex when the build kept them: here it did not.
+        assert.ok(r.json.trace.retrieved.length > 0 && r.json.trace.retrieved.every((x: any) => typeof x.summary === 'string' && !/^(Male|Female|\d+)\b/.test(x.summary)));
       } finally {
         await s.close({ drainMs: 500, lingerMs: 0 });
         await fake.close();

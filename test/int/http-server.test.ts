@@ -96,6 +96,8 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
     assert.ok(trace.differencesKg.length > 0 && trace.differencesKg.every((t: any) => t.relation && t.subject && t.object));
     assert.equal(trace.retrieved.length, 10);
     assert.ok(trace.retrieved.every((x: any) => typeof x.similarity === 'number' && x.diagnosis));
+    // A coded record reads in the clinical voice (issue 48): its labels, never the DDXPlus questionnaire.
+    assert.ok(trace.retrieved.every((x: any) => typeof x.summary === 'string' && /^(Male|Female), \d+: /.test(x.summary) && !/\?|\byour?\b/i.test(x.summary)), JSON.stringify(trace.retrieved[0]));
     for (const stage of ['decompose', 'match', 'vote', 'differencesKg', 'retrieve', 'reason', 'total']) assert.equal(typeof trace.timingsMs[stage], 'number', stage);
     assert.ok(followUps.length > 0);
     assert.equal(r.json.reasoner, 'evidence');

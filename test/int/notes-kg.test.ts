@@ -209,6 +209,8 @@ describe('a KG learned from clinical notes (issue 24; real Neo4j, faiss-node, HP
     assert.equal(retrieved[0]!.diseaseId, want, 'the most similar note is one of the right disease');
     // Each record shows the findings read from its note, never the note.
     for (const r of retrieved) assert.ok(!/\b(HPI|Assessment|Plan):/.test(r.text), r.text);
+    // And reads in the clinical voice: its findings' labels, no question text (issue 48).
+    for (const r of retrieved) assert.ok(r.summary !== null && r.summary.length > 0 && !/\?|\byour?\b/i.test(r.summary), r.summary ?? 'no summary');
   });
 
   it('duplicate ids are reported, not a crash', async () => {

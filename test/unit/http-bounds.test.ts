@@ -28,7 +28,7 @@ function bigResult(input: DiagnoseInput, findings: number, perFinding: number, r
       })),
       votes: Array.from({ length: 30 }, (_, i) => ({ subcategoryId: `sub:${i}`, name: `Sub ${i}`, votes: 30 - i })),
       differencesKg: Array.from({ length: 400 }, (_, i) => ({ subject: `D${i % 7}`, relation: 'HAS_MANIFESTATION', object: `f${i}`, subjectId: null, objectId: null, weight: 0.5 })),
-      retrieved: Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, similarity: 0.5, diagnosis: 'Disease A', diseaseId: 'dis:a', text: 'x'.repeat(recordChars) })),
+      retrieved: Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, similarity: 0.5, diagnosis: 'Disease A', diseaseId: 'dis:a', text: 'x'.repeat(recordChars), summary: null })),
     },
   };
 }

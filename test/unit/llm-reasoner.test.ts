@@ -35,7 +35,7 @@ const ctx: ReasonerContext = {
   votes: [{ subcategoryId: 'sub:inf', name: 'Infections', votes: 1 }],
   candidates: [{ subcategoryId: 'sub:inf', name: 'Infections', votes: 1 }],
   differencesKg: [{ subject: 'Pneumonia', relation: 'HAS_MANIFESTATION', object: 'fever', subjectId: 'dis:pneu', objectId: 'feat:fever', weight: 0.9 }],
-  retrieved: [{ id: 'r1', similarity: 0.88, diagnosis: 'Pneumonia', diseaseId: 'dis:pneu', text: 'RECORD-TEXT-r1 fever, crackles' }],
+  retrieved: [{ id: 'r1', similarity: 0.88, diagnosis: 'Pneumonia', diseaseId: 'dis:pneu', text: 'RECORD-TEXT-r1 fever, crackles', summary: null }],
   followUps: [{ id: 'q1', featureId: 'feat:cough', text: 'Do you have a cough?', score: 1, ranker: 'sigma' }],
   snapshot,
   signal: null,

@@ -42,7 +42,7 @@ describe('reasoner: offline evidence reasoner', () => {
   it("the neighbours' diagnoses tip a close call", async () => {
     const { snapshot } = await tinyKg();
     const base = new EvidenceReasoner({ unreportedWeight: 0 });
-    const near = (id: string, d: string): RetrievedRecord => ({ id, similarity: 0.9, diagnosis: d, diseaseId: snapshot.diseases.find((x) => x.name === d)!.id, text: '' });
+    const near = (id: string, d: string): RetrievedRecord => ({ id, similarity: 0.9, diagnosis: d, diseaseId: snapshot.diseases.find((x) => x.name === d)!.id, text: '', summary: null });
     const plain = await base.reason(ctx(snapshot, [['fever', 'present']]));
     const knn = await base.reason(ctx(snapshot, [['fever', 'present']], [near('a', 'Measles'), near('b', 'Measles'), near('c', 'Measles')]));
     assert.notEqual(plain.differential[0]!.disease, 'Measles');

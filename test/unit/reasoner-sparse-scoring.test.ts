@@ -23,7 +23,7 @@ function variants(s: KgSnapshot, c: VocabCase, i: number): ReasonerContext[] {
   const other = s.manifestations[(c.disease + 1) % s.diseases.length]!.features;
   const denied = { ...full, matches: [...full.matches, ...[...other].slice(0, 2).map((f, k) => ({ findingIndex: 100 + k, featureId: s.features[f]!.id, featureText: s.features[f]!.text, similarity: 0.9, polarity: 'absent' as const }))] };
   const sub = s.subcategories[s.diseaseSubcategory[c.disease]!]!;
-  const priors: ReasonerContext = { ...short, votes: [{ subcategoryId: sub.id, name: sub.name, votes: 2 }], retrieved: [{ id: 'r', similarity: 0.8, diagnosis: s.diseases[c.disease]!.name, diseaseId: s.diseases[(c.disease + i) % s.diseases.length]!.id, text: '' }] };
+  const priors: ReasonerContext = { ...short, votes: [{ subcategoryId: sub.id, name: sub.name, votes: 2 }], retrieved: [{ id: 'r', similarity: 0.8, diagnosis: s.diseases[c.disease]!.name, diseaseId: s.diseases[(c.disease + i) % s.diseases.length]!.id, text: '', summary: null }] };
   const calibrated: ReasonerContext = { ...denied, calibration: { method: 'temperature', kinds: { coded: { b0: 0.3, b1: 0.5, tail: 4, mix: { weight: 0.1, beta: 0.05 } } } } };
   return [full, short, denied, priors, calibrated];
 }
