@@ -50,7 +50,9 @@ export function renderDiagnosePrompt(prompt: PromptFile, ctx: ReasonerContext, L
     patient: patientText(ctx),
     records: ctx.retrieved
       .slice(0, LIMITS.records)
-      .map((r, i) => `[${i + 1}] diagnosis: ${r.diagnosis} (similarity ${r.similarity.toFixed(3)})\n${clip(r.text, LIMITS.recordChars)}`)
+      // The summary (clinical labels) where the build has one: the report speaks to a clinician, and
+      // the same characters hold about twice the findings of a DDXPlus questionnaire's text.
+      .map((r, i) => `[${i + 1}] diagnosis: ${r.diagnosis} (similarity ${r.similarity.toFixed(3)})\n${clip(r.summary ?? r.text, LIMITS.recordChars)}`)
       .join('\n\n') || '(none retrieved)',
     differences: renderTriples(takeAcrossSubjects(ctx.differencesKg, LIMITS.triples), LIMITS.grouped ?? false) || '(empty)',
     diseases: ctx.snapshot.diseases.map((d) => `- ${d.name}`).join('\n'),

@@ -139,6 +139,11 @@ describe('diagnose prompt limits', () => {
     const full = renderDiagnosePrompt(await loadDiagnosePrompt(), many).user;
     assert.equal((full.match(/HAS_MANIFESTATION/g) ?? []).length, 90, 'the default limits keep every triple under 150');
     assert.match(full, /^\(Alpha, HAS_MANIFESTATION, Alpha-feature-0\)$/m, 'one triple per line by default');
+    // A record's clinical summary is what the LLM reads where the build has one (the questionnaire text is not sent).
+    const summarised = { ...ctx, retrieved: [{ ...ctx.retrieved[0]!, text: 'Do you have a fever? yes', summary: 'Female, 10: Fever; Productive cough' }] };
+    const withSummary = renderDiagnosePrompt(await loadDiagnosePrompt(), summarised).user;
+    assert.match(withSummary, /^Female, 10: Fever; Productive cough$/m);
+    assert.doesNotMatch(withSummary, /Do you have a fever/);
     const weighted = { ...ctx, differencesKg: [{ ...triple('Alpha', 0), weight: 0.5 }, { ...triple('Alpha', 1), relation: 'HAS_RISK_FACTOR', weight: 0.25 }, { ...triple('Alpha', 2), weight: null }] };
     assert.match(renderDiagnosePrompt(await loadDiagnosePrompt(), weighted, COMPACT_PROMPT_LIMITS).user, /^Alpha HAS_MANIFESTATION: Alpha-feature-0 0\.50; Alpha-feature-2\nAlpha HAS_RISK_FACTOR: Alpha-feature-1 0\.25$/m);
   });
