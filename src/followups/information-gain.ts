@@ -177,12 +177,14 @@ function rankOn(ctx: RankContext, limit: number, o: InformationGainOptions): Sco
 function bestFeature(ctx: RankContext, q: Question, live: readonly number[]): string {
   if (q.options.length === 1) return q.options[0]!.featureId;
   const shown = liveFeatures(ctx, live);
-  let best = q.options[0]!.featureId;
+  let best = (q.options.find((o) => !ctx.knownFeatures.has(o.featureId)) ?? q.options[0]!).featureId;
   let bestVar = -1;
   let untouchedDone = false;
   const post = ctx.posterior;
   const p = new Float64Array(live.length);
   for (const o of q.options) {
+    // An option the description already gave is not what the question asks about.
+    if (ctx.knownFeatures.has(o.featureId)) continue;
     if (!shown.has(o.featureId)) {
       if (untouchedDone) continue;
       untouchedDone = true;
