@@ -6,6 +6,7 @@ import { nameTokens, namesConflict } from './name-guard.js';
 import { normalizeName, uniqueSlugIds } from './text.js';
 import { dot, embedAll } from './vectors.js';
 import { addTallies, type DemographicTally } from '../src/domain/demographics.js';
+import diseaseNames from '../datasets/lexicon/disease-names.json' with { type: 'json' };
 
 // MedRAG eq. 3: E_L3 = C(E_L3raw, E) — agglomerative clustering of embedded raw diagnosis strings.
 
@@ -117,16 +118,22 @@ async function cutClusters(groups: NameGroup[], embeddings: Embeddings, opts: Cl
   return out;
 }
 
-/** The most frequent raw spelling names the disease (MedRAG 4.1.1); the others become aliases. */
+/** Clinicians' spellings of names a source release misspells (datasets/lexicon/disease-names.json). */
+const CORRECTED: Readonly<Record<string, string>> = diseaseNames.corrections;
+
+/**
+ * The most frequent raw spelling names the disease (MedRAG 4.1.1), as clinicians spell it where the
+ * source misspells it; the other spellings (and a corrected one) become aliases.
+ */
 function nameCluster(members: RawDiagnosis[]): { name: string; aliases: string[]; icd10: string | null; recordCount: number; members: RawDiagnosis[] } {
   const sorted = [...members].sort((a, b) => b.count - a.count || a.raw.localeCompare(b.raw));
-  const name = sorted[0]!.raw;
+  const name = CORRECTED[sorted[0]!.raw] ?? sorted[0]!.raw;
   const icdVotes = new Map<string, number>();
   for (const m of members) if (m.icd10) icdVotes.set(m.icd10, (icdVotes.get(m.icd10) ?? 0) + m.count);
   const icd10 = [...icdVotes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
   return {
     name,
-    aliases: sorted.slice(1).map((m) => m.raw).sort(),
+    aliases: sorted.map((m) => m.raw).filter((raw) => raw !== name).sort(),
     icd10,
     recordCount: members.reduce((s, m) => s + m.count, 0),
     members,
