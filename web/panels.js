@@ -83,7 +83,7 @@ export function renderTrace(result) {
     el('ol', {}, result.differential.slice(0, 5).map((d) =>
       el('li', {}, `${d.disease} ${pct(d.score)}`, el('ul', {}, d.evidence.map((e) => el('li', {}, e)))))),
     el('h3', {}, 'Matched graph features'),
-    el('ul', {}, t.matches.map((m) => el('li', {}, `${m.polarity === 'absent' ? 'no ' : ''}${m.featureText} (similarity ${m.similarity.toFixed(2)})`))),
+    el('ul', {}, t.matches.map((m) => el('li', {}, `${m.polarity === 'absent' ? 'no ' : ''}${m.featureLabel ?? m.featureText} (similarity ${m.similarity.toFixed(2)})`))),
     el('h3', {}, 'Chosen subcategory'),
     el('p', {}, t.chosenSubcategory ? `${t.chosenSubcategory.name} (${t.chosenSubcategory.votes} votes)` : 'none'),
     el('p', { class: 'help' }, timings));

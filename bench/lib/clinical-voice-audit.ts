@@ -1,7 +1,8 @@
 /**
  * What a clinician reads in one answer, checked against the clinical voice (issue 48 items 2-3):
  * follow-up questions, the differential's evidence labels, the differences KG's manifestation and
- * key-difference labels, and manifestations shown under 30% of their disease's records. Counts
+ * key-difference labels, the matched features, the similar records' summaries, and manifestations shown under 30% of their
+ * disease's records. Counts
  * and the worst examples; never patient text (labels and questions are the KG's).
  */
 import type { DiagnoseResult } from '../../src/query/contracts.js';
@@ -54,6 +55,16 @@ export class VoiceAudit {
         const kd = /^key difference \(\w+\): (.*?): \d+% in /.exec(line);
         if (kd) this.label('differential evidence (key difference)', kd[1]!);
       }
+    }
+    for (const m of res.trace.matches) this.label('matched feature', m.featureLabel ?? m.featureText);
+    // A similar record's summary: "Female, 10: <label>; <label>; …" (a build before summaries shows its source text: counted as missing).
+    for (const r of res.trace.retrieved) {
+      if (r.summary === null) {
+        this.label('similar record (no summary)', r.text.split('\n')[0] ?? '');
+        continue;
+      }
+      const findings = r.summary.replace(/^(?:(?:Male|Female)(?:, \d+)?|\d+): /, '');
+      if (findings !== 'no findings recorded') for (const l of findings.split('; ')) this.label('similar record summary', l);
     }
     for (const t of res.trace.differencesKg) {
       if (t.relation === 'HAS_MANIFESTATION') {

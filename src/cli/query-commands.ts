@@ -67,7 +67,7 @@ function findingLines(r: DiagnoseResult): string[] {
     out.push(`  "${f.text}" [${attrs}]${vals ? ` ${vals}` : ''}`);
     const ms = r.trace.matches.filter((m) => m.findingIndex === i);
     if (ms.length === 0) out.push('      (no KG feature)');
-    for (const m of ms.slice(0, 6)) out.push(`      ${m.polarity === 'absent' ? '-' : '+'} ${m.featureText} (${m.similarity.toFixed(2)}${m.via ? `, ${m.via}` : ''})`);
+    for (const m of ms.slice(0, 6)) out.push(`      ${m.polarity === 'absent' ? '-' : '+'} ${m.featureLabel ?? m.featureText} (${m.similarity.toFixed(2)}${m.via ? `, ${m.via}` : ''})`);
     if (ms.length > 6) out.push(`      ... ${ms.length - 6} more alternatives`);
   });
   if (r.trace.findings.length > 20) out.push(`  ... ${r.trace.findings.length - 20} more findings`);

@@ -43,6 +43,8 @@ export interface FeatureMatch {
   findingIndex: number;
   featureId: string;
   featureText: string;
+  /** The feature's clinical label (presentation/): what a clinician reads; set on the diagnose trace (query/label-matches.ts). */
+  featureLabel?: string;
   similarity: number;
   polarity: Polarity;
   /** Matches of one finding sharing this key are alternatives (one unit of weight); absent = the finding index. */

@@ -127,7 +127,9 @@ export const DiagnoseResultSchema = z.object({
     findings: z.array(InputFindingOut),
     matches: z.array(
       z.object({
-        findingIndex: z.number(), featureId: z.string(), featureText: z.string(), similarity: z.number(), polarity: Polarity,
+        findingIndex: z.number(), featureId: z.string(), featureText: z.string().describe("The feature's text as its source wrote it (for DDXPlus the patient questionnaire)"),
+        featureLabel: z.string().optional().describe("The feature's clinical label, what a clinician reads (\"Pain worse on deep breathing\")"),
+        similarity: z.number(), polarity: Polarity,
         alternatives: z.string().optional().describe('Matches sharing this key are alternatives of one concept'),
         via: z.string().optional().describe('Why: the lexicon form, typo correction, embedding or code that matched'),
       }),

@@ -4,6 +4,7 @@ import type { VectorIndexLike } from '../adapters/faiss/types.js';
 import { DEFAULT_LLM_BUDGET, LlmBudget, type LlmBudgetLimits } from '../adapters/llm/budget.js';
 import { InputError } from '../errors.js';
 import type { Reasoner } from '../reasoners/reasoner.js';
+import { labelMatches } from './label-matches.js';
 import { DEFAULT_OPTIONS, type DiagnoseInput, type DiagnoseResult, type FollowUpRankerName, type RetrievalTrace, type SubcategoryVote, type Triple } from './contracts.js';
 import { decomposeRequest } from './decompose-request.js';
 import { capFindings, noteReadTrace, tooManyClauses } from './cap-findings.js';
@@ -158,7 +159,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     const direct = await answerDirect({ snapshot: deps.snapshot, reasoner, followUpRanker, calibration: deps.calibration ?? null }, { input, findings, matches, followUps: o.followUps, signal: llmBudget.signal }, timed);
     timings.total = Math.round((performance.now() - t0) * 1000) / 1000;
     const { differential, followUps, report, degraded } = direct;
-    return { differential, followUps, report, degraded, reasoner: reasoner.name, probability: direct.probability ?? null, model: direct.model ?? null, insufficient, trace: { gate, decomposition, findings, matches, votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
+    return { differential, followUps, report, degraded, reasoner: reasoner.name, probability: direct.probability ?? null, model: direct.model ?? null, insufficient, trace: { gate, decomposition, findings, matches: labelMatches(deps.snapshot, matches), votes: [], chosenSubcategory: null, differencesKg: [], retrieved: [], timingsMs: timings } };
   }
   const vote = await timed('vote', () => voteSubcategory(deps.snapshot, { matches, candidates: o.candidateSubcategories }));
   const queryText = input.text?.trim() || findings.map((f) => (f.polarity === 'absent' ? `no ${f.text}` : f.text)).join('\n');
@@ -195,7 +196,7 @@ export async function diagnose(deps: DiagnoseDeps, requestInput: DiagnoseInput, 
     probability: out.probability ?? null,
     model: out.model ?? null,
     insufficient,
-    trace: { gate, decomposition, findings, matches, votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, retrieval, timingsMs: timings },
+    trace: { gate, decomposition, findings, matches: labelMatches(deps.snapshot, matches), votes: vote.votes, chosenSubcategory: vote.winner, differencesKg: triples, retrieved: filtered.records, retrieval, timingsMs: timings },
   };
 }
 

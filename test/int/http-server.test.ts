@@ -1,3 +1,4 @@
+import { isClinicalLabel } from '../../src/presentation/voice-checks.js';
 import assert from 'node:assert/strict';
 import { DDXPLUS_SAMPLE, NO_GATE, readDdxplusRecords, SMALL_BUILD_PARAMS } from '../support/ddxplus-build.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -92,6 +93,9 @@ describe('HTTP server, real build: Neo4j + FAISS + HTTP on port 0', function () 
     for (const d of differential) assert.ok(d.diseaseId.startsWith('dis:') && d.subcategory && d.category);
     assert.ok(trace.findings.length >= 3);
     assert.ok(trace.matches.length > 0 && trace.matches.every((m: any) => m.similarity > 0.5));
+    // What a clinician reads of a match is its clinical label, never the DDXPlus question (issue 48).
+    assert.ok(trace.matches.every((m: any) => typeof m.featureLabel === 'string' && isClinicalLabel(m.featureLabel)), JSON.stringify(trace.matches.map((m: any) => m.featureLabel)));
+    assert.ok(trace.matches.some((m: any) => m.featureLabel !== m.featureText), 'the source text and the label differ for DDXPlus features');
     assert.ok(trace.votes.length > 0 && trace.chosenSubcategory);
     assert.ok(trace.differencesKg.length > 0 && trace.differencesKg.every((t: any) => t.relation && t.subject && t.object));
     assert.equal(trace.retrieved.length, 10);

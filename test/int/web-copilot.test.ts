@@ -90,6 +90,8 @@ describe('copilot web page (headless Chromium, real server, real build)', functi
     assert.ok((await page.locator('#triples tbody tr').count()) > 0);
     assert.equal(await page.locator('#records-box').getAttribute('open'), null, 'similar records collapsed by default');
     assert.ok((await page.locator('#records li').count()) > 0);
+    const matched = await page.locator('#trace li').allTextContents();
+    assert.ok(matched.length > 0 && matched.every((t) => !/\?|: yes\b/i.test(t)), `matched features by clinical label: ${matched.find((t) => /\?/.test(t)) ?? ''}`);
     const shown = await page.locator('#records li').allTextContents();
     assert.ok(shown.every((t) => !/\?|\byour?\b/i.test(t)), `similar records in the clinical voice: ${shown[0]}`);
     assert.equal(await page.locator('#results').getAttribute('hidden'), null);
