@@ -12,6 +12,7 @@ import { matchMeasured } from './match-measured.js';
 import { snapshotTiers } from './tiers.js';
 import { lexiconConceptSet } from './lexicon-concept-set.js';
 import { notForEmbedding } from './not-this-concept.js';
+import { addImpliedInContext } from './implied-in-context.js';
 
 /**
  * The concept layer as a matching stage: free-text findings → KG features through surface
@@ -114,6 +115,7 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
   }
   if (deps.phraseEmbedder) embeddingFallback(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder, { findings: input.findings, text: input.text ?? null }, found, input.only ?? null, outside ?? new Set());
   negatedInClauseWins(input.findings, found);
+  addImpliedInContext(deps.snapshot, found);
   const out = new Map<number, FeatureMatch[]>();
   for (const [i, hits] of found) {
     const best = new Map<number, FeatureMatch>();
