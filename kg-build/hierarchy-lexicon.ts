@@ -31,7 +31,8 @@ export function conceptNamesFrom(raw: unknown, path: string): Result<ConceptName
   }
   const { sites, evidences } = parsed.data;
   return ok({
-    id: `lexicon-${stableHash(JSON.stringify(parsed.data))}`,
+    // "-voice": coded features are named by the clinical voice's reviewed labels (hierarchy-names.ts), a build named before them is another build.
+    id: `lexicon-${stableHash(JSON.stringify(parsed.data))}-voice`,
     evidence: (code) => evidences[code]?.canonical ?? null,
     value: (code, valueCode) => {
       const ev = evidences[code];

@@ -1,4 +1,5 @@
 import type { FeatureNode } from '../src/domain/kg.js';
+import { shippedVoice } from '../src/presentation/shipped-voice.js';
 
 /**
  * Short clinical concepts for naming statistical groups (issue 19): what a clinician reads
@@ -83,7 +84,8 @@ function shortValue(v: string): string | null {
   return s !== '' && s.split(/\s+/).length <= 4 && isReadableConcept(s) ? s : null;
 }
 
-const NEGATIVE_VALUES = new Set(['no', 'n', 'nowhere', 'none', 'false']);
+// "NA": DDXPlus's "not applicable" (a rash colour when there is no rash) names nothing either.
+const NEGATIVE_VALUES = new Set(['no', 'n', 'nowhere', 'none', 'false', 'na']);
 const VAGUE_EMERGENT = /^(?:worse|better|positive|negative|normal|abnormal|mild|moderate|severe|acute|chronic|left|right|noted|states|denies|reports|recent|history|patient|given|started|since|return|home|improved|stable|afebrile|tender|pain|exam|labs|admitted|admission|discharged|follow|clear|intact|appears|alert)\b/i;
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
@@ -98,6 +100,9 @@ export function featureConcept(f: FeatureNode, names: ConceptNames | null): stri
   const value = f.valueText?.trim() ?? null;
   if (value !== null && (NUMERIC.test(value) || NEGATIVE_VALUES.has(value.toLowerCase()))) return null;
   const yes = value === null || value.toLowerCase() === 'yes';
+  // The label the clinician reads everywhere else (issue 48: one voice), lower-cased as a name part ("pain at tonsil", "COPD").
+  const reviewed = shippedVoice().reviewedLabel(f);
+  if (reviewed !== null) return isShortPhrase(reviewed) ? reviewed.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()) : null;
   const lexical = f.code && names ? names.evidence(f.code) : null;
   if (lexical) {
     // "stabbing (knife-like)" inside "pain character (...)": the gloss goes.
@@ -123,11 +128,13 @@ export function featureConcept(f: FeatureNode, names: ConceptNames | null): stri
  */
 export function conceptName(features: readonly FeatureNode[], k: number, names: ConceptNames | null, taken: ReadonlySet<string> = new Set()): string | null {
   const concepts: string[] = [];
+  const questions = new Set<string>();
   const head = (c: string) => c.split(' (')[0]!;
   for (const f of features) {
     const c = featureConcept(f, names);
     // One concept per question: "pain location (lower chest) · pain location (breast)" says less than two questions.
-    if (c === null || concepts.some((x) => head(x) === head(c))) continue;
+    if (c === null || concepts.some((x) => head(x) === head(c)) || (f.code !== null && questions.has(f.code))) continue;
+    if (f.code !== null) questions.add(f.code);
     concepts.push(c);
     // A name another group already has takes one more concept (two at most), so groups stay distinguishable.
     if (concepts.length >= k && (!taken.has(concepts.join(NAME_SEPARATOR)) || concepts.length >= k + 2)) break;

@@ -80,6 +80,23 @@ export class ClinicalVoice {
     return isClinicalLabel(label) ? `${label}?` : null;
   }
 
+  /**
+   * The label of a feature the data file reviewed: its source question's entry names it, and its
+   * value where it has one; null otherwise (another source's code, a value the file does not list).
+   * Hierarchy names use it where a label a reviewer wrote is wanted, not one rendered from raw text.
+   */
+  reviewedLabel(f: VoiceFeature): string | null {
+    const e = this.entry(f);
+    if (e === null) return null;
+    // A value given by its words only ("lower chest" with no code): the entry cannot name it.
+    if (f.valueCode === null && f.valueText && !YES.test(f.valueText.trim())) return null;
+    if (f.valueCode !== null && e.valueLabels?.[f.valueCode] === undefined) {
+      const words = e.valueSet === 'sites' ? this.data.sites[f.valueCode] : e.values?.[f.valueCode];
+      if (words === undefined) return null;
+    }
+    return this.label(f);
+  }
+
   /** The question of a source question asked with its options (its first feature speaks for an unknown code). */
   groupQuestion(first: VoiceFeature): string | null {
     const e = this.entry(first);

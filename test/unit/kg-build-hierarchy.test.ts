@@ -5,9 +5,10 @@ import { aggregateHierarchy } from '../../kg-build/aggregate-hierarchy.js';
 import { chooseHierarchy, ICD10_AUTO_COVERAGE } from '../../kg-build/hierarchy-choice.js';
 import { BLOCKS, CHAPTERS, blockOf, chapterOf } from '../../kg-build/hierarchy-icd10-blocks.js';
 import { icd10Category, icd10Hierarchy } from '../../kg-build/hierarchy-icd10.js';
-import { conceptNamesFrom } from '../../kg-build/hierarchy-lexicon.js';
+import { conceptNamesFrom, defaultLexiconPath, loadConceptNames } from '../../kg-build/hierarchy-lexicon.js';
 import { conceptName, featureConcept, isReadableConcept, nounPhrase } from '../../kg-build/hierarchy-names.js';
 import { blockFixture } from '../support/memory-source.js';
+import { isClinicalLabel } from '../../src/presentation/voice-checks.js';
 
 const sizes = { subcategories: 'auto', categories: 'auto' } as const;
 const coded = (codes: (string | null)[]) => codes.map((icd10) => ({ icd10 }));
@@ -118,7 +119,8 @@ describe('kg-build hierarchy: statistical group names', () => {
         const c = featureConcept(f, null);
         if (c === null) continue;
         named++;
-        assert.ok(isReadableConcept(c.replace(/ \(.*\)$/, '')), `${code}: "${c}"`);
+        // A reviewed clinical label (the voice's forms) or a short concept cut from the source.
+        assert.ok(isReadableConcept(c.replace(/ \(.*\)$/, '')) || isClinicalLabel(c), `${code}: "${c}"`);
         assert.ok(!/[?]|\.\.\.|…/.test(c) && c.split(/\s+/).length <= 9 && c.length <= 60, `${code}: "${c}"`);
         assert.ok(!/^\d+$/.test(valueText!) || !c.includes(valueText!), `${code}: scale value in "${c}"`);
       }
@@ -136,6 +138,23 @@ describe('kg-build hierarchy: statistical group names', () => {
     assert.equal(featureConcept(feature({ code: 'E_55', valueCode: 'V_1', valueText: 'lower chest', text: 'pain location: lower chest' }), names), 'pain location (lower chest)');
     assert.equal(featureConcept(feature({ code: 'E_201', question: 'Do you have a cough?', valueText: 'yes', text: 'Do you have a cough? yes' }), names), 'cough');
     assert.equal(conceptNamesFrom({ evidences: { E_1: { values: {} } } }, 'bad.json').ok, false);
+  });
+
+  it('with the shipped lexicon, coded features are named by the clinical voice\'s reviewed labels; "NA" names nothing (issue 48)', async () => {
+    const loaded = await loadConceptNames(defaultLexiconPath());
+    assert.ok(loaded.ok && loaded.value);
+    const names = loaded.value;
+    const q = (code: string) => evidences[code]!.question_en;
+    assert.equal(featureConcept(feature({ code: 'E_55', valueCode: 'V_20', question: q('E_55'), valueText: 'tonsil(R)', text: 'pain location: tonsil(R)' }), names), 'pain at right tonsil');
+    assert.equal(featureConcept(feature({ code: 'E_130', valueCode: 'V_156', question: q('E_130'), valueText: 'pink', text: 'rash color: pink' }), names), 'rash colour pink');
+    assert.equal(featureConcept(feature({ code: 'E_130', valueCode: 'V_11', question: q('E_130'), valueText: 'NA', text: 'rash color: NA' }), names), null);
+    // Two values of one question: one concept (the first), however their labels read.
+    const fs = [
+      feature({ id: 'a', code: 'E_55', valueCode: 'V_20', question: q('E_55'), valueText: 'tonsil(R)', text: 'pain location: tonsil(R)' }),
+      feature({ id: 'b', code: 'E_55', valueCode: 'V_21', question: q('E_55'), valueText: 'tonsil(L)', text: 'pain location: tonsil(L)' }),
+      feature({ id: 'c', code: 'E_201', question: q('E_201'), valueText: 'yes', text: `${q('E_201')} yes` }),
+    ];
+    assert.equal(conceptName(fs, 2, names), 'pain at right tonsil · cough');
   });
 
   it('a group name joins two concepts of different questions; a taken name gets one more', () => {
