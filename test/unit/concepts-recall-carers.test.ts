@@ -62,6 +62,11 @@ describe('reading: findings behind the low-ranked truths, second pass (DDXPlus q
     has(read('He was out cold for a minute.'), LOC);
   });
 
+  it('muffled hearing is no changed voice: never left to the embedding fallback (its nearest form was "muffled voice")', () => {
+    for (const text of ['throbbing, muffled hearing', 'my ear feels muffled']) assert.equal(notForEmbedding(text), true, text);
+    assert.equal(notForEmbedding('muffled voice'), false);
+  });
+
   it('blue lips are cyanosis, which DDXPlus does not ask: never left to the embedding fallback (its nearest form was "lips huge", a swelling)', () => {
     for (const text of ['lips look a bit blue', 'Blue around the lips when coughing', 'her lips went blue']) assert.equal(notForEmbedding(text), true, text);
     assert.equal(notForEmbedding('lips swollen'), false);

@@ -250,4 +250,8 @@ describe('clinical text analysis: a superlative is not a denial (issue 24)', () 
     assert.deepEqual(read('never had a fever'), [['fever', 'absent']]);
     assert.deepEqual(read("I've never had asthma"), [['asthma', 'absent']]);
   });
+  it('"never had any heart trouble before" stays a denial (issue 48); "never had any pain like this" is still a superlative', () => {
+    assert.deepEqual(read("He's never had any heart trouble before."), [['heart trouble', 'absent']]);
+    assert.deepEqual(read("I've never had any chest pain like this before"), [['chest pain', 'present']]);
+  });
 });

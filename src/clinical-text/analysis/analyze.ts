@@ -37,7 +37,7 @@ export function analyzeClinicalText(text: string): TextAnalysis {
   }
   const demographics = { ...demo.demographics };
   relativeAsPatient(text, findings, demographics);
-  for (const f of findings) worstEver(f);
+  for (const f of findings) worstEver(f, text);
   // Measured vitals and labs, read as the abnormal finding they show (measurements.ts); in text order.
   const measured = measurementFindings(text, demographics.age, demographics.sex);
   return { findings: measured.length === 0 ? findings : [...findings, ...measured].sort((a, b) => a.span.start - b.span.start), demographics };
@@ -47,10 +47,17 @@ export function analyzeClinicalText(text: string): TextAnalysis {
 const NEVER = /^(?:never|never had|never felt|never experienced|never been)$/i;
 const SUPERLATIVE = /\s+(?:(?:this|so|that)\s+(?:bad|severe|painful|intense|strong|awful|terrible)|like (?:this|it|that)(?: before)?|before)\s*$/i;
 
-function worstEver(f: TextFinding): void {
+/** "never had any heart trouble before" stays a denial ("any"); "never had any pain like this" is still a superlative. */
+const ANY_BEFORE = /\bany\s+$/i;
+
+function worstEver(f: TextFinding, text: string): void {
   if (f.assertion !== 'absent' || !f.cue || !NEVER.test(f.cue.trim())) return;
   const tail = SUPERLATIVE.exec(f.text);
   if (!tail) return;
+  if (tail[0].trim().toLowerCase() === 'before' && ANY_BEFORE.test(text.slice(Math.max(0, f.span.start - 8), f.span.start))) {
+    f.text = f.text.slice(0, tail.index);
+    return;
+  }
   f.assertion = 'present';
   f.cue = null;
   f.text = f.text.slice(0, tail.index);
