@@ -67,6 +67,11 @@ describe('reading: findings behind the low-ranked truths, second pass (DDXPlus q
     assert.equal(notForEmbedding('muffled voice'), false);
   });
 
+  it('denied bladder or bowel symptoms are no cancer: never left to the embedding fallback (its nearest forms were "bladder ca", "bowel ca")', () => {
+    for (const text of ['bladder', 'bowel sx', 'bowel or bladder symptoms']) assert.equal(notForEmbedding(text), true, text);
+    assert.equal(notForEmbedding('bladder ca'), false);
+  });
+
   it('blue lips are cyanosis, which DDXPlus does not ask: never left to the embedding fallback (its nearest form was "lips huge", a swelling)', () => {
     for (const text of ['lips look a bit blue', 'Blue around the lips when coughing', 'her lips went blue']) assert.equal(notForEmbedding(text), true, text);
     assert.equal(notForEmbedding('lips swollen'), false);
