@@ -72,6 +72,19 @@ describe('reading: findings behind the low-ranked truths, second pass (DDXPlus q
     assert.equal(notForEmbedding('bladder ca'), false);
   });
 
+  it('"exhausted" is tiredness, not the pain character "exhausting" a pain word in the clause would give it', () => {
+    const got = read('A really bad sore throat and I am exhausted.');
+    lacks(got, /^\+pain character: exhausting/);
+    has(got, /^\+Do you feel so tired/);
+    has(read('The pain is exhausting.'), /^\+pain character: exhausting/);
+  });
+
+  it('lymph nodes "taken out" are lymph node surgery, not swollen nodes', () => {
+    const got = read('Had lymph nodes taken out of my groin years ago.');
+    has(got, /^\+Have you ever had surgery to remove lymph nodes/);
+    lacks(got, /^\+Do you have swollen or painful lymph nodes/);
+  });
+
   it('blue lips are cyanosis, which DDXPlus does not ask: never left to the embedding fallback (its nearest form was "lips huge", a swelling)', () => {
     for (const text of ['lips look a bit blue', 'Blue around the lips when coughing', 'her lips went blue']) assert.equal(notForEmbedding(text), true, text);
     assert.equal(notForEmbedding('lips swollen'), false);
