@@ -85,6 +85,15 @@ describe('reading: findings behind the low-ranked truths, second pass (DDXPlus q
     lacks(got, /^\+Do you have swollen or painful lymph nodes/);
   });
 
+  it('swollen glands are lymph nodes, not a swelling of the body at the glands\' site', () => {
+    for (const text of ['Swollen glands in my neck and armpits.', 'My glands are swollen.']) {
+      const got = read(text);
+      has(got, /^\+Do you have swollen or painful lymph nodes/);
+      lacks(got, /swelling/);
+    }
+    has(read('Swollen left ankle.'), /^\+swelling location: ankle\(L\)/);
+  });
+
   it('blue lips are cyanosis, which DDXPlus does not ask: never left to the embedding fallback (its nearest form was "lips huge", a swelling)', () => {
     for (const text of ['lips look a bit blue', 'Blue around the lips when coughing', 'her lips went blue']) assert.equal(notForEmbedding(text), true, text);
     assert.equal(notForEmbedding('lips swollen'), false);
