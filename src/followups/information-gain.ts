@@ -150,11 +150,14 @@ export function informationGainRanker(opts: Partial<InformationGainOptions> = {}
   return {
     name: 'information-gain',
     rank(ctx, limit) {
-      const ranked = rankOn(ctx, limit, o);
+      // One live disease: every gain is 0 before any is computed; else the gains say whether it collapsed.
+      let live = 0;
+      for (const p of ctx.posterior) if (p >= o.minProbability && ++live > 1) break;
+      const ranked = live > 1 ? rankOn(ctx, limit, o) : null;
       // A collapsed posterior gives every question a zero gain (flatten-posterior.ts): rank on it tempered.
-      if (ranked.length > 0 && ranked[0]!.score >= NEGLIGIBLE_GAIN) return ranked;
+      if (ranked !== null && (ranked.length === 0 || ranked[0]!.score >= NEGLIGIBLE_GAIN)) return ranked;
       const flat = flattenPosterior(ctx.posterior, COLLAPSED_TEMPERING);
-      return flat === null ? ranked : rankOn({ ...ctx, posterior: flat }, limit, o);
+      return flat === null ? (ranked ?? rankOn(ctx, limit, o)) : rankOn({ ...ctx, posterior: flat }, limit, o);
     },
   };
 }
