@@ -32,11 +32,15 @@ function rankTable(rows: [string, CalibrationMetrics][]): string {
   return `<h3>Where the true diagnosis ranked</h3><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table><p class="muted">Share of cases whose truth sat at these ranks / the probability the differential gave them (equal when calibrated). A truth ranked where the probability per disease is under 1% is shown under 1% by any calibrated differential: “truth &lt; 1%” then measures recall.</p>`;
 }
 
-/** What the eval's (coded) scores are: calibrated, raw beside a text-only calibration, or raw. */
+/** What the eval's scores are: calibrated with the calibration of their input kind (`eval --input`), raw beside another kind's, or raw. */
 export function calibrationState(r: EvalReport): string {
   const c = r.calibration;
-  if (c?.calibrated) return 'Scores calibrated with the build’s stored calibration of coded input (fitted on held-out cases).';
-  if (c?.calibrated_kinds?.includes('text')) return 'The build’s calibration covers free text only: these coded cases show the raw posterior (calibrate coded input with dxgraph calibrate --held-out).';
+  const kind = c?.input_kind ?? 'coded';
+  const words = kind === 'text' ? 'free text (the records rendered as text)' : 'coded input';
+  if (c?.calibrated) return `Scores calibrated with the build’s stored calibration of ${words} (fitted on held-out cases).`;
+  if (c?.calibrated_kinds?.length) return kind === 'text'
+    ? 'The build’s calibration covers coded input only: these text cases show the raw posterior.'
+    : 'The build’s calibration covers free text only: these coded cases show the raw posterior (calibrate coded input with dxgraph calibrate --held-out).';
   return 'The build has no calibration: scores are the raw posterior.';
 }
 

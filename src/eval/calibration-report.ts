@@ -14,8 +14,10 @@ export function calibrationReport(input: {
   interactive: DialogueOutcome | null;
   truth: (recordId: string) => string;
   diseaseCount: number;
-  /** The input kinds the build's calibration covers; the eval's cases are coded. */
+  /** The input kinds the build's calibration covers. */
   calibratedKinds: readonly InputKind[];
+  /** What the full protocol's cases are (`eval --input`: findings are coded, text is free text); the interactive turns are coded. */
+  inputKind: InputKind;
   seed: number;
 }): CalibrationReport {
   const full = calibrationMetrics(input.cases.flatMap((c) => (c.probability ? [c.probability] : [])), { seed: input.seed });
@@ -35,5 +37,5 @@ export function calibrationReport(input: {
       if (m) interactive[String(k)] = m;
     }
   }
-  return { full, interactive, calibrated: input.calibratedKinds.includes('coded'), calibrated_kinds: [...input.calibratedKinds] };
+  return { full, interactive, calibrated: input.calibratedKinds.includes(input.inputKind), calibrated_kinds: [...input.calibratedKinds], input_kind: input.inputKind };
 }

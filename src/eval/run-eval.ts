@@ -124,7 +124,7 @@ export async function runEval(deps: EvalDeps, records: readonly NormalizedRecord
   };
   report.interactive_metrics = interactive ? dialogueMetrics(interactive.runs, truthOfRun, diseaseName, params.questions) : null;
   report.calibration = calibrationReport({
-    cases, interactive, truth: (id) => truthId.get(id) ?? '', diseaseCount: snapshot.diseases.length, calibratedKinds: INPUT_KINDS.filter((k) => deps.query.artifacts.calibration?.kinds[k] !== undefined), seed: params.seed,
+    cases, interactive, truth: (id) => truthId.get(id) ?? '', diseaseCount: snapshot.diseases.length, calibratedKinds: INPUT_KINDS.filter((k) => deps.query.artifacts.calibration?.kinds[k] !== undefined), inputKind: params.input === 'text' ? 'text' : 'coded', seed: params.seed,
   });
   return { report, cases };
 }

@@ -42,10 +42,12 @@ export interface EvalCase {
 export interface CalibrationReport {
   full: CalibrationMetrics | null;
   interactive: Record<string, CalibrationMetrics> | null;
-  /** Whether the build's calibration of coded input (the eval's cases) was applied: false shows the raw posterior. */
+  /** Whether the build's calibration of the full protocol's input kind (`input_kind`) was applied: false shows the raw posterior. */
   calibrated: boolean;
   /** The input kinds the build's calibration covers ([] without one): a text-only calibration leaves coded cases raw. */
   calibrated_kinds: InputKind[];
+  /** The full protocol's input: coded findings, or the records rendered as free text (`eval --input text`); absent in reports before it (coded). */
+  input_kind?: InputKind;
 }
 
 export interface PerDisease {
