@@ -31,8 +31,12 @@ export const DEFAULT_PROMPT_LIMITS: PromptLimits = { records: 5, recordChars: 80
  * For an in-process model on CPU (DXGRAPH_LLM=local): prompt evaluation is most of a diagnose's
  * time there (SmolLM2-135M read 66 prompt tokens/s on this shared 2-CPU machine, docs/llm.md),
  * and a small model gains little from the 5th record or the 100th triple.
+ * One triple per line (not `grouped`): SmolLM2-135M picks its first diagnosis among the diseases
+ * it reads most often, and a grouped line names a candidate once instead of once per triple; with
+ * grouped lines half its first diagnoses fell outside the candidates (dev vignettes, 24: top-1
+ * 29.2% -> 37.5%, outside 50% -> 25% ungrouped, for ~435 more prompt tokens; docs/llm.md, 30 Nov).
  */
-export const COMPACT_PROMPT_LIMITS: PromptLimits = { records: 2, recordChars: 300, triples: 36, followups: 5, grouped: true };
+export const COMPACT_PROMPT_LIMITS: PromptLimits = { records: 2, recordChars: 300, triples: 36, followups: 5, grouped: false };
 
 export function loadDiagnosePrompt(opts: { dir?: string } = {}): Promise<PromptFile> {
   return loadPrompt('diagnose', opts);

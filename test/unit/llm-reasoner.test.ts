@@ -127,15 +127,22 @@ describe('LLM reasoner against a local OpenAI-compatible server', () => {
 });
 
 describe('diagnose prompt limits', () => {
-  it('the compact prompt (local model) keeps 2 records and 36 triples taken in turn from every candidate disease, one line per disease and relation', async () => {
+  it('the compact prompt (local model) keeps 2 records and 36 triples taken in turn from every candidate disease, one triple per line', async () => {
     const triple = (subject: string, i: number) => ({ subject, relation: 'HAS_MANIFESTATION', object: `${subject}-feature-${i}`, subjectId: null, objectId: null, weight: null });
     const many = { ...ctx, differencesKg: ['Alpha', 'Beta', 'Gamma'].flatMap((s) => Array.from({ length: 30 }, (_, i) => triple(s, i))), retrieved: [1, 2, 3, 4].map((i) => ({ ...ctx.retrieved[0]!, id: `r${i}`, text: `RECORD-${i} ${'x'.repeat(600)}` })) };
     const { user } = renderDiagnosePrompt(await loadDiagnosePrompt(), many, COMPACT_PROMPT_LIMITS);
-    // One line per disease and relation (fewer tokens for a CPU model), the same triples in it.
-    const lines = user.match(/^(Alpha|Beta|Gamma) HAS_MANIFESTATION: .*$/gm) ?? [];
+    // One triple per line, each naming its disease: SmolLM2-135M's first diagnosis fell outside the
+    // candidates twice as often when a grouped line named each candidate once (docs/llm.md, 30 Nov).
+    const triples = user.match(/^\((Alpha|Beta|Gamma), HAS_MANIFESTATION, .*\)$/gm) ?? [];
+    assert.equal(triples.length, 36);
+    for (const s of ['Alpha', 'Beta', 'Gamma']) assert.equal(triples.filter((t) => t.startsWith(`(${s},`)).length, 12, `${s}: 12 of the 36`);
+    assert.doesNotMatch(user, /^Alpha HAS_MANIFESTATION: /m);
+    assert.deepEqual(user.match(/RECORD-\d/g), ['RECORD-1', 'RECORD-2']);
+    // Grouped lines stay available (one line per disease and relation, the same triples in it).
+    const grouped = renderDiagnosePrompt(await loadDiagnosePrompt(), many, { ...COMPACT_PROMPT_LIMITS, grouped: true }).user;
+    const lines = grouped.match(/^(Alpha|Beta|Gamma) HAS_MANIFESTATION: .*$/gm) ?? [];
     assert.deepEqual(lines.map((l) => l.split(' ')[0]), ['Alpha', 'Beta', 'Gamma']);
     for (const [i, s] of ['Alpha', 'Beta', 'Gamma'].entries()) assert.equal(lines[i], `${s} HAS_MANIFESTATION: ${Array.from({ length: 12 }, (_, k) => `${s}-feature-${k}`).join('; ')}`);
-    assert.deepEqual(user.match(/RECORD-\d/g), ['RECORD-1', 'RECORD-2']);
     const full = renderDiagnosePrompt(await loadDiagnosePrompt(), many).user;
     assert.equal((full.match(/HAS_MANIFESTATION/g) ?? []).length, 90, 'the default limits keep every triple under 150');
     assert.match(full, /^\(Alpha, HAS_MANIFESTATION, Alpha-feature-0\)$/m, 'one triple per line by default');
@@ -145,6 +152,7 @@ describe('diagnose prompt limits', () => {
     assert.match(withSummary, /^Female, 10: Fever; Productive cough$/m);
     assert.doesNotMatch(withSummary, /Do you have a fever/);
     const weighted = { ...ctx, differencesKg: [{ ...triple('Alpha', 0), weight: 0.5 }, { ...triple('Alpha', 1), relation: 'HAS_RISK_FACTOR', weight: 0.25 }, { ...triple('Alpha', 2), weight: null }] };
-    assert.match(renderDiagnosePrompt(await loadDiagnosePrompt(), weighted, COMPACT_PROMPT_LIMITS).user, /^Alpha HAS_MANIFESTATION: Alpha-feature-0 0\.50; Alpha-feature-2\nAlpha HAS_RISK_FACTOR: Alpha-feature-1 0\.25$/m);
+    assert.match(renderDiagnosePrompt(await loadDiagnosePrompt(), weighted, { ...COMPACT_PROMPT_LIMITS, grouped: true }).user, /^Alpha HAS_MANIFESTATION: Alpha-feature-0 0\.50; Alpha-feature-2\nAlpha HAS_RISK_FACTOR: Alpha-feature-1 0\.25$/m);
+    assert.match(renderDiagnosePrompt(await loadDiagnosePrompt(), weighted, COMPACT_PROMPT_LIMITS).user, /^\(Alpha, HAS_MANIFESTATION, Alpha-feature-0, 0\.50\)\n\(Alpha, HAS_RISK_FACTOR, Alpha-feature-1, 0\.25\)\n\(Alpha, HAS_MANIFESTATION, Alpha-feature-2\)$/m);
   });
 });
