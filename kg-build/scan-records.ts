@@ -10,9 +10,6 @@ import { recordSummary } from '../src/presentation/record-summary.js';
 import { shippedVoice } from '../src/presentation/shipped-voice.js';
 import { EMERGENT_CANDIDATE } from '../src/clinical-text/concepts/tiers.js';
 
-/** A record's findings a summary may name: not an emergent candidate phrase (it may be one patient's words: k is known after the scan). */
-const summarised = (r: NormalizedRecord): NormalizedRecord => ({ ...r, findings: r.findings.filter((f) => f.concept?.vocabulary !== EMERGENT_CANDIDATE) });
-
 /**
  * Stage 0: the one pass over the source. Sources stream, so everything later stages need
  * is gathered here: raw diagnosis counts (for clustering), feature provenance, and a local
@@ -83,12 +80,6 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
   // A feature's label is rendered once per build, not once per record that shows it.
   const labels = new Map<string, string>();
   const voice = shippedVoice();
-  const labelOf = (f: NormalizedRecord['findings'][number]): string => {
-    const key = featureKey(f);
-    let label = labels.get(key);
-    if (label === undefined) labels.set(key, (label = voice.label(f)));
-    return label;
-  };
   try {
     for await (const r of input.records) {
       if (input.include && !input.include(r)) {
@@ -97,6 +88,8 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
       }
       const keys = new Set<string>();
       const denied = new Set<string>();
+      // The summary names the present findings, not an emergent candidate phrase (it may be one patient's words: k is known after the scan).
+      const named: string[] = [];
       for (const f of r.findings) {
         if (f.polarity === 'absent') {
           absentFindings++;
@@ -105,6 +98,11 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
         }
         const key = featureKey(f);
         keys.add(key);
+        if (f.concept?.vocabulary !== EMERGENT_CANDIDATE) {
+          let label = labels.get(key);
+          if (label === undefined) labels.set(key, (label = voice.label(f)));
+          named.push(label);
+        }
         const known = features.get(key);
         // A note read into a source's own concept brings its synonyms: the query reads the feature by them too.
         if (known && known.forms === null && f.concept?.forms?.length) features.set(key, { ...known, vocabulary: known.vocabulary ?? f.concept.vocabulary, forms: f.concept.forms });
@@ -115,7 +113,7 @@ export async function scanRecords(input: ScanInput): Promise<RecordScan> {
       tally(d.demographics, r);
       if (r.icd10) d.icd.set(r.icd10, (d.icd.get(r.icd10) ?? 0) + 1);
       diag.set(r.diagnosis, d);
-      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, summary: recordSummary(summarised(r), labelOf), features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}),  ...(r.retrievalText != null ? { noted: true as const } : {}), ...(r.incomplete ? { incomplete: { absent: [...denied].sort() } } : {}) };
+      const row: SpoolRow = { id: r.id, diagnosis: r.diagnosis, text: r.text, summary: recordSummary(r, named), features: [...keys].sort(), ...(r.retrievalText ? { embed: r.retrievalText } : {}), ...(r.retrievalText != null ? { noted: true as const } : {}), ...(r.incomplete ? { incomplete: { absent: [...denied].sort() } } : {}) };
       hash.update(`${r.id}\u0000${r.diagnosis}\u0000${row.features.join(',')}\n`);
       if (!out.write(JSON.stringify(row) + '\n')) await once(out, 'drain');
       recordCount++;

@@ -6,18 +6,9 @@
  * The summary is the record's present findings by their clinical labels, as the differential's
  * evidence and the differences KG name them, after its age and sex when the source kept them.
  */
-import type { VoiceFeature } from './clinical-voice.js';
-
-export interface SummarisedRecord<F extends VoiceFeature & { polarity: 'present' | 'absent' }> {
-  age: number | null;
-  sex: 'M' | 'F' | null;
-  findings: readonly F[];
-}
-
-/** "Female, 10: Pain related to the complaint; Sharp pain; Pain at upper chest; …" (labels in the record's order, each once). */
-export function recordSummary<F extends VoiceFeature & { polarity: 'present' | 'absent' }>(r: SummarisedRecord<F>, labelOf: (f: F) => string): string {
+/** "Female, 10: Pain related to the complaint; Sharp pain; Pain at upper chest; …": the present findings' labels in the record's order, each once. */
+export function recordSummary(r: { age: number | null; sex: 'M' | 'F' | null }, labels: readonly string[]): string {
   const who = [r.sex === 'M' ? 'Male' : r.sex === 'F' ? 'Female' : null, r.age === null ? null : `${r.age}`].filter((x) => x !== null).join(', ');
-  const labels = [...new Set(r.findings.filter((f) => f.polarity === 'present').map(labelOf))];
-  const findings = labels.length > 0 ? labels.join('; ') : 'no findings recorded';
+  const findings = labels.length > 0 ? [...new Set(labels)].join('; ') : 'no findings recorded';
   return who === '' ? findings : `${who}: ${findings}`;
 }
