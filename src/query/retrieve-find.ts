@@ -16,7 +16,7 @@ import { segmentSentences } from '../gate/segment-sentences.js';
 import type { SentenceClassifier } from '../gate/sentence-classifier.js';
 import { DEFAULT_GATE_PARAMS, type GateTrace, type SentenceLabel } from '../gate/types.js';
 import type { DiagnoseOptions, RetrievedRecord } from './contracts.js';
-import { retrieveRecords, type RetrieveRecordsDeps } from './retrieve-records.js';
+import { retrievedOf, retrieveRecords, type RetrieveRecordsDeps } from './retrieve-records.js';
 
 export interface FindRetrievalDeps {
   chunkIndex: ChunkIndex;
@@ -41,10 +41,7 @@ export async function retrieveForQuery(deps: RetrieveRecordsDeps & { find: FindR
   const sentences = input.gate?.sentences ?? (await labelSentences(deps.find, input.text));
   const found = await findRetrieve(sentences, { embedder: deps.find.embeddings, chunkIndex: deps.find.chunkIndex }, { ...deps.find.options, topK: input.topK });
   // FIND's order (chunk counts) is kept; the similarity shown is the record's best chunk.
-  return found.records.flatMap((r) => {
-    const row = deps.records.get(r.recordId);
-    return row ? [{ id: row.id, similarity: r.bestSimilarity, diagnosis: row.diagnosis, diseaseId: row.diseaseId, text: row.text, summary: row.summary ?? null }] : [];
-  });
+  return found.records.flatMap((r) => retrievedOf(deps.records, r.recordId, r.bestSimilarity));
 }
 
 async function labelSentences(find: FindRetrievalDeps, text: string): Promise<{ text: string; label: SentenceLabel }[]> {

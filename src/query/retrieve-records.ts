@@ -69,6 +69,12 @@ export function resolveRecordRetrieval(deps: Pick<RetrieveRecordsDeps, 'lexical'
   return chosen === 'auto' ? (fromText && deps.lexical.fromNotes ? 'lexical' : 'dense') : chosen;
 }
 
+/** A retrieval hit as the trace shows it (every retrieval mode); none when its row is missing. */
+export function retrievedOf(records: ReadonlyMap<string, RecordRow>, id: string, similarity: number): RetrievedRecord[] {
+  const row = records.get(id);
+  return row ? [{ id: row.id, similarity, diagnosis: row.diagnosis, diseaseId: row.diseaseId, text: row.text, summary: row.summary ?? null }] : [];
+}
+
 export async function retrieveRecords(deps: RetrieveRecordsDeps, input: RetrieveRecordsInput): Promise<RetrievedRecord[]> {
   const mode = resolveRecordRetrieval(deps, input.fromText ?? false);
   if (mode === 'none' || input.topK <= 0 || !input.text.trim() || deps.recordIndex.size === 0) return [];
@@ -76,10 +82,7 @@ export async function retrieveRecords(deps: RetrieveRecordsDeps, input: Retrieve
   const dense = mode === 'lexical' ? [] : deps.recordIndex.search((await embedBatch(deps.embedder, [input.text]))[0]!, k);
   const words = mode === 'dense' ? [] : deps.lexical!.index.search(input.text, k).map((h) => ({ id: deps.lexical!.ids[h.row]!, score: h.score }));
   const hits = mode === 'hybrid' ? fuse(dense, words, k) : mode === 'lexical' ? words : dense;
-  return hits.flatMap((h) => {
-    const row = deps.records.get(h.id);
-    return row ? [{ id: row.id, similarity: h.score, diagnosis: row.diagnosis, diseaseId: row.diseaseId, text: row.text, summary: row.summary ?? null }] : [];
-  });
+  return hits.flatMap((h) => retrievedOf(deps.records, h.id, h.score));
 }
 
 function fuse(a: readonly { id: string; score: number }[], b: readonly { id: string; score: number }[], k: number): { id: string; score: number }[] {

@@ -54,13 +54,10 @@ function worstEver(f: TextFinding, text: string): void {
   if (f.assertion !== 'absent' || !f.cue || !NEVER.test(f.cue.trim())) return;
   const tail = SUPERLATIVE.exec(f.text);
   if (!tail) return;
-  if (tail[0].trim().toLowerCase() === 'before' && ANY_BEFORE.test(text.slice(Math.max(0, f.span.start - 8), f.span.start))) {
-    f.text = f.text.slice(0, tail.index);
-    return;
-  }
+  f.text = f.text.slice(0, tail.index);
+  if (tail[0].trim().toLowerCase() === 'before' && ANY_BEFORE.test(text.slice(Math.max(0, f.span.start - 8), f.span.start))) return;
   f.assertion = 'present';
   f.cue = null;
-  f.text = f.text.slice(0, tail.index);
 }
 
 const NO_ANSWER = /^(?:no|nope|nah|none|never|negative|neg|denies|n)$/i;
