@@ -100,9 +100,10 @@ export function featureConcept(f: FeatureNode, names: ConceptNames | null): stri
   const value = f.valueText?.trim() ?? null;
   if (value !== null && (NUMERIC.test(value) || NEGATIVE_VALUES.has(value.toLowerCase()))) return null;
   const yes = value === null || value.toLowerCase() === 'yes';
-  // The label the clinician reads everywhere else (issue 48: one voice), lower-cased as a name part ("pain at tonsil", "COPD").
+  // The label the clinician reads everywhere else (issue 48: one voice), lower-cased as a name part ("pain at tonsil", "COPD");
+  // one too long for a name leaves the lexicon's shorter phrase to name the feature.
   const reviewed = shippedVoice().reviewedLabel(f);
-  if (reviewed !== null) return isShortPhrase(reviewed) ? reviewed.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()) : null;
+  if (reviewed !== null && isShortPhrase(reviewed)) return reviewed.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
   const lexical = f.code && names ? names.evidence(f.code) : null;
   if (lexical) {
     // "stabbing (knife-like)" inside "pain character (...)": the gloss goes.
