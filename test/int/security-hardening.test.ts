@@ -232,9 +232,17 @@ describe('hardening against a real dxgraph serve process (issue 18)', function (
       assert.ok(llm.received() > 0, 'the LLM was asked');
       process.stderr.write(`    [llm budget] find, topK 100, hung LLM (timeout 2 s, budget 3 s): ${ms} ms, ${llm.received()} LLM requests\n`);
       assert.ok(ms < 3000 + 1500, `${ms} ms (budget 3000 ms; was topK × timeout / concurrency)`);
+      // The answer's report runs on against the hung model after the response: it settles as failed within its own
+      // budget and closes its calls (the next story counts open calls, so none of this one's may linger into it).
+      const t1 = Date.now();
+      const { json: settled } = (await fetchReport(s.url, r.json, { since: t1, timeoutMs: 3000 + 2000 })) as { json: { degraded: boolean; report: { status: string } } };
+      assert.deepEqual([settled.degraded, settled.report.status], [true, 'failed']);
+      while (llm.open() > 0 && Date.now() - t1 < 3000 + 3000) await new Promise((res) => setTimeout(res, 20));
+      assert.equal(llm.open(), 0, "the report's LLM calls were closed once it settled");
     });
 
     it('a client that goes away aborts its outstanding LLM calls', async () => {
+      assert.equal(llm.open(), 0, 'no LLM call from an earlier story is open');
       const abort = new AbortController();
       const pending = post(s.url, { text: patients[1]!.text, options: { retrieval: 'find', topK: 20 } }, null, abort.signal).catch((e: unknown) => e);
       const t0 = Date.now();
