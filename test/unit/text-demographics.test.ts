@@ -38,6 +38,19 @@ const cases: [string, number | null, 'M' | 'F' | null, string[]][] = [
   // A carer opening with the relative, without "my" (issue 48): the text is about them.
   ['Dad is 74 with COPD, more breathless', 74, 'M', ['COPD', 'more breathless']],
   ["Mum's 81, off her food", 81, 'F', ['off her food']],
+  // The age without "is … old" (issue 48, session of 30 Nov): a relative named first, a title, a bare number opening or closing the text.
+  ['my father 71 years, he gets dizzy', 71, 'M', ['dizzy']],
+  ['my niece and my daughter 4 yrs old has a rash', 4, 'F', ['niece', 'rash']],
+  ['my uncle age 58 has a cough', 58, 'M', ['cough']],
+  ['Grandma (88) keeps falling', 88, 'F', ['falling']],
+  ['Hi, Son (12) has a sore ear', 12, 'M', ['sore ear']],
+  ['Daughter 9 wheezy since lunch', 9, 'F', ['wheezy since lunch']],
+  ['Mr B, 67, short of breath', 67, 'M', ['short of breath']],
+  ['4/12 girl, poor feeding', 0.33, 'F', ['poor feeding']],
+  ['Im 44, bad headache', 44, null, ['bad headache']],
+  ['58, diabetic, foot ulcer', 58, null, ['diabetic', 'foot ulcer']],
+  ['tight chest on hills. 66', 66, null, ['tight chest on hills']],
+  ['itchy eyes every spring, 23 yrs', 23, null, ['itchy eyes every spring']],
   ['my nan is 79, coughing', 79, 'F', ['coughing']],
   ["he's 9 months and wheezy", 0.75, 'M', ['wheezy']],
   ["I'm 34 weeks pregnant", null, null, ['34 weeks pregnant']],
@@ -78,6 +91,11 @@ describe('text: demographics (table)', () => {
     assert.deepEqual([who.get('chest pain'), who.get('diabetes')], ['patient', 'family']);
     // What grandchildren call a grandparent is family too.
     assert.deepEqual(analyzeClinicalText('My nan has diabetes.').findings.map((f) => f.experiencer), ['family']);
+  });
+
+  it('a number after a relative that is a time or an amount, or a decimal\'s tail, is no age', () => {
+    for (const text of ['my sister 2 years ago had a clot', 'Dad 3 days post op, fever', 'Mum 2 weeks ago fell', 'my brother 5 years older has asthma', 'fever, temp 38.6', '2 and a half days of cough', 'cough x 3', 'IM 40 mg given'])
+      assert.equal(analyzeClinicalText(text).demographics.age, null, text);
   });
 
   it('a relative the writer only mentions stays an "other" experiencer', () => {

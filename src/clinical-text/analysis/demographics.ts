@@ -25,8 +25,25 @@ const CHILD_UNIT = String.raw`(?<unit>months?|mos?|weeks?|wks?|days?)`;
 /** What may follow a bare age ("I'm 34," / "He's 16.") so "I'm 34 weeks pregnant" is no age. */
 const AGE_END = String.raw`(?=\s*(?:[,.;!)]|$|\s+(?:and|but|with|w\/|yrs?|years?|yo|y\/o|${NOUN})\b))`;
 
+/** The opening of a carer's message: the start of the text, after a greeting ("Hey, Dad (58) is …"). */
+const OPENING = String.raw`^\s*(?:(?:hi|hey|hello)\b[^,.\n]{0,20}[,.]\s*)?`;
+const REL = `(?<noun>${RELATIVES.join('|')})`;
+/** Words after a number that make it a time or an amount, not an age ("Son 3 days ago", "Mum 2 weeks post op"). */
+const NOT_AGE = String.raw`(?!\s*(?:(?:years?|yrs?)\s+ago|ago|older|younger|before|later|earlier|back|days?|d|hours?|hrs?|h|weeks?|wks?|months?|mos?|times|x|kg|lbs?|mg|mins?|minutes?|degrees?)\b|\s*(?:%|\/|\.\d|°))`;
+const YEARS = String.raw`(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?\b`;
+
 /** Ordered: the most specific forms first; each carries an age. An age over 89 is written "90+" once de-identified ("90+-year-old", "age 90+"): read as 90. */
 const AGE_PATTERNS: RegExp[] = [
+  // A carer naming the relative, then the age without "is … old" (issue 48): "my mother 82 years", "my
+  // daughter 3 yrs old", "my father age 60", "my mother (age 45)"; a bare number only where the text
+  // opens with the relative ("Dad (66) had …", "Son 17 sudden …"): after "my" elsewhere it may be a count.
+  new RegExp(String.raw`\bmy\s+${REL}\s*,?\s*\(?\s*(?:aged?\s*[:=]?\s*)?(?<age>\d{1,3})\s*${YEARS}${NOT_AGE}`, 'gi'),
+  new RegExp(String.raw`\bmy\s+${REL}\s*,?\s*\(?\s*aged?\s*[:=]?\s*(?<age>\d{1,3})\b${NOT_AGE}`, 'gi'),
+  new RegExp(String.raw`${OPENING}${REL}\s*,?\s*\(?\s*(?:aged?\s*[:=]?\s*)?(?<age>\d{1,3})(?:\s*${YEARS})?\b${NOT_AGE}`, 'gi'),
+  // "Mrs K, 84", "Mr D, 88" (care-home notes): the title gives the sex.
+  /\b(?<noun>Mr|Mrs|Ms|Miss)\.?\s+[A-Z][\w'-]*\s*,\s*(?<age>\d{1,3})(?=\s*[,.;:)]|\s*$|\s+(?:yo|y\/o|years?|yrs?)\b)/g,
+  // "5/12 boy", "3/52 old baby": months or weeks written as a fraction, with the person named (a bare "4/12 cough" is a duration).
+  new RegExp(String.raw`\b(?<age>\d{1,2})\/(?<unit>12|52)\s*(?:old\s*)?(?<noun>${NOUN})\b`, 'gi'),
   // "61M", "45F", "3yoM", "18mo M": the sex letter is upper case only; not after a temperature word ("T 101F").
   new RegExp(
     String.raw`(?<!\b(?:[Tt]|[Tt]emp|[Tt]emperature|[Tt]max|fever|febrile|to|of|at)\s{0,3}[:=]?\s{0,3})(?<![\d.,])\b(?<age>\d{1,3})\+?\s?(?:(?<unit>yo|y\/o|y\.o\.?|mo|mos|m\/o|wk|wks|yr|yrs|y)\.?\s?)?(?<noun>[MF])\b`,
@@ -48,6 +65,12 @@ const AGE_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\bage[ds]?\s*[:=]?\s*(?<age>\d{1,3})\b\+?${TAIL}`, 'gi'),
   // "I'm 34", "I am only 30, female"
   new RegExp(String.raw`\bI(?:['’]m|\s+am)\s+(?:(?:only|just|about|nearly|almost|a)\s+)?(?<age>\d{1,3})${AGE_END}${TAIL}`, 'gi'),
+  // "Im 56, from …", "im 16 and …": the apostrophe left out (lay messages; case-sensitive, so "IM 40 mg" is no age)
+  new RegExp(String.raw`\b[Ii]m\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})${AGE_END}${TAIL}`, 'g'),
+  // A message opening or closing with the bare age: "76, ex smoker, …", "16 and keep having …", "…, dry cough, 29",
+  // "… swollen. 70", "… 80 yrs" (not a decimal's tail: "temp 37.8")
+  /^\s*(?<age>\d{1,3})(?=\s*,|\s+and\s+(?!a\s+half))/g,
+  /(?:^|(?<!\d)[,.;]\s*)(?<age>\d{1,3})(?:\s*(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?)?(?:\s+btw)?\s*[.!]?\s*$/gi,
   // "He's 16", "she is 82", "he's 9 months"
   new RegExp(String.raw`\b(?<noun>he|she)(?:['’]s|\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})(?:\s*${CHILD_UNIT})?${AGE_END}`, 'gi'),
   // "my grandma is 82", "my son is 18 months"; a carer opening with the relative, "Dad is 74 with
@@ -68,8 +91,8 @@ const CHILD_BY_AGE = /\bmy\s+(?:little\s+)?\d{1,3}(?:\.\d)?\s*-?\s*(?:years?|yrs
 export function sexOf(word: string | undefined): 'M' | 'F' | null {
   if (!word) return null;
   const w = word.toLowerCase().replace(/^baby\s+/, '');
-  if (w === 'm' || w === 'he' || MALE_NOUNS.includes(w)) return 'M';
-  if (w === 'f' || w === 'she' || FEMALE_NOUNS.includes(w)) return 'F';
+  if (w === 'm' || w === 'he' || w === 'mr' || MALE_NOUNS.includes(w)) return 'M';
+  if (w === 'f' || w === 'she' || w === 'mrs' || w === 'ms' || w === 'miss' || FEMALE_NOUNS.includes(w)) return 'F';
   return null;
 }
 
@@ -77,8 +100,8 @@ function ageOf(value: string, unit: string | undefined): number | null {
   const n = Number(value);
   if (!Number.isFinite(n) || n > 120) return null;
   const u = (unit ?? 'y').toLowerCase();
-  if (/^(?:m\/o|mo\/o|mo|mos|months?)$/.test(u)) return Math.round((n / 12) * 100) / 100;
-  if (/^(?:weeks?|wks?|wk)$/.test(u)) return Math.round((n / 52) * 100) / 100;
+  if (/^(?:m\/o|mo\/o|mo|mos|months?|12)$/.test(u)) return Math.round((n / 12) * 100) / 100;
+  if (/^(?:weeks?|wks?|wk|52)$/.test(u)) return Math.round((n / 52) * 100) / 100;
   if (/^days?$/.test(u)) return Math.round((n / 365) * 100) / 100;
   return n;
 }
