@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-vocabulary.js';
+
+/**
+ * Findings behind the low-ranked truths, third pass (issue 48, docs/free-text.md "Session of 30
+ * Nov: recall on the dev sets"): a heart rate the examiner measured is no symptom the patient
+ * feels. Sentences written for this test.
+ */
+describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPlus question set with the lexicon)', () => {
+  let read: (text: string) => string[];
+  before(async () => {
+    read = await shippedReader();
+  });
+  const PALPITATIONS = /^\+Do you feel your heart is beating fast/;
+
+  it('"tachycardic" / "tachycardia" is a measured rate, as "HR 118" is: no palpitations', () => {
+    lacksReading(read('61F, breathless since the flight, tachycardic, sats 89%.'), PALPITATIONS);
+    lacksReading(read('Sinus tachycardia 115 on the monitor, afebrile.'), PALPITATIONS);
+    lacksReading(read('HR 118, RR 24.'), PALPITATIONS);
+    // Nor does the embedding fallback take it back to the nearest form ("fast heart rate").
+    lacksReading(read('tachycardia'), PALPITATIONS);
+    // The breathlessness beside it is still read.
+    hasReading(read('61F, breathless since the flight, tachycardic.'), /^\+Are you experiencing shortness of breath/);
+  });
+
+  it('a tachyarrhythmia episode is a racing heart, as "atrial fibrillation" is an irregular one', () => {
+    hasReading(read('Came in with a narrow complex tachycardia at 200, stopped with adenosine.'), PALPITATIONS);
+    hasReading(read('Known SVT, another run today.'), PALPITATIONS);
+    hasReading(read('paroxysmal tachycardia twice this month'), PALPITATIONS);
+    // What the patient feels still reads as before.
+    hasReading(read('my heart was racing and pounding'), PALPITATIONS);
+  });
+
+  it('the reading is the same whatever the case of the words', () => {
+    assert.deepEqual(read('TACHYCARDIC, no chest pain'), read('tachycardic, no chest pain'));
+  });
+});
