@@ -4,7 +4,7 @@ import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-voca
 /**
  * Findings behind the low-ranked truths, third pass (issue 48, docs/free-text.md "Session of 30
  * Nov: recall on the dev sets"): a heart rate the examiner measured is no symptom the patient
- * feels. Sentences written for this test.
+ * feels; "last night during …" names when, not a nightly pattern. Sentences written for this test.
  */
 describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
@@ -29,6 +29,15 @@ describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPl
     hasReading(read('paroxysmal tachycardia twice this month'), PALPITATIONS);
     // What the patient feels still reads as before.
     hasReading(read('my heart was racing and pounding'), PALPITATIONS);
+  });
+
+  it('a night named as when something happened is no pattern of symptoms worse at night', () => {
+    const AT_NIGHT = /^\+Are your symptoms more prominent at night/;
+    // The unordered match had read "night during" as the form "during the night".
+    lacksReading(read('Last night during a sneezing fit my side went pop.'), AT_NIGHT);
+    lacksReading(read('last night during supper the pain started'), AT_NIGHT);
+    hasReading(read('the wheeze is worse during the night'), AT_NIGHT);
+    hasReading(read('coughing mostly during the night'), AT_NIGHT);
   });
 
   it('the reading is the same whatever the case of the words', () => {
