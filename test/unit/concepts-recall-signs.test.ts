@@ -4,7 +4,8 @@ import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-voca
 /**
  * Findings behind the low-ranked truths, third pass (issue 48, docs/free-text.md "Session of 30
  * Nov: recall on the dev sets"): a heart rate the examiner measured is no symptom the patient
- * feels; "last night during …" names when, not a nightly pattern. Sentences written for this test.
+ * feels; "last night during …" names when, not a nightly pattern; a sore eye is no red rash.
+ * Sentences written for this test.
  */
 describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
@@ -38,6 +39,15 @@ describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPl
     lacksReading(read('last night during supper the pain started'), AT_NIGHT);
     hasReading(read('the wheeze is worse during the night'), AT_NIGHT);
     hasReading(read('coughing mostly during the night'), AT_NIGHT);
+  });
+
+  it('"sore" (painful) is no trigger of a rash colour: the plural "sores" stems to the same word', () => {
+    const RED_RASH = /^\+rash color: red/;
+    lacksReading(read('both eyes red and sore since Friday'), RED_RASH);
+    lacksReading(read('throat sore and red, no cough'), RED_RASH);
+    // A skin lesion named as such keeps its colour.
+    hasReading(read('red blotches across my back'), RED_RASH);
+    hasReading(read('a red rash on both forearms'), RED_RASH);
   });
 
   it('the reading is the same whatever the case of the words', () => {
