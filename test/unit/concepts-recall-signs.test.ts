@@ -4,8 +4,8 @@ import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-voca
 /**
  * Findings behind the low-ranked truths, third pass (issue 48, docs/free-text.md "Session of 30
  * Nov: recall on the dev sets"): a heart rate the examiner measured is no symptom the patient
- * feels; "last night during …" names when, not a nightly pattern; a sore eye is no red rash.
- * Sentences written for this test.
+ * feels; "last night during …" names when, not a nightly pattern; a sore eye is no red rash;
+ * "jaw" names both jaw sites DDXPlus codes. Sentences written for this test.
  */
 describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
@@ -48,6 +48,14 @@ describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPl
     // A skin lesion named as such keeps its colour.
     hasReading(read('red blotches across my back'), RED_RASH);
     hasReading(read('a red rash on both forearms'), RED_RASH);
+  });
+
+  it('"jaw" is both of DDXPlus\'s jaw sites: its pulmonary oedema codes "jaw", its coronary syndromes "under the jaw"', () => {
+    const got = read('tight band across the chest spreading up to the jaw');
+    hasReading(got, /^\+pain radiates to: jaw$/);
+    hasReading(got, /^\+pain radiates to: under the jaw$/);
+    // A site said more precisely stays that site alone.
+    lacksReading(read('pain under the chin'), /^\+pain location: jaw$/);
   });
 
   it('the reading is the same whatever the case of the words', () => {
