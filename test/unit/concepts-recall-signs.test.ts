@@ -5,7 +5,8 @@ import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-voca
  * Findings behind the low-ranked truths, third pass (issue 48, docs/free-text.md "Session of 30
  * Nov: recall on the dev sets"): a heart rate the examiner measured is no symptom the patient
  * feels; "last night during …" names when, not a nightly pattern; a sore eye is no red rash;
- * "jaw" names both jaw sites DDXPlus codes. Sentences written for this test.
+ * "jaw" names both jaw sites DDXPlus codes; lying on the back is a position. Sentences written for
+ * this test.
  */
 describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
@@ -56,6 +57,17 @@ describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPl
     hasReading(got, /^\+pain radiates to: under the jaw$/);
     // A site said more precisely stays that site alone.
     lacksReading(read('pain under the chin'), /^\+pain location: jaw$/);
+  });
+
+  it('lying on the back or the side is a position, not a site; lying back makes it worse is orthopnoea\'s question', () => {
+    const got = read('the ache behind my sternum gets worse laying on my back');
+    hasReading(got, /^\+Are your symptoms worse when lying down/);
+    lacksReading(got, /^\+pain location: thoracic spine/);
+    lacksReading(read('it hurts lying on my side at night'), /^\+pain location: flank/);
+    hasReading(read('much worse when I lie back, easier sitting forward'), /^\+Are your symptoms worse when lying down/);
+    // The back or the side named as where it hurts stays a site.
+    hasReading(read('a dull ache in my lower back'), /^\+pain location: lumbar spine/);
+    hasReading(read('stabbing pain in my right side'), /^\+pain location: flank\(R\)/);
   });
 
   it('the reading is the same whatever the case of the words', () => {
