@@ -5,8 +5,8 @@ import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-voca
  * Findings behind the low-ranked truths, third pass (issue 48, docs/free-text.md "Session of 30
  * Nov: recall on the dev sets"): a heart rate the examiner measured is no symptom the patient
  * feels; "last night during …" names when, not a nightly pattern; a sore eye is no red rash;
- * "jaw" names both jaw sites DDXPlus codes; lying on the back is a position. Sentences written for
- * this test.
+ * "jaw" names both jaw sites DDXPlus codes; lying on the back is a position; a chest ripping
+ * apart is a tearing pain. Sentences written for this test.
  */
 describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPlus question set with the lexicon)', () => {
   let read: (text: string) => string[];
@@ -68,6 +68,14 @@ describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPl
     // The back or the side named as where it hurts stays a site.
     hasReading(read('a dull ache in my lower back'), /^\+pain location: lumbar spine/);
     hasReading(read('stabbing pain in my right side'), /^\+pain location: flank\(R\)/);
+  });
+
+  it('a chest "ripping apart" is a tearing chest pain; "tearful" is no tear', () => {
+    const got = read('she says her chest is ripping apart');
+    hasReading(got, /^\+Do you have pain somewhere/);
+    hasReading(got, /^\+pain character: heartbreaking/); // DDXPlus's translation of "déchirante", tearing
+    hasReading(got, /^\+pain location: upper chest/);
+    lacksReading(read('tearful, wants to go home'), /^\+Do you have pain somewhere/);
   });
 
   it('the reading is the same whatever the case of the words', () => {
