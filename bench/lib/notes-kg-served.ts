@@ -76,11 +76,14 @@ export async function runServedNotes(o: { config: Config; train: NotesSet[]; tes
       for (const [i, t] of o.tests.entries()) {
         let top1 = 0;
         let top3 = 0;
+        // By disease id: a condition spelt as the source spells it ('Larygospasm') is the KG disease it is an alias of.
+        const gold = diagnosisToDisease(service.snapshot);
         for (const n of t.notes) {
           const res = await service.diagnose(textInput(n.text, { reasoner: 'evidence' }));
-          const names = res.differential.map((d) => d.disease.toLowerCase());
-          if (names[0] === n.condition.toLowerCase()) top1++;
-          if (names.slice(0, 3).includes(n.condition.toLowerCase())) top3++;
+          const ids = res.differential.map((d) => d.diseaseId);
+          const truth = gold.get(n.condition.toLowerCase());
+          if (truth !== undefined && ids[0] === truth) top1++;
+          if (truth !== undefined && ids.slice(0, 3).includes(truth)) top3++;
         }
         scores[i]!.rows.push({ name: row.name, top1, top3 });
       }
