@@ -41,6 +41,8 @@ const NEG_BACKWARD = [
   'resolved', 'has resolved', 'have resolved', 'now resolved', 'ruled out', 'was ruled out', 'been ruled out', 'unlikely', 'negative',
   'was negative', 'were negative', 'neg', 'absent', 'gone', 'went away', 'has gone', 'have gone', 'not present', 'denied', 'none',
   'no', 'nil', 'not',
+  // "Flu vaccine not given", "booster not received": a thing withheld, said after it. Not "not done": a test not done is no negative result.
+  'not given', 'not received', 'not administered',
 ];
 const POSSIBLE_FWD = [
   '?q', 'possible', 'possibly', 'probable', 'probably', 'likely', 'to rule out', 'rule-out', 'questionable',

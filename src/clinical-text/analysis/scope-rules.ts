@@ -94,6 +94,9 @@ export function listContinues(input: ScopeInput, scope: Scope, s: number): boole
   return scope.list === 'weak' ? facts.bareToEnd[s]! : facts.closerAhead[s]!;
 }
 
+const THIS_OR_LAST = new Set(['this', 'last']);
+const PERIOD = new Set(['year', 'season', 'winter', 'autumn', 'fall', 'time', 'month', 'week']);
+
 /** Where a cue sits in its atom: before the finding (forward), after it (backward), or inside (ignored). */
 export function placement(input: ScopeInput, a: Atom, h: CueHit): 'forward' | 'backward' | 'inner' {
   const { tokens, at } = input;
@@ -104,7 +107,9 @@ export function placement(input: ScopeInput, a: Atom, h: CueHit): 'forward' | 'b
   let nothingAfter = true;
   // "MI in father at 52": the age a relative had it is no finding after the cue.
   const ageAt = (k: number) => /^\d{1,3}s?$/.test(tokens[k]!.norm) && tokens[k - 1]?.norm === 'at';
-  for (let k = h.j; k < a.to; k++) if (!quiet(k, TRAILING_FILLER) && !ageAt(k)) nothingAfter = false;
+  // "flu vaccine not given this year", "not done yet": when it was withheld is no finding either.
+  const when = (k: number) => tokens[k]!.norm === 'yet' || (PERIOD.has(tokens[k]!.norm) && THIS_OR_LAST.has(tokens[k - 1]?.norm ?? '')) || (THIS_OR_LAST.has(tokens[k]!.norm) && PERIOD.has(tokens[k + 1]?.norm ?? ''));
+  for (let k = h.j; k < a.to; k++) if (!quiet(k, TRAILING_FILLER) && !ageAt(k) && !when(k)) nothingAfter = false;
   if (prefix && !nothingAfter) return 'forward';
   // A cue alone in its atom ("fever and chills resolved", "Fever, now resolved") looks back when it can.
   if (nothingAfter) return h.defs.some((d) => d.direction === 'backward') ? 'backward' : prefix ? 'forward' : 'inner';
