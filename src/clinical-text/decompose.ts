@@ -139,6 +139,7 @@ function toInputFinding(f: TextFinding): InputFinding {
     cue: f.cue,
     values: f.values,
     ...(f.measured ? { measured: f.measured } : {}),
+    ...(f.firstEver ? { firstEver: true as const } : {}),
   };
 }
 

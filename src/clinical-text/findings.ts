@@ -35,6 +35,8 @@ export interface InputFinding {
    * Their text is a vocabulary term, read by its exact forms only (never by the embedding fallback).
    */
   measured?: MeasuredValue;
+  /** "never had X before" (analysis/types.ts): present for a complaint, a denial for a history concept (match-concepts.ts). */
+  firstEver?: true;
   /** Free-text findings of a note with headings: the kind of section the finding sits in ("hpi", "exam", "meds"; sections/). */
   section?: string;
 }

@@ -55,9 +55,12 @@ function worstEver(f: TextFinding, text: string): void {
   const tail = SUPERLATIVE.exec(f.text);
   if (!tail) return;
   f.text = f.text.slice(0, tail.index);
-  if (tail[0].trim().toLowerCase() === 'before' && ANY_BEFORE.test(text.slice(Math.max(0, f.span.start - 8), f.span.start))) return;
+  const before = tail[0].trim().toLowerCase() === 'before';
+  if (before && ANY_BEFORE.test(text.slice(Math.max(0, f.span.start - 8), f.span.start))) return;
   f.assertion = 'present';
   f.cue = null;
+  // "this bad", "like this" grade a complaint; "before" alone may also deny a history ("never had asthma before"): the concept decides.
+  if (before) f.firstEver = true;
 }
 
 const NO_ANSWER = /^(?:no|nope|nah|none|never|negative|neg|denies|n)$/i;

@@ -39,6 +39,11 @@ export interface TextFinding {
   values: ExtractedValues;
   /** Set when the finding was read from a measurement ("HR 118" -> "Elevated heart rate", measurements.ts). */
   measured?: MeasuredValue;
+  /**
+   * "never had X before": X is new to the patient. Present for a complaint ("never had chest pain
+   * before"); for a history concept ("never had asthma before") the matcher reads it as a denial.
+   */
+  firstEver?: true;
 }
 
 /** A measurement a finding was read from: what, its LOINC code, the value in the rule's base unit. */

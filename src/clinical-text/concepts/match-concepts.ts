@@ -115,6 +115,7 @@ export function matchConcepts(deps: MatchConceptsDeps, input: MatchConceptsInput
   }
   if (deps.phraseEmbedder) embeddingFallback(conceptIndexFor(deps.snapshot, deps.lexicon, 'all'), deps.phraseEmbedder, { findings: input.findings, text: input.text ?? null }, found, input.only ?? null, outside ?? new Set());
   negatedInClauseWins(input.findings, found);
+  firstEverHistoryDenied(deps.snapshot, input.findings, found);
   addImpliedInContext(deps.snapshot, found);
   const out = new Map<number, FeatureMatch[]>();
   for (const [i, hits] of found) {
@@ -207,6 +208,18 @@ function embeddingFallback(index: ConceptIndex, embedder: PhraseEmbedder, input:
     if (stoppedHabit(f) && near.entry.context === 'exposure') return;
     found.set(fi, [{ feature, similarity: near.score, polarity: f.polarity, alternatives: 'embedding', via: `embedding ${embedder.id}: nearest form "${near.entry.form}"` }]);
   });
+}
+
+/**
+ * "I've never had asthma before": new to the patient, which for a complaint is its onset ("never
+ * had chest pain before" is chest pain now) but for a history concept (an antecedent: a diagnosis,
+ * a past event, a risk factor) is the answer no.
+ */
+function firstEverHistoryDenied(snapshot: MatchConceptsDeps['snapshot'], findings: readonly InputFinding[], found: Map<number, ConceptMatch[]>): void {
+  for (const [i, hits] of found) {
+    if (!findings[i]!.firstEver) continue;
+    found.set(i, hits.map((h) => (h.polarity === 'present' && snapshot.features[h.feature]?.antecedent === true ? { ...h, polarity: 'absent' as const } : h)));
+  }
 }
 
 /**
