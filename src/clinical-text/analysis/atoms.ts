@@ -1,6 +1,6 @@
 import type { CueHit } from './cues.js';
 import { isWord, queriesAbbreviation, type Token } from './segment.js';
-import { ADJECTIVES, BODY, FIXED_PAIRS, LEADING_FILLER, MODIFIER_ADJECTIVES, MODIFIER_SKIP, MODIFIER_START, WITH_KEEP, opensWithSubject } from './words.js';
+import { ADJECTIVES, BODY, FIXED_PAIRS, LEADING_FILLER, MODIFIER_ADJECTIVES, MODIFIER_SKIP, MODIFIER_START, TRIGGER_ACTIONS, WITH_KEEP, opensWithSubject } from './words.js';
 
 /** Words inside a describing phrase: "worse when I take a deep breath or lie down" stays one modifier. */
 const IN_MODIFIER = new Set(['when', 'whenever', 'while', 'after', 'before', 'during', 'worse', 'better', 'relieved', 'aggravated', 'if']);
@@ -53,7 +53,7 @@ export function segmentsOf(tokens: readonly Token[], at: (CueHit | undefined)[])
   };
   for (let k = 0; k < tokens.length; k++) {
     const hit = at[k];
-    if (BOUNDARY.has(tokens[k]!.norm)) {
+    if (BOUNDARY.has(tokens[k]!.norm) && !(tokens[k]!.norm === ',' && continuesActions(tokens, at, from, k))) {
       close(k);
       from = k + 1;
       terminated = false;
@@ -65,6 +65,26 @@ export function segmentsOf(tokens: readonly Token[], at: (CueHit | undefined)[])
   }
   close(tokens.length);
   return out;
+}
+
+/**
+ * "worse when I cough, sneeze or laugh", "pain on coughing, sneezing, or straining": the words after
+ * the comma are more of the modifier's actions, not findings of their own (a sneeze that brings the
+ * pain on is no nasal symptom). True when the clause before the comma is a modifier ending in an
+ * action and everything up to the next comma or the end is actions, joiners and the patient's "I".
+ */
+function continuesActions(tokens: readonly Token[], at: (CueHit | undefined)[], from: number, comma: number): boolean {
+  const before = tokens.slice(from, comma).filter(isWord);
+  const last = before[before.length - 1];
+  if (!last || !TRIGGER_ACTIONS.has(last.norm) || !before.some((t) => IN_MODIFIER.has(t.norm) || MODIFIER_START.has(t.norm))) return false;
+  let actions = 0;
+  for (let k = comma + 1; k < tokens.length && !BOUNDARY.has(tokens[k]!.norm); k++) {
+    const t = tokens[k]!;
+    if (!isWord(t) || JOINERS.has(t.norm) || t.norm === 'i' || t.norm === 'when') continue;
+    if (at[k] !== undefined || !TRIGGER_ACTIONS.has(t.norm)) return false;
+    actions++;
+  }
+  return actions >= 1 && actions <= 3;
 }
 
 function isModifier(tokens: readonly Token[], at: (CueHit | undefined)[], from: number, to: number): boolean {

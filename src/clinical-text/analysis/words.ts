@@ -46,6 +46,17 @@ export const BODY = set(`
   buttock buttocks spine tailbone pelvis armpit axilla left right l r lt rt both bilateral upper lower my the his her in to of
   trunk torso body`);
 
+/**
+ * What a patient does that brings a symptom on ("worse when I cough, sneeze or laugh"): a list of
+ * these after a modifier's last action continues the modifier, past its commas (segmentsOf).
+ */
+export const TRIGGER_ACTIONS = set(`
+  cough coughs coughing coughed sneeze sneezes sneezing sneezed laugh laughs laughing laughed strain strains straining strained
+  lift lifts lifting bend bends bending stoop stooping move moves moving movement movements breathe breathes breathing breath
+  walk walks walking eat eats eating swallow swallows swallowing twist twists twisting turn turns turning exercise exercising
+  exertion climb climbing stairs run running talk talking yawn yawning push pushing pull pulling sit sitting stand standing
+  lie lying lay laying reach reaching carry carrying deep down up forward over`);
+
 /** Pairs that are one expression, not two findings: "on and off", "comes and goes". */
 export const FIXED_PAIRS = set(`on|off off|on comes|goes come|go coming|going back|forth in|out up|down hot|cold now|then day|night pins|needles
   on/off`);

@@ -80,6 +80,25 @@ function onlySidesBetween(slots: readonly { raw: string }[], positions: readonly
   return true;
 }
 
+const LIST_JOINERS: ReadonlySet<string> = new Set(['and', 'or', 'nor', '&']);
+const LIST_GAP = 4;
+
+/**
+ * A phrase read in order across a list inserted into it ("worse with [coughing and] sneezing", the
+ * form "worse with sneezing"): as tight as the phrase itself, so it hides the shorter mention inside
+ * it (the sneeze is what worsens the pain, not a symptom of its own).
+ */
+function listGapped(tokens: readonly Token[], at: readonly number[]): boolean {
+  for (let i = 1; i < at.length; i++) {
+    const gap = at[i]! - at[i - 1]! - 1;
+    if (gap < 0 || gap > LIST_GAP) return false;
+    // A joiner word, or a comma between two of its words (tokens are words only: a wider space between them than one blank).
+    const listed = (q: number) => LIST_JOINERS.has(tokens[q]!.norm) || (q > at[i - 1]! + 1 && tokens[q]!.start - tokens[q - 1]!.end > 1);
+    if (gap > 0 && !Array.from({ length: gap + 1 }, (_, d) => at[i - 1]! + 1 + d).some(listed)) return false;
+  }
+  return at.length > 1;
+}
+
 /**
  * Which mentions compete for "longest wins": modifiers (triggers, sites, values) never hide concepts.
  * A body site inside a longer value mention is that value's site ("stomach" of "stomach cramps" is
@@ -125,7 +144,7 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[], scop
   for (const m of found) {
     const duplicate = kept.some((k) => targetKey(k) === targetKey(m));
     // Only an equally tight match hides a shorter one: words found out of order do not beat an exact phrase.
-    const dominated = !duplicate && kept.some((k) => family(k) === family(m) && k.at.length > m.at.length && k.score >= m.score && m.at.every((p) => k.at.includes(p)));
+    const dominated = !duplicate && found.some((k) => family(k) === family(m) && k.at.length > m.at.length && (k.score >= m.score || listGapped(tokens, k.at)) && m.at.every((p) => k.at.includes(p)));
     if (!dominated && !duplicate) kept.push(m);
   }
   // A lexical negative denies its concept wherever their words meet: "cough, non productive" is no productive cough.

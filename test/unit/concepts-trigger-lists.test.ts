@@ -1,0 +1,33 @@
+import { hasReading, lacksReading, shippedReader } from '../support/ddxplus-vocabulary.js';
+
+/**
+ * What brings a pain on is no symptom of its own (analysis/atoms.ts continuesActions,
+ * concepts/find-mentions.ts listGapped): "worse when I cough, sneeze or laugh" is a pain made
+ * worse by coughing or straining, not a runny nose. Sentences written for this test.
+ */
+describe('reading: a list of actions that bring a pain on stays with the pain (DDXPlus question set with the lexicon)', () => {
+  let read: (text: string) => string[];
+  before(async () => {
+    read = await shippedReader();
+  });
+  const NASAL = /^\+Do you have nasal congestion/;
+  const WORSE_WITH_COUGH = /^\+Are the symptoms or pain increased with coughing/;
+
+  it('a list after a comma continues the modifier whose last word is an action', () => {
+    for (const text of ['My ribs kill when I cough, sneeze or laugh.', 'Pain when coughing, sneezing, or laughing.', 'Pain in my side, worse on coughing, sneezing and straining.']) {
+      lacksReading(read(text), NASAL);
+      hasReading(read(text), WORSE_WITH_COUGH);
+    }
+  });
+
+  it('a phrase read across a list inserted into it hides the word inside it', () => {
+    lacksReading(read('Chest pain worse with coughing and sneezing.'), NASAL);
+    hasReading(read('Chest pain worse with coughing and sneezing.'), WORSE_WITH_COUGH);
+  });
+
+  it('findings listed after a modifier are still findings, and a sneeze on its own is still a nasal symptom', () => {
+    hasReading(read('Pain after eating, nausea and vomiting.'), /^\+.*(nausea|vomit)/i);
+    hasReading(read('Fever since I got home, cough and sneezing.'), NASAL);
+    hasReading(read('I keep sneezing and my nose is blocked.'), NASAL);
+  });
+});
