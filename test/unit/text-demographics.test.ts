@@ -98,6 +98,13 @@ describe('text: demographics (table)', () => {
       assert.equal(analyzeClinicalText(text).demographics.age, null, text);
   });
 
+  it('a number after an opening relative that counts or measures something is no age', () => {
+    for (const text of ['Mum 10 units insulin at night', 'Dad 2 tablets of GTN, no relief', 'Son 39 temp since lunch', 'Mum 120 bpm on her watch', 'Grandma 5 falls this year', 'Dad 3 stents, chest pain again', 'Hi, Son 2 doses of antibiotics and still feverish', 'Mum 3 nights ago fell'])
+      assert.equal(analyzeClinicalText(text).demographics.age, null, text);
+    // The age itself is still read.
+    assert.equal(analyzeClinicalText('Son 17 sudden sharp chest pain').demographics.age, 17);
+  });
+
   it('a relative the writer only mentions stays an "other" experiencer', () => {
     const a = analyzeClinicalText("My son has a cold and I've been coughing");
     assert.deepEqual(a.findings.map((f) => [f.text, f.experiencer]), [['cold', 'other'], ['coughing', 'patient']]);

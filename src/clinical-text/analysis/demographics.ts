@@ -28,8 +28,10 @@ const AGE_END = String.raw`(?=\s*(?:[,.;!)]|$|\s+(?:and|but|with|w\/|yrs?|years?
 /** The opening of a carer's message: the start of the text, after a greeting ("Hey, Dad (58) is …"). */
 const OPENING = String.raw`^\s*(?:(?:hi|hey|hello)\b[^,.\n]{0,20}[,.]\s*)?`;
 const REL = `(?<noun>${RELATIVES.join('|')})`;
+/** What a number counts or measures when it is no age ("Mum 10 units insulin", "Dad 3 falls", "Son 39 temp", "Mum 120 bpm"). */
+const COUNTED = 'units? tablets? tabs? pills? capsules? puffs? doses? drops? sachets? ml mls mmol mcg g grams? stones? st oz bpm beats? breaths? temp temperature nights? falls? episodes? attacks? fits? stents? cigarettes? cigs? beers? drinks? pints? glasses? bottles? in of per out over';
 /** Words after a number that make it a time or an amount, not an age ("Son 3 days ago", "Mum 2 weeks post op"). */
-const NOT_AGE = String.raw`(?!\s*(?:(?:years?|yrs?)\s+ago|ago|older|younger|before|later|earlier|back|days?|d|hours?|hrs?|h|weeks?|wks?|months?|mos?|times|x|kg|lbs?|mg|mins?|minutes?|degrees?)\b|\s*(?:%|\/|\.\d|°))`;
+const NOT_AGE = String.raw`(?!\s*(?:(?:years?|yrs?)\s+ago|ago|older|younger|before|later|earlier|back|days?|d|hours?|hrs?|h|weeks?|wks?|months?|mos?|times|x|kg|lbs?|mg|mins?|minutes?|degrees?|${COUNTED.split(' ').join('|')})\b|\s*(?:%|\/|\.\d|°))`;
 const YEARS = String.raw`(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?\b`;
 
 /** Ordered: the most specific forms first; each carries an age. An age over 89 is written "90+" once de-identified ("90+-year-old", "age 90+"): read as 90. */
