@@ -105,6 +105,14 @@ describe('text: demographics (table)', () => {
     assert.equal(analyzeClinicalText('Son 17 sudden sharp chest pain').demographics.age, 17);
   });
 
+  it('a bare number that goes on with a count or a score is no age, at the opening or the close', () => {
+    for (const text of ['12, 13 and 14 of May: fevers', 'vomited 3 times, 4', 'Apgars 8, 9', 'smokes 20 a day, 40'])
+      assert.equal(analyzeClinicalText(text).demographics.age, null, text);
+    // A clause without a number before it, or a sentence of its own, still closes with the age.
+    assert.equal(analyzeClinicalText('dry cough, 29').demographics.age, 29);
+    assert.equal(analyzeClinicalText('sore for 10 days. 45').demographics.age, 45);
+  });
+
   it('a relative the writer only mentions stays an "other" experiencer', () => {
     const a = analyzeClinicalText("My son has a cold and I've been coughing");
     assert.deepEqual(a.findings.map((f) => [f.text, f.experiencer]), [['cold', 'other'], ['coughing', 'patient']]);

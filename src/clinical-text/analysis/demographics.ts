@@ -70,9 +70,10 @@ const AGE_PATTERNS: RegExp[] = [
   // "Im 56, from …", "im 16 and …": the apostrophe left out (lay messages; case-sensitive, so "IM 40 mg" is no age)
   new RegExp(String.raw`\b[Ii]m\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})${AGE_END}${TAIL}`, 'g'),
   // A message opening or closing with the bare age: "76, ex smoker, …", "16 and keep having …", "…, dry cough, 29",
-  // "… swollen. 70", "… 80 yrs" (not a decimal's tail: "temp 37.8")
-  /^\s*(?<age>\d{1,3})(?=\s*,|\s+and\s+(?!a\s+half))/g,
-  /(?:^|(?<!\d)[,.;]\s*)(?<age>\d{1,3})(?:\s*(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?)?(?:\s+btw)?\s*[.!]?\s*$/gi,
+  // "… swollen. 70", "… 80 yrs" (not a decimal's tail: "temp 37.8"). Not a number listed with numbers, nor one after a
+  // comma whose clause holds a number: "12, 13 and 14 of May", "vomited 3 times, 4", "Apgars 8, 9" go on with a count or a score.
+  /^\s*(?<age>\d{1,3})(?=\s*,|\s+and\s+(?!a\s+half))(?!\s*(?:,|and)\s*\d)/g,
+  /(?:^|(?<!\d)\.\s*|(?<!\d[^,.;:!?\n]*)[,;]\s*)(?<age>\d{1,3})(?:\s*(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?)?(?:\s+btw)?\s*[.!]?\s*$/gi,
   // "He's 16", "she is 82", "he's 9 months"
   new RegExp(String.raw`\b(?<noun>he|she)(?:['’]s|\s+is)\s+(?:(?:only|just|about|nearly|almost)\s+)?(?<age>\d{1,3})(?:\s*${CHILD_UNIT})?${AGE_END}`, 'gi'),
   // "my grandma is 82", "my son is 18 months"; a carer opening with the relative, "Dad is 74 with
