@@ -29,5 +29,8 @@ describe('reading: a list of actions that bring a pain on stays with the pain (D
     hasReading(read('Pain after eating, nausea and vomiting.'), /^\+.*(nausea|vomit)/i);
     hasReading(read('Fever since I got home, cough and sneezing.'), NASAL);
     hasReading(read('I keep sneezing and my nose is blocked.'), NASAL);
+    // One bare word after the comma, or a list that goes on with a finding, is the note's next finding.
+    for (const text of ['SOB worse on exertion, cough, wheeze.', 'Chest pain worse when lying down, cough.', 'Pain on swallowing, cough.', 'Epigastric pain after eating, coughing.'])
+      hasReading(read(text), /^\+Do you have a cough\? yes/);
   });
 });

@@ -71,20 +71,24 @@ export function segmentsOf(tokens: readonly Token[], at: (CueHit | undefined)[])
  * "worse when I cough, sneeze or laugh", "pain on coughing, sneezing, or straining": the words after
  * the comma are more of the modifier's actions, not findings of their own (a sneeze that brings the
  * pain on is no nasal symptom). True when the clause before the comma is a modifier ending in an
- * action and everything up to the next comma or the end is actions, joiners and the patient's "I".
+ * action and the rest of the list is actions, joiners and the patient's "I", read as a list: joined
+ * ("sneeze or laugh") or two at least ("sitting, coughing, sneezing"). One bare word after the comma
+ * is a finding of its own: "SOB worse on exertion, cough", "pain on swallowing, cough".
  */
 function continuesActions(tokens: readonly Token[], at: (CueHit | undefined)[], from: number, comma: number): boolean {
   const before = tokens.slice(from, comma).filter(isWord);
   const last = before[before.length - 1];
   if (!last || !TRIGGER_ACTIONS.has(last.norm) || !before.some((t) => IN_MODIFIER.has(t.norm) || MODIFIER_START.has(t.norm))) return false;
   let actions = 0;
-  for (let k = comma + 1; k < tokens.length && !BOUNDARY.has(tokens[k]!.norm); k++) {
+  let joined = false;
+  for (let k = comma + 1; k < tokens.length && (tokens[k]!.norm === ',' || !BOUNDARY.has(tokens[k]!.norm)); k++) {
     const t = tokens[k]!;
+    if (JOINERS.has(t.norm)) joined = true;
     if (!isWord(t) || JOINERS.has(t.norm) || t.norm === 'i' || t.norm === 'when') continue;
     if (at[k] !== undefined || !TRIGGER_ACTIONS.has(t.norm)) return false;
     actions++;
   }
-  return actions >= 1 && actions <= 3;
+  return actions >= 1 && actions <= 4 && (joined || actions >= 2);
 }
 
 function isModifier(tokens: readonly Token[], at: (CueHit | undefined)[], from: number, to: number): boolean {
