@@ -23,6 +23,10 @@ describe('reading: a list of actions that bring a pain on stays with the pain (D
   it('a phrase read across a list inserted into it hides the word inside it', () => {
     lacksReading(read('Chest pain worse with coughing and sneezing.'), NASAL);
     hasReading(read('Chest pain worse with coughing and sneezing.'), WORSE_WITH_COUGH);
+    // Other punctuation inside the gap is no list: the vomiting stays a finding of its own.
+    const got = read('forceful vomiting x6 overnight (seasick after the buffet), then sudden chest pain');
+    hasReading(got, /^\+Have you vomited several times/);
+    hasReading(got, /^\+Are you feeling nauseous/);
   });
 
   it('findings listed after a modifier are still findings, and a sneeze on its own is still a nasal symptom', () => {
