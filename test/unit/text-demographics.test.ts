@@ -113,6 +113,11 @@ describe('text: demographics (table)', () => {
     assert.equal(analyzeClinicalText('sore for 10 days. 45').demographics.age, 45);
   });
 
+  it('a follow-up written as a fraction ("6/12 f/u") is no infant\'s age and no sex', () => {
+    for (const text of ['Plan: 6/12 f/u in clinic', 'R/v 2/52 f/u GP'])
+      assert.deepEqual([analyzeClinicalText(text).demographics.age, analyzeClinicalText(text).demographics.sex], [null, null], text);
+  });
+
   it('a relative the writer only mentions stays an "other" experiencer', () => {
     const a = analyzeClinicalText("My son has a cold and I've been coughing");
     assert.deepEqual(a.findings.map((f) => [f.text, f.experiencer]), [['cold', 'other'], ['coughing', 'patient']]);

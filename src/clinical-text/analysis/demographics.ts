@@ -44,8 +44,9 @@ const AGE_PATTERNS: RegExp[] = [
   new RegExp(String.raw`${OPENING}${REL}\s*,?\s*\(?\s*(?:aged?\s*[:=]?\s*)?(?<age>\d{1,3})(?:\s*${YEARS})?\b${NOT_AGE}`, 'gi'),
   // "Mrs K, 84", "Mr D, 88" (care-home notes): the title gives the sex.
   /\b(?<noun>Mr|Mrs|Ms|Miss)\.?\s+[A-Z][\w'-]*\s*,\s*(?<age>\d{1,3})(?=\s*[,.;:)]|\s*$|\s+(?:yo|y\/o|years?|yrs?)\b)/g,
-  // "5/12 boy", "3/52 old baby": months or weeks written as a fraction, with the person named (a bare "4/12 cough" is a duration).
-  new RegExp(String.raw`\b(?<age>\d{1,2})\/(?<unit>12|52)\s*(?:old\s*)?(?<noun>${NOUN})\b`, 'gi'),
+  // "5/12 boy", "3/52 old baby": months or weeks written as a fraction, with the person named (a bare "4/12 cough" is a
+  // duration; "6/12 f/u" is a follow-up in six months, no female).
+  new RegExp(String.raw`\b(?<age>\d{1,2})\/(?<unit>12|52)\s*(?:old\s*)?(?<noun>${NOUN})\b(?!\/)`, 'gi'),
   // "61M", "45F", "3yoM", "18mo M": the sex letter is upper case only; not after a temperature word ("T 101F").
   new RegExp(
     String.raw`(?<!\b(?:[Tt]|[Tt]emp|[Tt]emperature|[Tt]max|fever|febrile|to|of|at)\s{0,3}[:=]?\s{0,3})(?<![\d.,])\b(?<age>\d{1,3})\+?\s?(?:(?<unit>yo|y\/o|y\.o\.?|mo|mos|m\/o|wk|wks|yr|yrs|y)\.?\s?)?(?<noun>[MF])\b`,
