@@ -94,7 +94,7 @@ describe('text: demographics (table)', () => {
   });
 
   it('a number after a relative that is a time or an amount, or a decimal\'s tail, is no age', () => {
-    for (const text of ['my sister 2 years ago had a clot', 'Dad 3 days post op, fever', 'Mum 2 weeks ago fell', 'my brother 5 years older has asthma', 'fever, temp 38.6', '2 and a half days of cough', 'cough x 3', 'IM 40 mg given'])
+    for (const text of ['my sister 2 years ago had a clot', 'my wife 3 years post chemo', 'my father 2 years after his stroke, breathless', 'my mum 5 years since her bypass', 'Dad 3 days post op, fever', 'Mum 2 weeks ago fell', 'my brother 5 years older has asthma', 'fever, temp 38.6', '2 and a half days of cough', 'cough x 3', 'IM 40 mg given'])
       assert.equal(analyzeClinicalText(text).demographics.age, null, text);
   });
 

@@ -32,7 +32,8 @@ const REL = `(?<noun>${RELATIVES.join('|')})`;
 const COUNTED = 'units? tablets? tabs? pills? capsules? puffs? doses? drops? sachets? ml mls mmol mcg g grams? stones? st oz bpm beats? breaths? temp temperature nights? falls? episodes? attacks? fits? stents? cigarettes? cigs? beers? drinks? pints? glasses? bottles? in of per out over';
 /** Words after a number that make it a time or an amount, not an age ("Son 3 days ago", "Mum 2 weeks post op"). */
 const NOT_AGE = String.raw`(?!\s*(?:(?:years?|yrs?)\s+ago|ago|older|younger|before|later|earlier|back|days?|d|hours?|hrs?|h|weeks?|wks?|months?|mos?|times|x|kg|lbs?|mg|mins?|minutes?|degrees?|${COUNTED.split(' ').join('|')})\b|\s*(?:%|\/|\.\d|°))`;
-const YEARS = String.raw`(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?\b`;
+/** An age in years; not a time since something ("my wife 3 years post chemo", "2 years after his stroke"). */
+const YEARS = String.raw`(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?\b(?!\s+(?:post|after|since)\b)`;
 
 /** Ordered: the most specific forms first; each carries an age. An age over 89 is written "90+" once de-identified ("90+-year-old", "age 90+"): read as 90. */
 const AGE_PATTERNS: RegExp[] = [
