@@ -113,6 +113,13 @@ describe('text: demographics (table)', () => {
     assert.equal(analyzeClinicalText('sore for 10 days. 45').demographics.age, 45);
   });
 
+  it('a relative with an age beside the patient\'s own age is family history, not the patient', () => {
+    const a = analyzeClinicalText('62 year old woman, breathless. My mother 82 years had heart failure.');
+    assert.deepEqual([a.demographics.age, a.demographics.sex], [62, 'F']);
+    assert.deepEqual(a.findings.map((f) => [f.text, f.experiencer]), [['breathless', 'patient'], ['heart failure', 'family']]);
+    assert.equal(analyzeClinicalText('45M with cough; my son 3 yrs old had the same last week.').demographics.age, 45);
+  });
+
   it('a follow-up written as a fraction ("6/12 f/u") is no infant\'s age and no sex', () => {
     for (const text of ['Plan: 6/12 f/u in clinic', 'R/v 2/52 f/u GP'])
       assert.deepEqual([analyzeClinicalText(text).demographics.age, analyzeClinicalText(text).demographics.sex], [null, null], text);

@@ -35,14 +35,22 @@ const NOT_AGE = String.raw`(?!\s*(?:(?:years?|yrs?)\s+ago|ago|older|younger|befo
 /** An age in years; not a time since something ("my wife 3 years post chemo", "2 years after his stroke"). */
 const YEARS = String.raw`(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?\b(?!\s+(?:post|after|since)\b)`;
 
-/** Ordered: the most specific forms first; each carries an age. An age over 89 is written "90+" once de-identified ("90+-year-old", "age 90+"): read as 90. */
-const AGE_PATTERNS: RegExp[] = [
+/**
+ * A carer naming the relative, then the age: read first, but only where no other pattern reads an age
+ * outside them (in "62 year old woman … my mother 82 years had heart failure" the mother is family
+ * history: neither her age nor she as the patient).
+ */
+const RELATIVE_THEN_AGE: RegExp[] = [
   // A carer naming the relative, then the age without "is … old" (issue 48): "my mother 82 years", "my
   // daughter 3 yrs old", "my father age 60", "my mother (age 45)"; a bare number only where the text
   // opens with the relative ("Dad (66) had …", "Son 17 sudden …"): after "my" elsewhere it may be a count.
   new RegExp(String.raw`\bmy\s+${REL}\s*,?\s*\(?\s*(?:aged?\s*[:=]?\s*)?(?<age>\d{1,3})\s*${YEARS}${NOT_AGE}`, 'gi'),
   new RegExp(String.raw`\bmy\s+${REL}\s*,?\s*\(?\s*aged?\s*[:=]?\s*(?<age>\d{1,3})\b${NOT_AGE}`, 'gi'),
   new RegExp(String.raw`${OPENING}${REL}\s*,?\s*\(?\s*(?:aged?\s*[:=]?\s*)?(?<age>\d{1,3})(?:\s*${YEARS})?\b${NOT_AGE}`, 'gi'),
+];
+
+/** Ordered: the most specific forms first; each carries an age. An age over 89 is written "90+" once de-identified ("90+-year-old", "age 90+"): read as 90. */
+const AGE_PATTERNS: RegExp[] = [
   // "Mrs K, 84", "Mr D, 88" (care-home notes): the title gives the sex.
   /\b(?<noun>Mr|Mrs|Ms|Miss)\.?\s+[A-Z][\w'-]*\s*,\s*(?<age>\d{1,3})(?=\s*[,.;:)]|\s*$|\s+(?:yo|y\/o|years?|yrs?)\b)/g,
   // "5/12 boy", "3/52 old baby": months or weeks written as a fraction, with the person named (a bare "4/12 cough" is a
@@ -119,13 +127,20 @@ function pronounSex(text: string): 'M' | 'F' | null {
   return he === she ? null : he ? 'M' : 'F';
 }
 
+/** Whether AGE_PATTERNS read an age outside what RELATIVE_THEN_AGE reads. */
+function ownAgeOutside(text: string): boolean {
+  const spanOf = (m: RegExpMatchArray): Span => ({ start: m.index!, end: m.index! + m[0].length });
+  const relative = RELATIVE_THEN_AGE.flatMap((re) => [...text.matchAll(re)].map(spanOf));
+  return AGE_PATTERNS.some((re) => [...text.matchAll(re)].some((m) => ageOf(m.groups!.age!, m.groups!.unit) !== null && !overlaps(spanOf(m), relative)));
+}
+
 export function scanDemographics(text: string): DemographicsScan {
   const masks: Span[] = [];
   const patientNouns: string[] = [];
   let age: number | null = null;
   let sex: 'M' | 'F' | null = null;
   let span: Span | null = null;
-  for (const re of AGE_PATTERNS) {
+  for (const re of ownAgeOutside(text) ? AGE_PATTERNS : [...RELATIVE_THEN_AGE, ...AGE_PATTERNS]) {
     for (const m of text.matchAll(re)) {
       const s = { start: m.index, end: m.index + m[0].length };
       if (overlaps(s, masks)) continue;
