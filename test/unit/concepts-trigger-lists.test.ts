@@ -29,6 +29,11 @@ describe('reading: a list of actions that bring a pain on stays with the pain (D
     hasReading(got, /^\+Are you feeling nauseous/);
   });
 
+  it('without a list in it, a looser phrase still does not hide an exact shorter word', () => {
+    // "sore troat" reads the sore throat by a typo-tolerant form; the exact "sore" keeps its pain reading, as before the list rule.
+    hasReading(read('Sore troat for three days.'), /^\+Do you have pain somewhere/);
+  });
+
   it('findings listed after a modifier are still findings, and a sneeze on its own is still a nasal symptom', () => {
     hasReading(read('Pain after eating, nausea and vomiting.'), /^\+.*(nausea|vomit)/i);
     hasReading(read('Fever since I got home, cough and sneezing.'), NASAL);

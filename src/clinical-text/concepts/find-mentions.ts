@@ -91,15 +91,18 @@ const LIST_GAP = 4;
  * ("vomiting x6 overnight (seasick after the buffet)" is no "vomits after").
  */
 function listGapped(tokens: readonly Token[], at: readonly number[]): boolean {
+  // Without a gap this says nothing: a typo-tolerant phrase ("sore troat") keeps losing to an exact shorter one, as before.
+  let gapped = false;
   for (let i = 1; i < at.length; i++) {
     const gap = at[i]! - at[i - 1]! - 1;
     if (gap < 0 || gap > LIST_GAP) return false;
     if (gap === 0) continue;
+    gapped = true;
     // Tokens are words only: a comma shows as a wider space than one blank before the phrase's next word.
     const next = at[i]!;
     if (!LIST_JOINERS.has(tokens[next - 1]!.norm) && tokens[next]!.start - tokens[next - 1]!.end <= 1) return false;
   }
-  return at.length > 1;
+  return gapped;
 }
 
 /**
