@@ -34,6 +34,11 @@ describe('reading: a list of actions that bring a pain on stays with the pain (D
     hasReading(read('Sore troat for three days.'), /^\+Do you have pain somewhere/);
   });
 
+  it('another form of a concept already read hides nothing unless it was read across a list', () => {
+    // The AF question's longer form covers "irregular heartbeat"; the palpitations question keeps its reading, as before.
+    hasReading(read('Irregularly irregular heartbeat.'), /^\+Do you feel your heart is beating fast/);
+  });
+
   it('findings listed after a modifier are still findings, and a sneeze on its own is still a nasal symptom', () => {
     hasReading(read('Pain after eating, nausea and vomiting.'), /^\+.*(nausea|vomit)/i);
     hasReading(read('Fever since I got home, cough and sneezing.'), NASAL);

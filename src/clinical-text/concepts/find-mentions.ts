@@ -150,7 +150,9 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[], scop
   for (const m of found) {
     const duplicate = kept.some((k) => targetKey(k) === targetKey(m));
     // Only an equally tight match hides a shorter one: words found out of order do not beat an exact phrase.
-    const dominated = !duplicate && found.some((k) => family(k) === family(m) && k.at.length > m.at.length && (k.score >= m.score || listGapped(tokens, k.at)) && m.at.every((p) => k.at.includes(p)));
+    // A phrase read across a list hides it too, even as another form of a concept already kept (listGapped).
+    const covers = (k: Mention) => family(k) === family(m) && k.at.length > m.at.length && m.at.every((p) => k.at.includes(p));
+    const dominated = !duplicate && (kept.some((k) => covers(k) && k.score >= m.score) || found.some((k) => covers(k) && listGapped(tokens, k.at)));
     if (!dominated && !duplicate) kept.push(m);
   }
   // A lexical negative denies its concept wherever their words meet: "cough, non productive" is no productive cough.
