@@ -40,6 +40,9 @@ describe('reading: measured signs are not the symptoms DDXPlus asks about (DDXPl
     lacksReading(read('last night during supper the pain started'), AT_NIGHT);
     hasReading(read('the wheeze is worse during the night'), AT_NIGHT);
     hasReading(read('coughing mostly during the night'), AT_NIGHT);
+    // The bare form is back: a preposition-led form no longer matches its words reversed (find-mentions.ts).
+    hasReading(read('I cough during the night.'), AT_NIGHT);
+    hasReading(read('Breathless during the night.'), AT_NIGHT);
   });
 
   it('"sore" (painful) is no trigger of a rash colour: the plural "sores" stems to the same word', () => {

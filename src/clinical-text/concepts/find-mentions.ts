@@ -24,6 +24,8 @@ export interface Mention {
   via: string;
 }
 
+const LEADING_PREPOSITIONS: ReadonlySet<string> = new Set(['during', 'at', 'in', 'on', 'after', 'before', 'with', 'without', 'when', 'while', 'since', 'until', 'over', 'under', 'from']);
+
 const ORDERED = 1;
 const UNORDERED = 0.9;
 const WINDOW_SLACK = 3;
@@ -71,6 +73,8 @@ function matchEntry(entry: FormEntry, slots: { at: number; cands: Candidate[]; r
   // relieved by rest" is no rest pain.
   const reversed = positions.some((p, i) => i > 0 && p < positions[i - 1]!);
   if (reversed && spread > positions.length) return null;
+  // A preposition governs what follows it: "night during" ("last night during a coughing fit") is no "during the night".
+  if (reversed && LEADING_PREPOSITIONS.has(entry.form.split(' ')[0]!.toLowerCase())) return null;
   return { at: positions.map((p) => slots[p]!.at), score: (ordered ? ORDERED : UNORDERED) * penalty, typo: penalty < 1 };
 }
 
