@@ -234,10 +234,11 @@ describe('hardening against a real dxgraph serve process (issue 18)', function (
       assert.ok(ms < 3000 + 1500, `${ms} ms (budget 3000 ms; was topK × timeout / concurrency)`);
       // The answer's report runs on against the hung model after the response: it settles as failed within its own
       // budget and closes its calls (the next story counts open calls, so none of this one's may linger into it).
-      const t1 = Date.now();
-      const { json: settled } = (await fetchReport(s.url, r.json, { since: t1, timeoutMs: 3000 + 2000 })) as { json: { degraded: boolean; report: { status: string } } };
+      // Generous bounds (a slow CI box queues the report behind other work): they cost time only when the story fails.
+      const { json: settled } = (await fetchReport(s.url, r.json, { since: Date.now(), timeoutMs: 3000 + 7000 })) as { json: { degraded: boolean; report: { status: string } } };
       assert.deepEqual([settled.degraded, settled.report.status], [true, 'failed']);
-      while (llm.open() > 0 && Date.now() - t1 < 3000 + 3000) await new Promise((res) => setTimeout(res, 20));
+      const t1 = Date.now();
+      while (llm.open() > 0 && Date.now() - t1 < 3000) await new Promise((res) => setTimeout(res, 20));
       assert.equal(llm.open(), 0, "the report's LLM calls were closed once it settled");
     });
 
