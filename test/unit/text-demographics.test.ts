@@ -93,6 +93,14 @@ describe('text: demographics (table)', () => {
     assert.deepEqual(analyzeClinicalText('My nan has diabetes.').findings.map((f) => f.experiencer), ['family']);
   });
 
+  it('a number of years a condition or habit has lasted is no age, beside a relative or opening the text', () => {
+    for (const text of ['my husband 20 years smoker, now coughing blood', 'my mother 10 years diabetic, confused today', 'Dad 15 years on insulin, sweaty and shaky', 'my father 30 years of smoking, breathless'])
+      assert.equal(analyzeClinicalText(text).demographics.age, null, text);
+    // An age said the same way is still read, and so is the age beside the duration.
+    assert.equal(analyzeClinicalText('my mother 82 years had heart failure').demographics.age, 82);
+    assert.equal(analyzeClinicalText('Dad 66 years, 20 years smoker').demographics.age, 66);
+  });
+
   it('a number after a relative that is a time or an amount, or a decimal\'s tail, is no age', () => {
     for (const text of ['my sister 2 years ago had a clot', 'my wife 3 years post chemo', 'my father 2 years after his stroke, breathless', 'my mum 5 years since her bypass', 'Dad 3 days post op, fever', 'Mum 2 weeks ago fell', 'my brother 5 years older has asthma', 'fever, temp 38.6', '2 and a half days of cough', 'cough x 3', 'IM 40 mg given'])
       assert.equal(analyzeClinicalText(text).demographics.age, null, text);

@@ -21,10 +21,16 @@ const OPENING = String.raw`^\s*(?:(?:hi|hey|hello)\b[^,.\n]{0,20}[,.]\s*)?`;
 const REL = `(?<noun>${RELATIVES.join('|')})`;
 /** What a number counts or measures when it is no age ("Mum 10 units insulin", "Dad 3 falls", "Son 39 temp", "Mum 120 bpm"). */
 const COUNTED = 'units? tablets? tabs? pills? capsules? puffs? doses? drops? sachets? ml mls mmol mcg g grams? stones? st oz bpm beats? breaths? temp temperature nights? falls? episodes? attacks? fits? stents? cigarettes? cigs? beers? drinks? pints? glasses? bottles? in of per out over';
+/** What follows "N years" when N is how long since something, or how long a condition or habit has lasted. */
+const SINCE_OR_LASTED = String.raw`(?:post|after|since|on|of|history|hx|known|ex|smok\w*|diabet\w*|asthma\w*|hypertens\w*|epilep\w*|insulin\w*|dialysis)`;
 /** Words after a number that make it a time or an amount, not an age ("Son 3 days ago", "Mum 2 weeks post op"). */
-const NOT_AGE = String.raw`(?!\s*(?:(?:years?|yrs?)\s+ago|ago|older|younger|before|later|earlier|back|days?|d|hours?|hrs?|h|weeks?|wks?|months?|mos?|times|x|kg|lbs?|mg|mins?|minutes?|degrees?|${COUNTED.split(' ').join('|')})\b|\s*(?:%|\/|\.\d|°))`;
-/** An age in years; not a time since something ("my wife 3 years post chemo", "2 years after his stroke"). */
-const YEARS = String.raw`(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?\b(?!\s+(?:post|after|since)\b)`;
+const NOT_AGE = String.raw`(?!\s*(?:(?:years?|yrs?)\s+(?:ago|${SINCE_OR_LASTED})|ago|older|younger|before|later|earlier|back|days?|d|hours?|hrs?|h|weeks?|wks?|months?|mos?|times|x|kg|lbs?|mg|mins?|minutes?|degrees?|${COUNTED.split(' ').join('|')})\b|\s*(?:%|\/|\.\d|°))`;
+/**
+ * An age in years; not a time since something ("my wife 3 years post chemo", "2 years after his stroke"),
+ * nor how long a condition or habit has lasted ("my husband 20 years smoker", "my mother 10 years diabetic",
+ * "Dad 15 years on insulin", "30 years of smoking").
+ */
+const YEARS = String.raw`(?<unit>years?|yrs?|yo|y\/o)(?:\s+old)?\b(?!\s+${SINCE_OR_LASTED}\b)`;
 
 /**
  * A carer naming the relative, then the age: read first, but only where no other pattern reads an age
