@@ -50,11 +50,12 @@ function pronounSex(text: string): 'M' | 'F' | null {
   return he === she ? null : he ? 'M' : 'F';
 }
 
-/** Whether AGE_PATTERNS read an age outside what RELATIVE_THEN_AGE reads. */
-function ownAgeOutside(text: string): boolean {
-  const spanOf = (m: RegExpMatchArray): Span => ({ start: m.index!, end: m.index! + m[0].length });
-  const relative = RELATIVE_THEN_AGE.flatMap((re) => [...text.matchAll(re)].map(spanOf));
-  return AGE_PATTERNS.some((re) => [...text.matchAll(re)].some((m) => ageOf(m.groups!.age!, m.groups!.unit) !== null && !overlaps(spanOf(m), relative)));
+const spanOf = (m: RegExpMatchArray): Span => ({ start: m.index!, end: m.index! + m[0].length });
+
+/** Whether the age patterns (their matches, per pattern) read an age outside what the relative-then-age ones read. */
+function ownAgeOutside(own: readonly RegExpMatchArray[][], relativeMatches: readonly RegExpMatchArray[][]): boolean {
+  const relative = relativeMatches.flat().map(spanOf);
+  return own.some((ms) => ms.some((m) => ageOf(m.groups!.age!, m.groups!.unit) !== null && !overlaps(spanOf(m), relative)));
 }
 
 export function scanDemographics(text: string): DemographicsScan {
@@ -63,8 +64,11 @@ export function scanDemographics(text: string): DemographicsScan {
   let age: number | null = null;
   let sex: 'M' | 'F' | null = null;
   let span: Span | null = null;
-  for (const re of ownAgeOutside(text) ? AGE_PATTERNS : [...RELATIVE_THEN_AGE, ...AGE_PATTERNS]) {
-    for (const m of text.matchAll(re)) {
+  // Each pattern runs once over the text (a note may be 40,000 characters): the choice and the scan share its matches.
+  const own = AGE_PATTERNS.map((re) => [...text.matchAll(re)]);
+  const relative = RELATIVE_THEN_AGE.map((re) => [...text.matchAll(re)]);
+  for (const matches of ownAgeOutside(own, relative) ? own : [...relative, ...own]) {
+    for (const m of matches) {
       const s = { start: m.index, end: m.index + m[0].length };
       if (overlaps(s, masks)) continue;
       const a = ageOf(m.groups!.age!, m.groups!.unit);
