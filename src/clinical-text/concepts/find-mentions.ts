@@ -127,12 +127,13 @@ export function findMentions(index: ConceptIndex, tokens: readonly Token[], scop
   // Abbreviations index by stem too, so they were tried above; keep the best per target.
   found.sort((a, b) => b.at.length - a.at.length || b.score - a.score);
   const kept: Mention[] = [];
+  const gapped = found.filter((k) => listGapped(tokens, k.at));
   for (const m of found) {
     const duplicate = kept.some((k) => targetKey(k) === targetKey(m));
     // Only an equally tight match hides a shorter one: words found out of order do not beat an exact phrase.
     // A phrase read across a list hides it too, even as another form of a concept already kept (listGapped).
     const covers = (k: Mention) => family(k) === family(m) && k.at.length > m.at.length && m.at.every((p) => k.at.includes(p));
-    const dominated = !duplicate && (kept.some((k) => covers(k) && k.score >= m.score) || found.some((k) => covers(k) && listGapped(tokens, k.at)));
+    const dominated = !duplicate && (kept.some((k) => covers(k) && k.score >= m.score) || gapped.some(covers));
     if (!dominated && !duplicate) kept.push(m);
   }
   // A lexical negative denies its concept wherever their words meet: "cough, non productive" is no productive cough.
