@@ -44,7 +44,7 @@ export function storedKg(kg: DiagnosticKg): Pick<DiagnosticKg, 'categories' | 's
 function storedDisease(d: DiseaseNode): DiseaseNode {
   return {
     id: d.id, name: d.name, subcategoryId: d.subcategoryId, icd10: d.icd10 ?? null, recordCount: Math.trunc(d.recordCount ?? 0), aliases: d.aliases ?? [],
-    ageBands: d.ageBands ?? null, sexCounts: d.sexCounts ?? null, declaredEvidence: d.declaredEvidence ? d.declaredEvidence.map(String) : null, notedRecords: d.notedRecords ?? null,
+    ageBands: d.ageBands ?? null, sexCounts: d.sexCounts ?? null, declaredEvidence: d.declaredEvidence ? d.declaredEvidence.map(String) : null, knownEvidence: d.knownEvidence ?? null, knownRates: d.knownRates ?? null, knowledgeSource: d.knowledgeSource ?? null, notedRecords: d.notedRecords ?? null,
   };
 }
 

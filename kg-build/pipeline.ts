@@ -10,6 +10,7 @@ import { aggregateHierarchy, type HierarchyRequest } from './aggregate-hierarchy
 import { augmentFeatures } from './augment-features.js';
 import { buildIndexes, setCurrent, type IndexFactory, type IndexOptions } from './build-indexes.js';
 import { clusterDiseases, type ClusterDiseasesOptions, type DiseaseClusters } from './cluster-diseases.js';
+import { attachKnownEvidence } from './known-evidence.js';
 import { attachDeclaredEvidence } from './declared-evidence.js';
 import { decomposeFeatures, type DecomposeOptions } from './decompose-features.js';
 import { exportGexf } from './export-graph.js';
@@ -140,7 +141,9 @@ export async function runBuild(input: BuildInput, services: BuildServices): Prom
     const scan = await timed('scan', () => scanRecords({ records, spoolPath, ...(include ? { include } : {}), onRecord: (n) => n % 500 === 0 && progress.update(n) }));
     progress.stop();
     const declared = input.source.declaredEvidence ? await input.source.declaredEvidence() : null;
-    const clusters = attachDeclaredEvidence(await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster)), declared);
+    const knowledge = input.source.diseaseKnowledge ? await input.source.diseaseKnowledge() : null;
+    const clustered = attachDeclaredEvidence(await timed('cluster', () => clusterDiseases({ diagnoses: scan.diagnoses, embeddings }, params.cluster)), declared);
+    const clusters = attachKnownEvidence(clustered, knowledge);
     const ehr = await timed('decompose', () => decomposeFeatures({ scan, clusters, embeddings, noteKeys: notesReport.keys, codedKeys: notesReport.codedKeys }, params.decompose));
     const base = { diseases: clusters.diseases, features: ehr.features, manifestations: ehr.manifestations };
     const llm = services.llm;

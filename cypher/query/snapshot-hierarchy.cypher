@@ -9,6 +9,6 @@ CALL {
 }
 CALL {
   MATCH (d:Disease)-[:IS_A]->(s:Subcategory)
-  RETURN collect({id: d.id, name: d.name, subcategoryId: s.id, icd10: d.icd10, recordCount: d.recordCount, aliases: coalesce(d.aliases, []), ageBands: d.ageBands, sexCounts: d.sexCounts, declaredEvidence: d.declaredEvidence, notedRecords: d.notedRecords}) AS diseases
+  RETURN collect({id: d.id, name: d.name, subcategoryId: s.id, icd10: d.icd10, recordCount: d.recordCount, aliases: coalesce(d.aliases, []), ageBands: d.ageBands, sexCounts: d.sexCounts, declaredEvidence: d.declaredEvidence, knownEvidence: d.knownEvidence, knownRates: d.knownRates, knowledgeSource: d.knowledgeSource, notedRecords: d.notedRecords}) AS diseases
 }
 RETURN categories, subcategories, diseases

@@ -40,6 +40,15 @@ export interface DiseaseNode {
    */
   declaredEvidence?: string[] | null;
   /**
+   * Curated knowledge of this disease's findings (RecordSource.diseaseKnowledge; DDXPlus: Orphanet's
+   * HPO annotations): evidence codes and, aligned, how often each is seen, and where that comes
+   * from. Free text is scored with a rate where the disease's records never showed the finding
+   * (src/reasoners/scoring-knowledge.ts). Absent/null when the source knows nothing of the disease.
+   */
+  knownEvidence?: string[] | null;
+  knownRates?: number[] | null;
+  knowledgeSource?: string | null;
+  /**
    * Of `recordCount`, the records that had notes, when the disease also has records without
    * (a KG from coded sources and notes): its NOTES_MENTION edges are counted over these.
    * Absent/null when all or none of its records had notes.

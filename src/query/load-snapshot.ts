@@ -30,6 +30,7 @@ export async function loadSnapshot(graph: Pick<GraphStore, 'read'>): Promise<KgS
   const counts = (xs: unknown): number[] | null => (Array.isArray(xs) ? xs.map(Number) : null);
   const diseases = ((h?.diseases ?? []) as DiseaseNode[]).map((d) => ({
     ...d, recordCount: Number(d.recordCount ?? 0), ageBands: counts(d.ageBands), sexCounts: counts(d.sexCounts), declaredEvidence: Array.isArray(d.declaredEvidence) ? d.declaredEvidence.map(String) : null,
+    knownEvidence: Array.isArray(d.knownEvidence) ? d.knownEvidence.map(String) : null, knownRates: counts(d.knownRates), knowledgeSource: d.knowledgeSource ?? null,
     notedRecords: d.notedRecords === null || d.notedRecords === undefined ? null : Number(d.notedRecords),
   }));
   return buildSnapshot(

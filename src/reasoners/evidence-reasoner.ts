@@ -34,6 +34,8 @@ export interface EvidenceReasonerOptions extends NbParams, PriorWeights {
   mixture: boolean;
   /** m of the text view (text-view.ts): how many notes a disease's coded rate counts as when free text is read against its notes. */
   notesCodedPrior: number;
+  /** m of scoring-knowledge.ts: how many records a disease's known rate of a finding counts as, for free text (0: knowledge unused). */
+  knowledgeRecords: number;
   /** Score every disease in full instead of once per p0 for those no reported feature touches (scoring-sparse.ts); same result, the test's reference. */
   exhaustive?: boolean;
   /** γ_notes of a KG learnt from a small corpus of notes alone (small-notes-corpus.ts; absent: notesUnreportedWeight). */
@@ -55,6 +57,8 @@ export const DEFAULT_EVIDENCE_OPTIONS: EvidenceReasonerOptions = {
   notesBackoff: 2,
   notesBackoffBelow: 10,
   notesCodedPrior: 4,
+  // m of scoring-knowledge.ts: chosen on the six vignette dev sets only (docs/free-text.md).
+  knowledgeRecords: 10,
   unreportedWeight: 1,
   unreportedPower: 2,
   minRecords: 5,
@@ -115,7 +119,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
   const view = (kind === 'text' ? textView(s, opts) : null) ?? s;
   // The notes backoff is for KGs learnt from notes alone: a KG with coded features (DDXPlus, mixed)
   // keeps the rates it was chosen with, for text (its text view) and coded answers alike.
-  const scoped = learntFromNotesAlone(s) ? notesAloneParams(s, opts) : { ...opts, notesBackoff: 0 };
+  const scoped = { ...(learntFromNotesAlone(s) ? notesAloneParams(s, opts) : { ...opts, notesBackoff: 0 }), knowledge: kind === 'text' ? opts.knowledgeRecords : 0 };
   const tables = nbTables(view, scoped);
   // Completeness counts what the patient said; an implied parent adds no information about length.
   const reportedWeight = said.reduce((a, r) => a + r.weight, 0);

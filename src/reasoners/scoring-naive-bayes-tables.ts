@@ -1,5 +1,6 @@
 import type { KgSnapshot } from '../query/kg-snapshot.js';
 import { declaredUnseen } from './scoring-declared.js';
+import { knowledgeUnseen } from './scoring-knowledge.js';
 import { observedRecords } from '../domain/prevalence.js';
 import { notesBackoffTables } from './notes-backoff.js';
 import type { NbParams, NbTables } from './scoring-naive-bayes.js';
@@ -10,12 +11,12 @@ import type { NbParams, NbTables } from './scoring-naive-bayes.js';
 const EPS = 1e-4;
 const cache = new WeakMap<KgSnapshot, Map<string, NbTables>>();
 
-export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'notesUnreportedWeight' | 'minRecords' | 'declared' | 'notesBackoff' | 'notesBackoffBelow'>): NbTables {
+export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha' | 'notesUnreportedWeight' | 'minRecords' | 'declared' | 'notesBackoff' | 'notesBackoffBelow' | 'knowledge'>): NbTables {
   const { alpha, minRecords = 0, declared = false, notesUnreportedWeight: gamma = 0, notesBackoff: mB = 0, notesBackoffBelow: below = Infinity } = p;
   const notesAlpha = p.notesAlpha ?? alpha;
   const perSnap = cache.get(s) ?? new Map<string, NbTables>();
   cache.set(s, perSnap);
-  const key = `${alpha}|${notesAlpha}|${gamma}|${minRecords}|${declared}|${mB}|${below}`;
+  const key = `${alpha}|${notesAlpha}|${gamma}|${minRecords}|${declared}|${mB}|${below}|${p.knowledge ?? 0}`;
   const hit = perSnap.get(key);
   if (hit) return hit;
   const D = s.diseases.length;
@@ -56,6 +57,7 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
       t.marginal[m.features[i]!]! += m.counts[i]!;
     }
     const unseen = declared ? declaredUnseen(s, d) : new Map<number, readonly [number, number]>();
+    if (p.knowledge) knowledgeUnseen(s, d, { alpha, m: p.knowledge }, unseen);
     for (const [, l1u] of unseen.values()) sum += l1u - Math.log(1 - p0);
     t.declaredUnseen.push(unseen);
     t.logP.push(lp);

@@ -9,6 +9,7 @@ export { alternativeGroups, completeness, diseasePairs, effectiveUnreportedWeigh
  *   p(f|d)   = (count(f,d) + α) / (n_d + 2α)          smoothed prevalence of f in d
  *   p0(d)    = α / (max(n_d, n_min) + 2α)             a feature d's records never showed
  *   pδ(f,d)  = 1 / (n_d + 2)                          never shown, but declared for d by the source (scoring-declared.ts)
+ *   p_k(f,d)                                          never shown, but known from curated knowledge (scoring-knowledge.ts; free text only)
  *   p̃(f|d)   = (1 − ε)·p(f|d) + ε·q(f)                 a finding may be unrelated to d (background rate q)
  *   score(d) = log prior(d)
  *            + Σ_{f reported present} w_f · log p̃(f|d)
@@ -61,6 +62,8 @@ export interface NbParams {
   minRecords?: number;
   /** Price a declared-but-unseen feature with pδ (scoring-declared.ts) instead of p0. */
   declared?: boolean;
+  /** m of scoring-knowledge.ts: a disease's known rate of a finding its records never showed counts as m records (absent or 0: knowledge unused). */
+  knowledge?: number;
   /** m of the background backoff of features learnt from notes only (notes-backoff.ts; absent or 0: α alone). */
   notesBackoff?: number;
   /** Diseases with this many records or more are not backed off (notes-backoff.ts; absent: all are). */

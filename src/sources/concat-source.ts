@@ -1,4 +1,4 @@
-import type { DeclaredEvidence, ImportSummary, RecordSource } from './types.js';
+import type { DeclaredEvidence, DiseaseKnowledge, ImportSummary, RecordSource } from './types.js';
 
 /**
  * Several sources as one (issue 24: `dxgraph build --source A --source B`), read one after the
@@ -35,14 +35,11 @@ export class ConcatSource implements RecordSource {
   }
 
   async declaredEvidence(): Promise<DeclaredEvidence> {
-    const lookups = await Promise.all(this.parts.filter((p) => p.declaredEvidence).map((p) => p.declaredEvidence!()));
-    return (diagnosis) => {
-      for (const l of lookups) {
-        const hit = l(diagnosis);
-        if (hit !== null) return hit;
-      }
-      return null;
-    };
+    return firstHit(await Promise.all(this.parts.filter((p) => p.declaredEvidence).map((p) => p.declaredEvidence!())));
+  }
+
+  async diseaseKnowledge(): Promise<DiseaseKnowledge> {
+    return firstHit(await Promise.all(this.parts.filter((p) => p.diseaseKnowledge).map((p) => p.diseaseKnowledge!())));
   }
 
   async codedConcepts() {
@@ -53,4 +50,15 @@ export class ConcatSource implements RecordSource {
     const failed = (await Promise.allSettled(this.parts.map((p) => p.close()))).find((r) => r.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
   }
+}
+
+/** One lookup over several sources' lookups: the first that knows the diagnosis answers. */
+function firstHit<T>(lookups: readonly ((diagnosis: string) => T | null)[]): (diagnosis: string) => T | null {
+  return (diagnosis) => {
+    for (const l of lookups) {
+      const hit = l(diagnosis);
+      if (hit !== null) return hit;
+    }
+    return null;
+  };
 }

@@ -24,6 +24,7 @@ export function withoutDemographics(source: RecordSource): RecordSource {
     summary: () => source.summary(),
     // The condition dictionary is knowledge about diagnoses, not about patients: kept.
     ...(source.declaredEvidence ? { declaredEvidence: () => source.declaredEvidence!() } : {}),
+    ...(source.diseaseKnowledge ? { diseaseKnowledge: () => source.diseaseKnowledge!() } : {}),
     ...(source.codedConcepts ? { codedConcepts: () => source.codedConcepts!() } : {}),
     close: () => source.close(),
   };

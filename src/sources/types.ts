@@ -45,6 +45,15 @@ export interface ImportSummary {
 /** Diagnosis string (as records spell it) → declared evidence codes, or null when the source does not know it. */
 export type DeclaredEvidence = (diagnosis: string) => readonly string[] | null;
 
+/** What curated knowledge says of a diagnosis's findings: evidence code → how often it is seen, and where that comes from. */
+export interface KnownEvidence {
+  source: string;
+  rates: Readonly<Record<string, number>>;
+}
+
+/** Diagnosis string (as records spell it) → curated knowledge of its findings, or null when there is none. */
+export type DiseaseKnowledge = (diagnosis: string) => KnownEvidence | null;
+
 export interface RecordSource {
   /** Human-readable description, e.g. "ddxplus:datasets/ddxplus". Recorded with the build. */
   readonly description: string;
@@ -58,6 +67,12 @@ export interface RecordSource {
    * feature as possible, not as never seen (src/reasoners/scoring-naive-bayes.ts).
    */
   declaredEvidence?(): Promise<DeclaredEvidence>;
+  /**
+   * Curated knowledge of the findings of the source's diagnoses (DDXPlus: Orphanet's HPO
+   * annotations, src/sources/ddxplus/disease-knowledge.ts); absent for sources without any.
+   * Free text is scored with it where a disease's records never showed a finding.
+   */
+  diseaseKnowledge?(): Promise<DiseaseKnowledge>;
   /**
    * The source's own coded concepts a note may name, `code` spelled as its findings carry it
    * ("SNOMED:56018004"), with names and synonyms: the first tier the build reads notes with

@@ -2,7 +2,8 @@ import type { NormalizedRecord } from '../../domain/record.js';
 import { InputError } from '../../errors.js';
 import { csvRows } from '../csv-rows.js';
 import { RowTally } from '../row-issues.js';
-import type { DeclaredEvidence, ImportSummary, RecordSource, SourceOptions } from '../types.js';
+import type { DeclaredEvidence, DiseaseKnowledge, ImportSummary, RecordSource, SourceOptions } from '../types.js';
+import { ddxplusKnowledge } from './disease-knowledge.js';
 import { loadDdxplusDictionary, type DdxplusDictionary } from './dictionary.js';
 import { findPatientFiles, openPatientFile, type PatientFile } from './patient-files.js';
 import { ddxplusRowToRecord } from './row-to-record.js';
@@ -44,6 +45,10 @@ export class DdxplusSource implements RecordSource {
   async declaredEvidence(): Promise<DeclaredEvidence> {
     const dict = await this.dictionary();
     return (diagnosis) => dict.resolveCondition(diagnosis)?.evidenceCodes ?? null;
+  }
+
+  async diseaseKnowledge(): Promise<DiseaseKnowledge> {
+    return ddxplusKnowledge(await this.dictionary());
   }
 
   async *records(): AsyncGenerator<NormalizedRecord> {
