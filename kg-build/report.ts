@@ -31,6 +31,8 @@ export function formatReport(o: BuildOutcome, extra: { sourceSummary?: ImportSum
     lines.push(`  left out (sections stating the diagnosis, characters): ${by(n.leftOut)}; identifiers scrubbed: ${by(n.scrubbed)}`);
     lines.push(...notesLearntLines(o));
   }
+  const known = c.diseases.filter((d) => d.knownEvidence && d.knownEvidence.length > 0);
+  if (known.length > 0) lines.push(`knowledge: ${known.length} diseases with curated rates of findings their records may never show, used for free text (${known.map((d) => `${d.name}: ${d.knownEvidence!.length} from ${d.knowledgeSource ?? 'the source'}`).join('; ')})`);
   if (o.triples.rows > 0) lines.push(`triples: ${o.triples.rows} rows imported as L4a, ${o.triples.unmatched} with a subject that names no disease (skipped)`);
   const sizes = c.diseases.map((d) => d.recordCount).sort((a, b) => a - b);
   const merged = c.diseases.filter((d) => d.aliases.length > 0);

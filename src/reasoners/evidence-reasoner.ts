@@ -2,7 +2,7 @@ import type { RankedDisease } from '../query/contracts.js';
 import { diseaseLineage, type KgSnapshot } from '../query/kg-snapshot.js';
 import { sigma } from '../query/discriminability.js';
 import type { Reasoner, ReasonerContext, ReasonerOutput } from './reasoner.js';
-import { completeness, effectiveUnreportedWeight, nbScore, nbTables, type NbParams } from './scoring-naive-bayes.js';
+import { completeness, effectiveUnreportedWeight, nbScore, nbTables, type NbParams, type NbTables } from './scoring-naive-bayes.js';
 import { nbScoresAll } from './scoring-sparse.js';
 import { listedDiseases } from './listed-diseases.js';
 import { reportedFeatures } from './evidence-reported.js';
@@ -147,7 +147,7 @@ export function rankWithProbability(ctx: ReasonerContext, opts: EvidenceReasoner
     disease: s.diseases[x.d]!.name,
     ...diseaseLineage(s, x.d),
     score: x.p,
-    evidence: [...featureEvidence(view, x.d, reported, nbScore(view, tables, x.d, reported, q).contributions), ...priors.lines[x.d]!],
+    evidence: [...featureEvidence(view, tables, x.d, reported, nbScore(view, tables, x.d, reported, q).contributions), ...priors.lines[x.d]!],
   }));
   const at = paramsAt(params, c); // a stratified calibration's band of this completeness
   const probability: ProbabilityInfo = { source: 'evidence-posterior', calibrated: params !== undefined, inputKind: kind, completeness: c, temperature: 1 / beta, tailScale: at?.tail ?? null, mix: at?.mix ?? null, topLabel: Boolean(at?.topLabel || at?.topOdds || at?.topBands), unlisted: Math.max(0, 1 - listed), uncalibrated: order.map((x) => uncalibrated[x.d]!) };
@@ -163,15 +163,18 @@ function learntFromNotesAlone(s: KgSnapshot): boolean {
 }
 
 /** The few reported features that moved this disease's score most, by their clinical labels (never patient text). */
-function featureEvidence(s: KgSnapshot, d: number, reported: ReturnType<typeof reportedFeatures>, contributions: Float64Array): string[] {
+function featureEvidence(s: KgSnapshot, t: NbTables, d: number, reported: ReturnType<typeof reportedFeatures>, contributions: Float64Array): string[] {
   const m = s.manifestations[d]!;
+  // A finding the records never showed is shown at the rate it was scored with: declared (pδ) or known (scoring-knowledge.ts).
+  const unseen = t.declaredUnseen[d];
   return reported
     .map((r, i) => ({ r, c: contributions[i]! }))
     .sort((a, b) => Math.abs(b.c) - Math.abs(a.c))
     .slice(0, 5)
     .map(({ r, c }) => {
       const pos = m.position.get(r.feature);
-      const prev = pos === undefined ? 0 : m.prevalence[pos]!;
+      const priced = pos === undefined ? unseen?.get(r.feature) : undefined;
+      const prev = pos !== undefined ? m.prevalence[pos]! : priced ? Math.exp(priced[0]) : 0;
       const f = s.features[r.feature]!;
       return `${r.present ? '+' : '-'} ${shippedVoice().label(f)}: P=${prev.toFixed(2)} in disease, sigma=${sigma(s, r.feature).toFixed(1)}, score ${c >= 0 ? '+' : ''}${c.toFixed(2)}`;
     });
