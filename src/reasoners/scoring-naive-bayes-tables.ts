@@ -57,7 +57,7 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
       t.marginal[m.features[i]!]! += m.counts[i]!;
     }
     const unseen = declared ? declaredUnseen(s, d) : new Map<number, readonly [number, number]>();
-    if (p.knowledge) knowledgeUnseen(s, d, { alpha, m: p.knowledge }, unseen);
+    if (p.knowledge) knowledgeUnseen(s, d, { alpha, m: p.knowledge, p0 }, unseen);
     for (const [, l1u] of unseen.values()) sum += l1u - Math.log(1 - p0);
     t.declaredUnseen.push(unseen);
     t.logP.push(lp);

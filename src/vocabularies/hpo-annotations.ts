@@ -37,8 +37,9 @@ export function frequencyRate(cell: string): number | null {
 
 /**
  * The phenotypic (aspect P), positive annotations of the wanted diseases that carry a rate. A
- * "NOT" annotation says the disease lacks the term; it is left out here, as is an annotation
- * without a frequency (its rate is unknown, and a guess would be ours, not the curators').
+ * "NOT" annotation says the disease lacks the term; it is left out here, as is one whose frequency
+ * is Excluded (0%, the same statement) and one without a frequency (its rate is unknown, and a
+ * guess would be ours, not the curators'). Knowledge here only ever raises a finding's price.
  */
 export function parseHpoAnnotations(text: string, wanted: ReadonlySet<string>): HpoAnnotation[] {
   const out: HpoAnnotation[] = [];
@@ -54,7 +55,7 @@ export function parseHpoAnnotations(text: string, wanted: ReadonlySet<string>): 
     const disease = col('database_id');
     if (!wanted.has(disease) || col('aspect') !== 'P' || col('qualifier').trim() !== '') continue;
     const rate = frequencyRate(col('frequency'));
-    if (rate !== null) out.push({ disease, hpo: col('hpo_id'), rate });
+    if (rate !== null && rate > 0) out.push({ disease, hpo: col('hpo_id'), rate });
   }
   return out;
 }

@@ -63,6 +63,11 @@ describe('HPO annotations: Orphanet frequencies read into finding rates (issue 4
     assert.deepEqual(parseHpoAnnotations(HPOA, new Set()), [], 'nothing wanted, nothing kept');
   });
 
+  it('an Excluded (0%) row without NOT says the same as NOT and is left out: knowledge only raises a price', () => {
+    const text = [HEADER, annotation('ORPHA:797', '', 'HP:0001250', 'HP:0040285'), annotation('ORPHA:797', '', 'HP:0012735', '1/2')].join('\n');
+    assert.deepEqual(parseHpoAnnotations(text, new Set(['ORPHA:797'])).map((a) => a.hpo), ['HP:0012735']);
+  });
+
   it('reads the columns by the header’s names, not their positions', () => {
     const swapped = ['#version: x', row(['hpo_id', 'aspect', 'frequency', 'qualifier', 'database_id']), row(['HP:0012735', 'P', '1/4', '', 'ORPHA:797'])].join('\n');
     assert.deepEqual(parseHpoAnnotations(swapped, new Set(['ORPHA:797'])), [{ disease: 'ORPHA:797', hpo: 'HP:0012735', rate: 0.25 }]);

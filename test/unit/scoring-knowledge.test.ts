@@ -13,6 +13,8 @@ import { knowledgeUnseen } from '../../src/reasoners/scoring-knowledge.js';
  * dictionary never asked (src/reasoners/scoring-knowledge.ts); for free text only.
  */
 // DDXPlus-style yes/no features: a code, no value code (what yesNoFeatureOf finds).
+// p0 of a 20-record disease at α (scoring-naive-bayes.ts): the price without knowledge.
+const P0_OF = (n: number, a: number) => a / (n + 2 * a);
 const yesNo = (code: string, text: string): FeatureNode => ({ id: `feat:${code}`, text, kind: 'ehr', code, valueCode: null, question: `${text}?`, valueText: null, antecedent: false, answerType: 'yes-no' });
 const disease = (id: string, recordCount: number, extra: Partial<DiseaseNode> = {}): DiseaseNode => ({ id, name: id, subcategoryId: 'sub:all', icd10: null, recordCount, aliases: [], ...extra });
 const edge = (d: string, code: string, count: number, n: number) => ({ diseaseId: d, featureId: `feat:${code}`, prevalence: count / n, count, source: 'ehr' as const });
@@ -36,6 +38,7 @@ function kg(sarcoid: Partial<DiseaseNode> = {}): KgSnapshot {
 const COUGH = 0;
 const FEVER = 2;
 const ALPHA = 0.03;
+const P0 = P0_OF(20, ALPHA);
 const price = (out: Map<number, readonly [number, number]>, f: number) => {
   const e = out.get(f);
   assert.ok(e, `feature ${f} priced`);
@@ -47,7 +50,7 @@ const near = (got: number, want: number, what: string) => assert.ok(Math.abs(got
 describe('scoring: knowledge where the records are silent (issue 48)', () => {
   it('a finding DDXPlus never asked about sarcoidosis is priced from Orphanet’s rate as m records, over no records of its own', () => {
     const out = new Map<number, readonly [number, number]>();
-    knowledgeUnseen(kg(), 0, { alpha: ALPHA, m: 10 }, out);
+    knowledgeUnseen(kg(), 0, { alpha: ALPHA, m: 10, p0: P0 }, out);
     near(price(out, COUGH), (10 * 0.545 + ALPHA) / (0 + 10 + 2 * ALPHA), 'cough, undeclared: n′ = 0');
     near(price(out, FEVER), (10 * 0.17 + ALPHA) / (20 + 10 + 2 * ALPHA), 'fever, declared but never seen: n′ = n');
     assert.ok(!out.has(1), 'lymph nodes: the records show them, their count stands');
@@ -56,7 +59,7 @@ describe('scoring: knowledge where the records are silent (issue 48)', () => {
 
   it('a source that declares nothing for the disease leaves n′ = n for every finding', () => {
     const out = new Map<number, readonly [number, number]>();
-    knowledgeUnseen(kg({ declaredEvidence: null }), 0, { alpha: ALPHA, m: 10 }, out);
+    knowledgeUnseen(kg({ declaredEvidence: null }), 0, { alpha: ALPHA, m: 10, p0: P0 }, out);
     near(price(out, COUGH), (10 * 0.545 + ALPHA) / (20 + 10 + 2 * ALPHA), 'cough');
   });
 
@@ -64,7 +67,7 @@ describe('scoring: knowledge where the records are silent (issue 48)', () => {
     const s = kg();
     for (const [d, m] of [[0, 0], [1, 10], [2, 10]] as const) {
       const out = new Map<number, readonly [number, number]>([[FEVER, [Math.log(0.01), Math.log(0.99)]]]);
-      knowledgeUnseen(s, d, { alpha: ALPHA, m }, out);
+      knowledgeUnseen(s, d, { alpha: ALPHA, m, p0: P0 }, out);
       assert.deepEqual([...out], [[FEVER, [Math.log(0.01), Math.log(0.99)]]], `disease ${d}, m = ${m}`);
     }
   });
@@ -73,12 +76,20 @@ describe('scoring: knowledge where the records are silent (issue 48)', () => {
     const thin = kg({ recordCount: 1 });
     const out = declaredUnseen(thin, 0); // fever declared, unseen: 1/(n + 2) = 1/3
     near(price(out, FEVER), 1 / 3, 'pδ');
-    knowledgeUnseen(thin, 0, { alpha: ALPHA, m: 10 }, out);
+    knowledgeUnseen(thin, 0, { alpha: ALPHA, m: 10, p0: P0 }, out);
     near(price(out, FEVER), 1 / 3, 'kept: (10·0.17 + α)/(1 + 10 + 2α) ≈ 0.16 is smaller');
     const wide = kg({ recordCount: 200 });
     const out2 = declaredUnseen(wide, 0); // 1/202
-    knowledgeUnseen(wide, 0, { alpha: ALPHA, m: 10 }, out2);
+    knowledgeUnseen(wide, 0, { alpha: ALPHA, m: 10, p0: P0 }, out2);
     near(price(out2, FEVER), (10 * 0.17 + ALPHA) / (200 + 10 + 2 * ALPHA), 'raised from 1/202');
+  });
+
+  it('a known rate that would price a finding below p0 is not used: knowledge never lowers a price', () => {
+    const s = kg({ knownRates: [0.545, 0.545, 0.0001, 0.9], declaredEvidence: null });
+    const out = new Map<number, readonly [number, number]>();
+    knowledgeUnseen(s, 0, { alpha: ALPHA, m: 10, p0: 0.01 }, out);
+    assert.equal(out.has(FEVER), false, 'fever at (10·0.0001 + α)/(20 + 10 + 2α) ≈ 0.001 < p0 = 0.01');
+    assert.equal(out.has(COUGH), true, 'cough at ≈ 0.18 > p0');
   });
 });
 
