@@ -104,6 +104,20 @@ describe('dxgraph build (real Neo4j, real faiss-node, DDXPlus sample)', function
     assert.equal(snapshot.features.find((f) => f.code === 'E_53')?.parentCode, null);
   });
 
+  it("stores Orphanet's rates of the findings DDXPlus never asked about the conditions Orphanet describes, and the query snapshot reads them", async () => {
+    const rows = await store.runText('MATCH (d:Disease) WHERE d.knownEvidence IS NOT NULL RETURN d.name AS name, d.knownEvidence AS codes, d.knownRates AS rates, d.knowledgeSource AS source ORDER BY name', {}, 'READ');
+    assert.deepEqual(rows.map((r) => r.name), ['Chagas', 'Ebola', 'Myasthenia gravis', 'SLE', 'Sarcoidosis'], 'the five conditions condition-orphanet.json links, and no other');
+    const sarcoid = rows.find((r) => r.name === 'Sarcoidosis');
+    assert.ok(sarcoid, 'the sample has sarcoidosis patients');
+    const cough = (sarcoid.codes as string[]).indexOf('E_201');
+    assert.ok(cough >= 0 && (sarcoid.rates as number[])[cough]! > 0.3, 'Orphanet: cough is frequent in sarcoidosis');
+    assert.match(String(sarcoid.source), /ORPHA:797/);
+    const snapshot = await loadSnapshot(store);
+    const read = snapshot.diseases.find((d) => d.name === 'Sarcoidosis');
+    assert.deepEqual([read?.knownEvidence, read?.knownRates], [sarcoid.codes, sarcoid.rates]);
+    assert.equal(snapshot.diseases.find((d) => d.name === 'Influenza')?.knownEvidence, null, 'Orphanet does not describe influenza');
+  });
+
   it('answers the four-tier path query of the acceptance criteria', async () => {
     const rows = await store.runText('MATCH p=(:Category)<-[:IS_A]-(:Subcategory)<-[:IS_A]-(:Disease)-[:HAS_MANIFESTATION]->(:Feature) RETURN p LIMIT 50', {}, 'READ');
     assert.equal(rows.length, 50);
