@@ -95,10 +95,10 @@ export const EnvSchema = z.object({
   DXGRAPH_SHUTDOWN_LINGER_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_LIMITS.shutdown.lingerMs),
   /** How similar records are found: by meaning (FAISS), by words (TF-IDF) or both (retrieve-records.ts; docs/notes.md). */
   DXGRAPH_RECORD_RETRIEVAL: z.enum(RECORD_RETRIEVALS).default(DEFAULT_RECORD_RETRIEVAL),
-  /** The offline reasoner's prior weights, "vote=0.5,keyDifferences=0.25,knn=1" (any subset; docs/query.md, ablation in docs/notes.md). */
+  /** The offline reasoner's prior weights, "vote=0.5,keyDifferences=0.25,knn=1" (any subset; docs/query.md, ablation in docs/notes.md); knowledge=0 leaves out the source's curated rates (docs/free-text.md). */
   DXGRAPH_PRIOR_WEIGHTS: z
     .string()
-    .regex(/^\s*(?:(?:vote|keyDifferences|knn|profiles)=\d+(?:\.\d+)?\s*(?:,\s*|$))+$/, 'must look like vote=0.5,keyDifferences=0.25,knn=1,profiles=40 (numbers >= 0)')
+    .regex(/^\s*(?:(?:vote|keyDifferences|knn|profiles|knowledge)=\d+(?:\.\d+)?\s*(?:,\s*|$))+$/, 'must look like vote=0.5,keyDifferences=0.25,knn=1,profiles=40,knowledge=10 (numbers >= 0)')
     .optional(),
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.union([z.literal(''), z.url()]).default(''),

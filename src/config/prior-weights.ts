@@ -4,9 +4,11 @@ export interface PriorWeightsConfig {
   keyDifferenceWeight?: number;
   knnWeight?: number;
   profileWeight?: number;
+  /** m of scoring-knowledge.ts ("knowledge=0": free text ignores the source's curated rates). */
+  knowledgeRecords?: number;
 }
 
-const PRIOR_NAMES: Readonly<Record<string, keyof PriorWeightsConfig>> = { vote: 'voteWeight', keyDifferences: 'keyDifferenceWeight', knn: 'knnWeight', profiles: 'profileWeight' };
+const PRIOR_NAMES: Readonly<Record<string, keyof PriorWeightsConfig>> = { vote: 'voteWeight', keyDifferences: 'keyDifferenceWeight', knn: 'knnWeight', profiles: 'profileWeight', knowledge: 'knowledgeRecords' };
 
 /** DXGRAPH_PRIOR_WEIGHTS ("vote=0.5,knn=1", its form checked by the schema) as the reasoner's weights; unset = {}. */
 export function priorWeights(spec: string | undefined): PriorWeightsConfig {

@@ -46,6 +46,9 @@ describe('config: the evidence reasoner prior weights (DXGRAPH_PRIOR_WEIGHTS, is
     assert.deepEqual(loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'keyDifferences=0' }).priorWeights, { keyDifferenceWeight: 0 });
     assert.deepEqual(loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'profiles=0,knn=0' }).priorWeights, { profileWeight: 0, knnWeight: 0 });
   });
+  it('knowledge=0 turns off the curated rates free text is priced with (scoring-knowledge.ts)', () => {
+    assert.deepEqual(loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'knowledge=0' }).priorWeights, { knowledgeRecords: 0 });
+  });
   it('leaves the reasoner defaults when unset', () => assert.deepEqual(loadConfig({}).priorWeights, {}));
   it('rejects an unknown prior or a non-number, naming the variable', () => {
     assert.throws(() => loadConfig({ DXGRAPH_PRIOR_WEIGHTS: 'gate=1' }), /DXGRAPH_PRIOR_WEIGHTS/);
