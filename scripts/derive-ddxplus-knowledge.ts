@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadHpo, PROJECT_ROOT } from '../src/vocabularies/load-hpo.js';
 import { evidenceRates, parseHpoAnnotations } from '../src/vocabularies/hpo-annotations.js';
-import { conditionLinks, evidenceTerms } from '../src/sources/ddxplus/disease-knowledge.js';
+import { conditionLinks, evidenceExclusions, evidenceTerms } from '../src/sources/ddxplus/disease-knowledge.js';
 
 const { values: a } = parseArgs({ options: { hpoa: { type: 'string' }, out: { type: 'string' } } });
 if (!a.hpoa) throw new Error('--hpoa <phenotype.hpoa> is required (see the header of this script)');
@@ -42,7 +42,7 @@ const conditions: Record<string, { orphanet: string; name: string; rates: Record
 for (const [condition, link] of Object.entries(links)) {
   const own = annotations.filter((x) => x.disease === link.id);
   if (own.length === 0) throw new Error(`${link.id} (${condition}) has no annotation with a frequency in ${a.hpoa}`);
-  conditions[condition] = { orphanet: link.id, name: link.name, rates: evidenceRates(own, terms, ancestorsOf) };
+  conditions[condition] = { orphanet: link.id, name: link.name, rates: evidenceRates(own, terms, ancestorsOf, { exclude: evidenceExclusions() }) };
 }
 const out = {
   version: 1,

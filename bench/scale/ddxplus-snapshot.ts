@@ -10,6 +10,7 @@ import type { NormalizedRecord } from '../../src/domain/record.js';
 import { kgFromRecords, KG_BUILD_IDS } from '../../src/followups/record-kg.js';
 import { buildSnapshot, type KgSnapshot } from '../../src/query/kg-snapshot.js';
 import { DdxplusSource } from '../../src/sources/ddxplus/ddxplus-source.js';
+import { knownEvidenceFields } from '../../kg-build/known-evidence.js';
 import type { VocabCase } from './vocab-kg.js';
 
 export const DDXPLUS_SAMPLE_DIR = 'datasets/ddxplus';
@@ -19,11 +20,12 @@ export async function ddxplusSampleSnapshot(opts: { cases?: number; perSubcatego
   const records: NormalizedRecord[] = [];
   for await (const r of source.records()) records.push(r);
   const declared = await source.declaredEvidence();
+  const knowledge = await source.diseaseKnowledge();
   const held = records.splice(records.length - (opts.cases ?? 100));
   const { kg } = kgFromRecords(records, KG_BUILD_IDS);
   const per = opts.perSubcategory ?? 5;
   const S = Math.ceil(kg.diseases.length / per);
-  const diseases: DiseaseNode[] = kg.diseases.map((d, i) => ({ ...d, subcategoryId: `sub:s${Math.floor(i / per)}`, icd10: null, aliases: [d.name], declaredEvidence: [...(declared(d.name) ?? [])] }));
+  const diseases: DiseaseNode[] = kg.diseases.map((d, i) => ({ ...d, subcategoryId: `sub:s${Math.floor(i / per)}`, icd10: null, aliases: [d.name], declaredEvidence: [...(declared(d.name) ?? [])], ...knownEvidenceFields(knowledge(d.name)) }));
   const features: FeatureNode[] = kg.features.map((f) => ({ ...f, kind: 'ehr' }));
   const snapshot = buildSnapshot({
     categories: [{ id: 'cat:all', name: 'All' }],
@@ -40,3 +42,4 @@ export async function ddxplusSampleSnapshot(opts: { cases?: number; perSubcatego
   });
   return { snapshot, cases };
 }
+

@@ -18,7 +18,15 @@ import { yesNoFeatureOf } from '../clinical-text/concepts/yes-feature.js';
  * from the same generator as the KG's, for which "never asked" is "absent". m = 10 was chosen on
  * the six vignette dev sets only (5: top-1 79.3, 20: 79.6 / top-3 97.3; 10: 79.7 / 97.2).
  */
-export function knowledgeUnseen(s: KgSnapshot, d: number, p: { alpha: number; m: number; p0: number }, out: Map<number, readonly [number, number]>): void {
+export interface KnowledgeParams {
+  alpha: number;
+  /** Records the known rate counts as. */
+  m: number;
+  /** The price of feature f for this disease without knowledge (p0, or the notes' p0). */
+  basePrice: (f: number) => number;
+}
+
+export function knowledgeUnseen(s: KgSnapshot, d: number, p: KnowledgeParams, out: Map<number, readonly [number, number]>): void {
   const dis = s.diseases[d]!;
   const codes = dis.knownEvidence;
   const rates = dis.knownRates;
@@ -33,7 +41,7 @@ export function knowledgeUnseen(s: KgSnapshot, d: number, p: { alpha: number; m:
     const n = declared && !declared.has(code) ? 0 : dis.recordCount;
     const pk = (p.m * k + p.alpha) / (n + p.m + 2 * p.alpha);
     const before = out.get(f);
-    if (pk <= (before ? Math.exp(before[0]) : p.p0)) return;
+    if (pk <= (before ? Math.exp(before[0]) : p.basePrice(f))) return;
     out.set(f, [Math.log(pk), Math.log(1 - pk)]);
   });
 }

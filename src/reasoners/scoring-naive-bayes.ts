@@ -94,7 +94,7 @@ export interface NbTables {
   logPrior: Float64Array;
   /** Mean number of features per training record: how long a "complete" description is. */
   meanFeaturesPerRecord: number;
-  /** Per disease: features its source declares that its records never showed → [log p, log(1-p)]. */
+  /** Per disease: features its records never showed but its source prices (declared: pδ; known: scoring-knowledge.ts) → [log p, log(1 − p)]. */
   declaredUnseen: Map<number, readonly [number, number]>[];
   /** Per feature: its share of all training records (the background rate q(f)). */
   marginal: Float64Array;

@@ -61,17 +61,25 @@ export function parseHpoAnnotations(text: string, wanted: ReadonlySet<string>): 
 }
 
 /**
- * Each evidence's rate in one disease: the highest rate among the disease's annotations to a term
- * the evidence asks about or to a term below one (HPO's true-path rule: a disease annotated with
- * "Erythema nodosum" shows a skin lesion). Evidences none of whose terms it reaches are absent
- * (unknown, not 0).
+ * Each evidence's rate in one disease: the highest rate of the disease's annotations to a term the
+ * evidence asks about or to a term below one (HPO's true-path rule: a disease annotated with
+ * "Erythema nodosum" shows a skin lesion), except a term in or below one the evidence excludes
+ * (below "Edema" sit pleural effusion and cerebral oedema, which no patient sees as swelling).
+ * Evidences none of whose terms it reaches are absent (unknown, not 0).
  */
-export function evidenceRates(annotations: readonly HpoAnnotation[], evidenceTerms: Readonly<Record<string, readonly string[]>>, ancestorsOf: (hpo: string) => ReadonlySet<string>): Record<string, number> {
+export function evidenceRates(
+  annotations: readonly HpoAnnotation[],
+  evidenceTerms: Readonly<Record<string, readonly string[]>>,
+  ancestorsOf: (hpo: string) => ReadonlySet<string>,
+  options: { exclude?: Readonly<Record<string, readonly string[]>> } = {},
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [code, terms] of Object.entries(evidenceTerms)) {
+    const excluded = options.exclude?.[code] ?? [];
     for (const a of annotations) {
       const up = ancestorsOf(a.hpo);
-      if (terms.some((t) => t === a.hpo || up.has(t))) out[code] = Math.max(out[code] ?? 0, a.rate);
+      const within = (t: string) => t === a.hpo || up.has(t);
+      if (terms.some(within) && !excluded.some(within)) out[code] = Math.max(out[code] ?? 0, a.rate);
     }
   }
   return out;

@@ -25,7 +25,9 @@ function variants(s: KgSnapshot, c: VocabCase, i: number): ReasonerContext[] {
   const sub = s.subcategories[s.diseaseSubcategory[c.disease]!]!;
   const priors: ReasonerContext = { ...short, votes: [{ subcategoryId: sub.id, name: sub.name, votes: 2 }], retrieved: [{ id: 'r', similarity: 0.8, diagnosis: s.diseases[c.disease]!.name, diseaseId: s.diseases[(c.disease + i) % s.diseases.length]!.id, text: '', summary: null }] };
   const calibrated: ReasonerContext = { ...denied, calibration: { method: 'temperature', kinds: { coded: { b0: 0.3, b1: 0.5, tail: 4, mix: { weight: 0.1, beta: 0.05 } } } } };
-  return [full, short, denied, priors, calibrated];
+  // Free text: the known rates price findings the records never showed (scoring-knowledge.ts).
+  const asText: ReasonerContext = { ...denied, input: { ...denied.input, text: 'a description' } };
+  return [full, short, denied, priors, calibrated, asText];
 }
 
 function assertSame(s: KgSnapshot, cases: VocabCase[]): void {
@@ -53,6 +55,7 @@ describe('reasoner: sparse scoring equals exhaustive scoring (issue 29)', functi
   it('on the DDXPlus sample (declared evidence included)', async () => {
     const { snapshot, cases } = await ddxplusSampleSnapshot({ cases: 20 });
     assert.ok(snapshot.diseases.some((d) => (d.declaredEvidence ?? []).length > 0), 'the declared-unseen path is exercised');
+    assert.ok(snapshot.diseases.some((d) => (d.knownEvidence ?? []).length > 0), 'and the known rates (free-text variant)');
     assertSame(snapshot, cases);
   });
 

@@ -16,8 +16,9 @@ import type { DdxplusDictionary } from './dictionary.js';
  * only (src/reasoners/scoring-knowledge.ts).
  */
 const code = z.string().regex(/^E_\d+$/);
+const hpoId = z.string().regex(/^HP:\d{7}$/);
 const linksSchema = z.strictObject({ version: z.literal(1), provenance: z.string().min(1), conditions: z.record(z.string().min(1), z.strictObject({ id: z.string().regex(/^(ORPHA|OMIM):\d+$/), name: z.string().min(1) })) });
-const termsSchema = z.strictObject({ version: z.literal(1), provenance: z.string().min(1), evidence: z.record(code, z.strictObject({ question: z.string().min(1), hpo: z.record(z.string().regex(/^HP:\d{7}$/), z.string().min(1)) })) });
+const termsSchema = z.strictObject({ version: z.literal(1), provenance: z.string().min(1), evidence: z.record(code, z.strictObject({ question: z.string().min(1), hpo: z.record(hpoId, z.string().min(1)), exclude: z.record(hpoId, z.string().min(1)).optional() })) });
 const derivedSchema = z.strictObject({
   version: z.literal(1),
   provenance: z.string().min(1),
@@ -28,6 +29,8 @@ const derivedSchema = z.strictObject({
 export const conditionLinks = () => linksSchema.parse(links).conditions;
 /** Evidence code → the HPO terms it asks about. */
 export const evidenceTerms = (): Record<string, string[]> => Object.fromEntries(Object.entries(termsSchema.parse(terms).evidence).map(([c, e]) => [c, Object.keys(e.hpo)]));
+/** Evidence code → the HPO terms below its own that it does not ask about (absent: none). */
+export const evidenceExclusions = (): Record<string, string[]> => Object.fromEntries(Object.entries(termsSchema.parse(terms).evidence).flatMap(([c, e]) => (e.exclude ? [[c, Object.keys(e.exclude)]] : [])));
 /** The shipped rates and where they come from. */
 export const shippedKnowledge = () => derivedSchema.parse(derived);
 
