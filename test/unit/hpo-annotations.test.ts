@@ -107,4 +107,10 @@ describe('HPO annotations: an evidence’s rate in a disease (the true-path rule
     assert.deepEqual(rates, { E_cough: 0.545 });
     assert.deepEqual(evidenceRates([], { E_cough: ['HP:0012735'] }, ancestorsOf), {}, 'no annotations: nothing known');
   });
+
+  it('a term in or below one the evidence excludes does not count (an internal oedema is no visible swelling)', () => {
+    const anns = [a('HP:0012219', 0.545), a('HP:0012490', 0.17), a('HP:0012735', 0.9)];
+    const rates = evidenceRates(anns, { E_skin: ['HP:0011355'], E_resp: ['HP:0002086'] }, ancestorsOf, { exclude: { E_skin: ['HP:0012490'] } });
+    assert.deepEqual(rates, { E_resp: 0.9 }, 'panniculitis and erythema nodosum below it excluded from E_skin; E_resp has no exclusion');
+  });
 });
