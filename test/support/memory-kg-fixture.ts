@@ -68,7 +68,7 @@ export const EDGE_CASE_KG: DiagnosticKg = {
     { id: 'sub:1', name: 'Lower airways (renamed)', categoryId: 'cat:1' },
   ],
   diseases: [
-    { id: 'dis:a', name: 'Bronchitis', subcategoryId: 'sub:1', icd10: 'J20', recordCount: 12, aliases: ['acute bronchitis', 'bronchitis'], ageBands: [1, 2, 3, 4, 0, 2], sexCounts: [5, 7], declaredEvidence: ['E_1', 'E_2'], notedRecords: 4 },
+    { id: 'dis:a', name: 'Bronchitis', subcategoryId: 'sub:1', icd10: 'J20', recordCount: 12, aliases: ['acute bronchitis', 'bronchitis'], ageBands: [1, 2, 3, 4, 0, 2], sexCounts: [5, 7], declaredEvidence: ['E_1', 'E_2'], knownEvidence: ['E_1', 'E_3'], knownRates: [0.545, 0.17], knowledgeSource: 'ORPHA:1 a disease (test)', notedRecords: 4 },
     { id: 'dis:b', name: 'Asthma', subcategoryId: 'sub:1', icd10: null, recordCount: 3, aliases: [], ageBands: null, sexCounts: null },
     { id: 'dis:c', name: 'Urticaria', subcategoryId: 'sub:2', icd10: 'L50', recordCount: 5, aliases: ['hives'], declaredEvidence: null, notedRecords: null },
     { id: 'dis:d', name: 'Lost', subcategoryId: 'sub:none', icd10: null, recordCount: 2, aliases: [] },
