@@ -7,8 +7,9 @@ import type { DiseaseClusters } from './cluster-diseases.js';
  * (RecordSource.diseaseKnowledge): `knownEvidence` codes with their `knownRates`, and where they
  * come from. Of the raw diagnosis strings merged into a disease, the first the source knows
  * answers: they are one condition's spellings (declared evidence takes their union, but rates of
- * two conditions cannot be pooled; a cluster that merged two conditions keeps the first's). A disease the source knows nothing of gets
- * null, as does every disease when the source has no knowledge.
+ * two conditions cannot be pooled; a cluster that merged two conditions keeps the first's). A
+ * disease the source knows nothing of gets null, as does every disease when the source has no
+ * knowledge.
  */
 export function attachKnownEvidence(clusters: DiseaseClusters, knowledge: DiseaseKnowledge | null): DiseaseClusters {
   if (knowledge === null) return clusters;

@@ -42,4 +42,3 @@ export async function ddxplusSampleSnapshot(opts: { cases?: number; perSubcatego
   });
   return { snapshot, cases };
 }
-

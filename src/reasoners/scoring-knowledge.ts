@@ -11,10 +11,11 @@ import { yesNoFeatureOf } from '../clinical-text/concepts/yes-feature.js';
  *                                              declare f for d (its records were never asked)
  *
  * and the larger of p_k and the price without knowledge (p0, or pδ of scoring-declared.ts) is
- * kept: knowledge never makes a finding less likely than the records alone do. Why: DDXPlus generates a condition's patients from the evidences it declares, so its
- * sarcoidosis never coughs and its Chagas never has palpitations; read with p0 (≈ 0.001), a
- * vignette of chronic Chagas or of pulmonary sarcoidosis put the truth below 1% (docs/free-text.md,
- * "Knowledge where DDXPlus never asked"). Used for free text only: a coded DDXPlus record comes
+ * kept: knowledge never makes a finding less likely than the records alone do. Why: DDXPlus
+ * generates a condition's patients from the evidences it declares, so its sarcoidosis never
+ * coughs and its Chagas never has palpitations; read with p0 (≈ 0.001), a vignette of chronic
+ * Chagas or of pulmonary sarcoidosis put the truth below 1% (docs/free-text.md, "Knowledge where
+ * DDXPlus never asked"). Used for free text only: a coded DDXPlus record comes
  * from the same generator as the KG's, for which "never asked" is "absent". m = 10 was chosen on
  * the six vignette dev sets only (5: top-1 79.3, 20: 79.6 / top-3 97.3; 10: 79.7 / 97.2).
  */

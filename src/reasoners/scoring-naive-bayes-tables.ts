@@ -56,12 +56,12 @@ export function nbTables(s: KgSnapshot, p: Pick<NbParams, 'alpha' | 'notesAlpha'
       sum += t.unreportedShare[m.features[i]!]! * l1[i]!;
       t.marginal[m.features[i]!]! += m.counts[i]!;
     }
-    // The log(1 − p) the sum above counted for a feature d never showed: p0, the notes' p0 or their backoff.
-    const base = (f: number) => (t.unreportedMask[f] === 1 ? Math.log(1 - p0) : backedOff ? Math.log(1 - backoff.numerator[f]! / backoff.denominator[d]!) : Math.log(1 - p0Notes));
+    // The price the sum above counted for a feature d never showed: p0, the notes' p0 or their backoff.
+    const unseenPrice = (f: number) => (t.unreportedMask[f] === 1 ? p0 : backedOff ? backoff.numerator[f]! / backoff.denominator[d]! : p0Notes);
     const unseen = declared ? declaredUnseen(s, d) : new Map<number, readonly [number, number]>();
-    if (p.knowledge) knowledgeUnseen(s, d, { alpha, m: p.knowledge, basePrice: (f) => -Math.expm1(base(f)) }, unseen);
+    if (p.knowledge) knowledgeUnseen(s, d, { alpha, m: p.knowledge, basePrice: unseenPrice }, unseen);
     // A priced pair replaces its feature's term in the sum, with the feature's share (γ_notes in a text view).
-    for (const [f, [, l1u]] of unseen) sum += t.unreportedShare[f]! * (l1u - base(f));
+    for (const [f, [, l1u]] of unseen) sum += t.unreportedShare[f]! * (l1u - Math.log(1 - unseenPrice(f)));
     t.declaredUnseen.push(unseen);
     t.logP.push(lp);
     t.log1mP.push(l1);

@@ -43,19 +43,21 @@ export function frequencyRate(cell: string): number | null {
  */
 export function parseHpoAnnotations(text: string, wanted: ReadonlySet<string>): HpoAnnotation[] {
   const out: HpoAnnotation[] = [];
-  let header: string[] | null = null;
+  // Column positions, read from the header line (the columns are named, not fixed).
+  let at: Record<'disease' | 'qualifier' | 'hpo' | 'frequency' | 'aspect', number> | null = null;
   for (const line of text.split('\n')) {
     if (line.startsWith('#') || line.trim() === '') continue;
     const cells = line.split('\t');
-    if (header === null) {
-      header = cells.map((c) => c.trim());
+    if (at === null) {
+      const header = cells.map((c) => c.trim());
+      at = { disease: header.indexOf('database_id'), qualifier: header.indexOf('qualifier'), hpo: header.indexOf('hpo_id'), frequency: header.indexOf('frequency'), aspect: header.indexOf('aspect') };
       continue;
     }
-    const col = (name: string) => cells[header!.indexOf(name)] ?? '';
-    const disease = col('database_id');
-    if (!wanted.has(disease) || col('aspect') !== 'P' || col('qualifier').trim() !== '') continue;
-    const rate = frequencyRate(col('frequency'));
-    if (rate !== null && rate > 0) out.push({ disease, hpo: col('hpo_id'), rate });
+    const col = (i: number) => cells[i] ?? '';
+    const disease = col(at.disease);
+    if (!wanted.has(disease) || col(at.aspect) !== 'P' || col(at.qualifier).trim() !== '') continue;
+    const rate = frequencyRate(col(at.frequency));
+    if (rate !== null && rate > 0) out.push({ disease, hpo: col(at.hpo), rate });
   }
   return out;
 }
