@@ -10,7 +10,7 @@ import { buildSnapshot, type KgSnapshot } from '../src/query/kg-snapshot.js';
  * It mirrors the round trip, not just the data: cypher/build/merge-*.cypher MERGE by id (the last
  * row's properties win), create an edge only when both ends exist, store no null property and
  * give augmented features no notes provenance; cypher/query/snapshot-*.cypher keep a subcategory
- * or disease only with its IS_A edge and order features by id. test/int/memory-snapshot.test.ts
+ * or disease only with its IS_A edge and return every tier and edge list in id order. test/int/memory-snapshot.test.ts
  * checks it equals what Neo4j gives back, field by field.
  */
 export function memorySnapshot(kg: DiagnosticKg, buildId: string): KgSnapshot {
@@ -31,12 +31,12 @@ export function storedKg(kg: DiagnosticKg): Pick<DiagnosticKg, 'categories' | 's
   const categoryIds = new Set(categories.map((c) => c.id));
   const subcategoryIds = new Set(subcategories.map((s) => s.id));
   return {
-    categories: categories.map((c): CategoryNode => ({ id: c.id, name: c.name })),
-    subcategories: subcategories.filter((s) => categoryIds.has(s.categoryId)).map((s): SubcategoryNode => ({ id: s.id, name: s.name, categoryId: s.categoryId })),
-    diseases: diseases.filter((d) => subcategoryIds.has(d.subcategoryId)).map(storedDisease),
-    features: features.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(storedFeature),
-    manifestations: inGraph(kg.manifestations).map((m): ManifestationEdge => ({ diseaseId: m.diseaseId, featureId: m.featureId, prevalence: m.prevalence, count: Math.trunc(m.count ?? 0), source: m.source ?? 'ehr' })),
-    notesMentions: inGraph(kg.notesMentions ?? []).map((m): NotesMentionEdge => ({ diseaseId: m.diseaseId, featureId: m.featureId, count: Math.trunc(m.count) })),
+    categories: categories.sort(byId).map((c): CategoryNode => ({ id: c.id, name: c.name })),
+    subcategories: subcategories.filter((s) => categoryIds.has(s.categoryId)).sort(byId).map((s): SubcategoryNode => ({ id: s.id, name: s.name, categoryId: s.categoryId })),
+    diseases: diseases.filter((d) => subcategoryIds.has(d.subcategoryId)).sort(byId).map(storedDisease),
+    features: features.sort(byId).map(storedFeature),
+    manifestations: inGraph(kg.manifestations).sort(byEnds).map((m): ManifestationEdge => ({ diseaseId: m.diseaseId, featureId: m.featureId, prevalence: m.prevalence, count: Math.trunc(m.count ?? 0), source: m.source ?? 'ehr' })),
+    notesMentions: inGraph(kg.notesMentions ?? []).sort(byEnds).map((m): NotesMentionEdge => ({ diseaseId: m.diseaseId, featureId: m.featureId, count: Math.trunc(m.count) })),
   };
 }
 
@@ -57,6 +57,11 @@ function storedFeature(f: FeatureNode): FeatureNode {
     forms: ehr ? (f.forms ?? null) : null, fromNotes: ehr ? (f.fromNotes ?? null) : null, xrefs: ehr ? (f.xrefs ?? null) : null,
   };
 }
+
+// Cypher's ORDER BY on strings and these comparisons agree on the ids' code units.
+const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byId = (a: { id: string }, b: { id: string }) => order(a.id, b.id);
+const byEnds = (a: { diseaseId: string; featureId: string }, b: { diseaseId: string; featureId: string }) => order(a.diseaseId, b.diseaseId) || order(a.featureId, b.featureId);
 
 /** MERGE by id then SET: one node per id, at its first row's place, with its last row's properties. */
 export function lastById<T extends { id: string }>(xs: readonly T[]): T[] {

@@ -72,7 +72,22 @@ describe('fit KGs in memory: shaped as the load and the read-back shape them', (
     assert.equal(stored.manifestations.some((m) => m.featureId === 'feat:missing'), false);
     assert.equal(stored.manifestations.find((m) => m.diseaseId === 'dis:b' && m.featureId === 'feat:wheeze')!.prevalence, 0.67);
     assert.equal(stored.manifestations.filter((m) => m.diseaseId === 'dis:b' && m.featureId === 'feat:wheeze').length, 1);
-    assert.deepEqual(stored.notesMentions!.map((m) => m.featureId), ['feat:wheeze', 'feat:emergent']);
+    assert.deepEqual(stored.notesMentions!.map((m) => m.featureId), ['feat:emergent', 'feat:wheeze']);
+  });
+
+  it('every tier and edge list in id order, as the snapshot queries return them: the rows\' order in the KG changes no index', () => {
+    // Ids in descending order; a stable sort keeps a repeated id's rows in order, so the same row stays last.
+    const desc = (key: (x: any) => string) => (xs: readonly any[]) => [...xs].sort((x, y) => (key(x) < key(y) ? 1 : key(x) > key(y) ? -1 : 0));
+    const [byId, byEnds] = [desc((x) => x.id), desc((e) => `${e.diseaseId} ${e.featureId}`)];
+    const k = EDGE_CASE_KG;
+    const shuffled = { ...k, categories: byId(k.categories), subcategories: byId(k.subcategories), diseases: byId(k.diseases), features: byId(k.features), manifestations: byEnds(k.manifestations), notesMentions: byEnds(k.notesMentions ?? []) };
+    assert.notDeepEqual(shuffled.diseases.map((d) => d.id), k.diseases.map((d) => d.id));
+    for (const k of ['categories', 'subcategories', 'diseases', 'features'] as const) {
+      const ids = stored[k].map((x) => x.id);
+      assert.deepEqual(ids, [...ids].sort(), k);
+    }
+    assert.deepEqual(stored.manifestations.map((m) => `${m.diseaseId} ${m.featureId}`), stored.manifestations.map((m) => `${m.diseaseId} ${m.featureId}`).sort());
+    assert.deepStrictEqual(memorySnapshot(shuffled, 'kg-x'), memorySnapshot(EDGE_CASE_KG, 'kg-x'));
   });
 
   it('the differences KG: diseases by name, key differences by id, one about a missing feature without its label', async () => {
