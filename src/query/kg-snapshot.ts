@@ -57,7 +57,12 @@ import { codeKey } from '../clinical-text/concepts/concept-set.js';
 
 const indexBy = <T extends { id: string }>(xs: T[]) => new Map(xs.map((x, i) => [x.id, i] as const));
 
-/** Assemble a snapshot from plain KG data (rows read from Neo4j, or a test fixture). */
+/**
+ * Assemble a snapshot from plain KG data (rows read from Neo4j, or a test fixture), indexed in the
+ * order the rows come. An answer breaks ties by index and sums over diseases in index order, so
+ * served rows must come in one order whatever plan Neo4j picks: cypher/query/snapshot-*.cypher
+ * and storedKg (kg-build/memory-snapshot.ts) give every tier and edge list in id order.
+ */
 export function buildSnapshot(kg: Pick<DiagnosticKg, 'categories' | 'subcategories' | 'diseases' | 'features' | 'manifestations' | 'notesMentions'>, buildId: string | null = null): KgSnapshot {
   const categoryIndex = indexBy(kg.categories);
   const subcategoryIndex = indexBy(kg.subcategories);
