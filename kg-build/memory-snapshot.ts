@@ -10,8 +10,8 @@ import { buildSnapshot, type KgSnapshot } from '../src/query/kg-snapshot.js';
  * It mirrors the round trip, not just the data: cypher/build/merge-*.cypher MERGE by id (the last
  * row's properties win), create an edge only when both ends exist, store no null property and
  * give augmented features no notes provenance; cypher/query/snapshot-*.cypher keep a subcategory
- * or disease only with its IS_A edge and return every tier and edge list in id order. test/int/memory-snapshot.test.ts
- * checks it equals what Neo4j gives back, field by field.
+ * or disease only with its IS_A edge and return every tier and edge list in id order.
+ * test/int/memory-kg.test.ts checks it equals what Neo4j gives back, as it comes.
  */
 export function memorySnapshot(kg: DiagnosticKg, buildId: string): KgSnapshot {
   return buildSnapshot(storedKg(kg), buildId);

@@ -76,17 +76,19 @@ describe('fit KGs in memory: shaped as the load and the read-back shape them', (
   });
 
   it('every tier and edge list in id order, as the snapshot queries return them: the rows\' order in the KG changes no index', () => {
-    // Ids in descending order; a stable sort keeps a repeated id's rows in order, so the same row stays last.
-    const desc = (key: (x: any) => string) => (xs: readonly any[]) => [...xs].sort((x, y) => (key(x) < key(y) ? 1 : key(x) > key(y) ? -1 : 0));
-    const [byId, byEnds] = [desc((x) => x.id), desc((e) => `${e.diseaseId} ${e.featureId}`)];
-    const k = EDGE_CASE_KG;
-    const shuffled = { ...k, categories: byId(k.categories), subcategories: byId(k.subcategories), diseases: byId(k.diseases), features: byId(k.features), manifestations: byEnds(k.manifestations), notesMentions: byEnds(k.notesMentions ?? []) };
-    assert.notDeepEqual(shuffled.diseases.map((d) => d.id), k.diseases.map((d) => d.id));
-    for (const k of ['categories', 'subcategories', 'diseases', 'features'] as const) {
-      const ids = stored[k].map((x) => x.id);
-      assert.deepEqual(ids, [...ids].sort(), k);
+    for (const tier of ['categories', 'subcategories', 'diseases', 'features'] as const) {
+      const ids = stored[tier].map((x) => x.id);
+      assert.deepEqual(ids, [...ids].sort(), tier);
     }
-    assert.deepEqual(stored.manifestations.map((m) => `${m.diseaseId} ${m.featureId}`), stored.manifestations.map((m) => `${m.diseaseId} ${m.featureId}`).sort());
+    const ends = stored.manifestations.map((m) => `${m.diseaseId} ${m.featureId}`);
+    assert.deepEqual(ends, [...ends].sort());
+    // Rows in descending key order; a stable sort keeps a repeated id's rows in order, so the same row stays last.
+    const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+    const byId = <T extends { id: string }>(xs: readonly T[]) => [...xs].sort((x, y) => desc(x.id, y.id));
+    const byEnds = <T extends { diseaseId: string; featureId: string }>(xs: readonly T[]) => [...xs].sort((x, y) => desc(`${x.diseaseId} ${x.featureId}`, `${y.diseaseId} ${y.featureId}`));
+    const kg = EDGE_CASE_KG;
+    const shuffled = { ...kg, categories: byId(kg.categories), subcategories: byId(kg.subcategories), diseases: byId(kg.diseases), features: byId(kg.features), manifestations: byEnds(kg.manifestations), notesMentions: byEnds(kg.notesMentions ?? []) };
+    assert.notDeepEqual(shuffled.diseases.map((d) => d.id), kg.diseases.map((d) => d.id));
     assert.deepStrictEqual(memorySnapshot(shuffled, 'kg-x'), memorySnapshot(EDGE_CASE_KG, 'kg-x'));
   });
 
